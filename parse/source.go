@@ -1,0 +1,189 @@
+package parse
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// File is one transcript file and the agent whose records it holds.
+type File struct {
+	Path  string
+	Agent string
+}
+
+// Transcript is one session: its main file and its subagents' files.
+type Transcript struct {
+	Path  string // the main file, or "-"
+	Files []File // main file first, then subagents sorted by path
+}
+
+// Discover expands paths into transcripts. A folder is searched for session
+// files; each session takes its subagents along. The compaction summarizer's
+// own runs (agent-acompact-*) are not agents and are left out. Problems with
+// single entries are returned as diagnostics and the rest is still found.
+func Discover(paths []string) ([]Transcript, []Diagnostic) {
+	var out []Transcript
+	var diags []Diagnostic
+	seen := map[string]bool{}
+	for _, p := range paths {
+		if p == "-" {
+			out = append(out, Transcript{Path: "-", Files: []File{{Path: "-", Agent: MainAgent}}})
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			diags = append(diags, Diagnostic{Severity: Error, File: p, Message: cleanOSError(err)})
+			continue
+		}
+		if !st.IsDir() {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			out = append(out, sessionOf(p))
+			continue
+		}
+		ts, ds := discoverDir(p, seen)
+		out = append(out, ts...)
+		diags = append(diags, ds...)
+	}
+	return out, diags
+}
+
+func isTranscriptName(name string) bool {
+	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".jsonl.gz")
+}
+
+func stem(name string) string {
+	name = strings.TrimSuffix(name, ".gz")
+	return strings.TrimSuffix(name, ".jsonl")
+}
+
+// isSummarizerRun reports the compaction summarizer's own transcript.
+func isSummarizerRun(name string) bool { return strings.HasPrefix(name, "agent-acompact-") }
+
+// agentFromName reads a subagent id from agent-<id>.jsonl.
+func agentFromName(name string) string {
+	return strings.TrimPrefix(stem(name), "agent-")
+}
+
+// sessionOf builds the transcript of a session file with its subagents:
+// <session>/subagents/agent-*.jsonl, as Claude Code writes them.
+func sessionOf(path string) Transcript {
+	agent := MainAgent
+	if name := filepath.Base(path); strings.HasPrefix(name, "agent-") {
+		agent = agentFromName(name)
+	}
+	t := Transcript{Path: path, Files: []File{{Path: path, Agent: agent}}}
+	dir := filepath.Join(strings.TrimSuffix(path, filepath.Ext(path)), "subagents")
+	if strings.HasSuffix(path, ".jsonl.gz") {
+		dir = filepath.Join(strings.TrimSuffix(path, ".jsonl.gz"), "subagents")
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return t
+	}
+	var subs []File
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !isTranscriptName(name) || !strings.HasPrefix(name, "agent-") || isSummarizerRun(name) {
+			continue
+		}
+		subs = append(subs, File{Path: filepath.Join(dir, name), Agent: agentFromName(name)})
+	}
+	slices.SortFunc(subs, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	t.Files = append(t.Files, subs...)
+	return t
+}
+
+// discoverDir finds the sessions under a folder. Files under a
+// <session>/subagents/ folder belong to that session; agent-*.jsonl files
+// beside sessions (older Claude Code versions) belong to the session whose
+// id their records carry.
+func discoverDir(root string, seen map[string]bool) ([]Transcript, []Diagnostic) {
+	var diags []Diagnostic
+	var sessions []string
+	var looseAgents []string
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			diags = append(diags, Diagnostic{Severity: Error, File: p, Message: "cannot read: " + cleanOSError(err)})
+			if d != nil && d.IsDir() && p != root {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if !isTranscriptName(name) {
+			return nil
+		}
+		if filepath.Base(filepath.Dir(p)) == "subagents" {
+			return nil // taken with its session
+		}
+		if strings.HasPrefix(name, "agent-") {
+			if !isSummarizerRun(name) {
+				looseAgents = append(looseAgents, p)
+			}
+			return nil
+		}
+		sessions = append(sessions, p)
+		return nil
+	})
+	slices.Sort(sessions)
+	var out []Transcript
+	bySession := map[string]int{}
+	for _, s := range sessions {
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		bySession[stem(filepath.Base(s))] = len(out)
+		out = append(out, sessionOf(s))
+	}
+	slices.Sort(looseAgents)
+	for _, a := range looseAgents {
+		if seen[a] {
+			continue
+		}
+		seen[a] = true
+		f := File{Path: a, Agent: agentFromName(filepath.Base(a))}
+		if i, ok := bySession[peekSessionID(a)]; ok {
+			out[i].Files = append(out[i].Files, f)
+			continue
+		}
+		// An agent whose session is not here is audited on its own.
+		out = append(out, Transcript{Path: a, Files: []File{f}})
+	}
+	return out, diags
+}
+
+// peekSessionID reads the sessionId of the first record that has one.
+func peekSessionID(path string) string {
+	fh, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer fh.Close()
+	r, err := maybeGunzip(fh)
+	if err != nil {
+		return ""
+	}
+	lr := newLineReader(r)
+	for i := 0; i < 16; i++ {
+		line, _, _, ok := lr.next()
+		if !ok {
+			return ""
+		}
+		if rec, ok := parseRecord(line); ok {
+			if id := rec.Get("sessionId").Str; id != "" {
+				return id
+			}
+		}
+	}
+	return ""
+}
