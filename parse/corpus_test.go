@@ -21,11 +21,11 @@ type wantBoundary struct {
 // corpusBoundaries transcribes the README's table; files not named here
 // must yield no boundary.
 var corpusBoundaries = map[string][]wantBoundary{
-	"claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl": {{"auto", 167094, true}},
-	"claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl": {{"auto", 170251, true}},
-	"claude-code/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl": {{"auto", 167731, true}},
-	"claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl": {{"manual", 142431, true}},
-	"claude-code/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl": {{"auto", 167117, true}},
+	"claude-code/258c7280-ae70-4798-800f-63464d01a85d.jsonl":                       {{"auto", 167094, true}},
+	"claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl":                       {{"auto", 170251, true}},
+	"claude-code/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl":                       {{"auto", 167731, true}},
+	"claude-code/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl":                       {{"manual", 142431, true}},
+	"claude-code/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl":                       {{"auto", 167117, true}},
 	"codex/rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl": {{"", 0, false}},
 }
 
