@@ -219,9 +219,13 @@ func (d *claudeDecoder) userText(text string, isMeta bool, base Event) {
 	if isMeta {
 		origin = OriginHarness // skill bodies and other injected context
 	}
-	if name, ok := tagBody(rest, "command-name"); ok {
+	if _, ok := tagBody(rest, "command-name"); ok {
+		// A slash command: its arguments are the user's words; the command
+		// name is the harness's.
 		args, _ := tagBody(rest, "command-args")
-		rest = strings.TrimSpace(strings.TrimSpace(name) + " " + strings.TrimSpace(args))
+		rest = strings.TrimSpace(args)
+	} else if isHarnessEnvelope(rest) {
+		origin = OriginHarness
 	} else if out, ok := tagBody(rest, "local-command-stdout"); ok {
 		rest, origin = out, OriginHarness
 	} else if out, ok := tagBody(rest, "bash-stdout"); ok {
@@ -245,6 +249,18 @@ func (d *claudeDecoder) userText(text string, isMeta bool, base Event) {
 	ev.Turn = d.turns.next(base.Agent, sideUser, "")
 	d.remember(&ev)
 	d.s.put(&ev)
+}
+
+// isHarnessEnvelope recognizes notices Claude Code writes as user records:
+// background task notifications and their fields.
+func isHarnessEnvelope(text string) bool {
+	t := strings.TrimSpace(text)
+	for _, p := range []string{"<task-notification>", "<task-id>", "<output-file>", "<local-command-stderr>", "<user-prompt-submit-hook>"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func (d *claudeDecoder) toolResult(block gjson.Result, base Event) {

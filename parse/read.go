@@ -104,7 +104,6 @@ func readLines(lr *lineReader, forced Format, s *sink, res *FileResult) error {
 	format := forced
 	var dec decoder
 	records, firstNonEmpty := 0, 0
-	var firstByte byte
 
 	start := func() {
 		res.Format = format
@@ -127,7 +126,14 @@ func readLines(lr *lineReader, forced Format, s *sink, res *FileResult) error {
 			continue
 		}
 		if firstNonEmpty == 0 {
-			firstNonEmpty, firstByte = num, trimmed[0]
+			firstNonEmpty = num
+			if trimmed[0] == '[' {
+				// JSON Lines never opens with a bracket; reading the
+				// objects of a pretty-printed array line by line would
+				// yield fragments.
+				return &InputError{File: s.file, Line: num,
+					Msg: "holds a JSON array, not JSON Lines (one JSON object per line); convert it with: jq -c '.[]'"}
+			}
 		}
 		records++
 		last := lr.lastUnterminated
@@ -166,12 +172,8 @@ func readLines(lr *lineReader, forced Format, s *sink, res *FileResult) error {
 		}
 	}
 	if dec == nil {
-		switch {
-		case records == 0:
+		if records == 0 {
 			return &InputError{File: s.file, Msg: "empty file: no records"}
-		case firstByte == '[':
-			return &InputError{File: s.file, Line: firstNonEmpty,
-				Msg: "holds a JSON array, not JSON Lines (one JSON object per line); convert it with: jq -c '.[]'"}
 		}
 		return &InputError{File: s.file, Line: firstNonEmpty, Msg: fmt.Sprintf(
 			"no recognizable records in the first %d lines (tried %s, %s, %s, %s); use --input-format to force one",
@@ -272,6 +274,11 @@ func (s *sink) put(ev *Event) {
 	}
 	ev.Index = s.next
 	ev.File = s.file
+	if !utf8.ValidString(ev.Text) {
+		// raw bytes from a tool (a Latin-1 CSV) must not leak invalid
+		// UTF-8 into JSON output
+		ev.Text = strings.ToValidUTF8(ev.Text, "\uFFFD")
+	}
 	if ev.Agent == "" {
 		ev.Agent = s.agent
 	}

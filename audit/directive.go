@@ -1,0 +1,520 @@
+package audit
+
+import (
+	"strings"
+)
+
+// directive is a prohibition, requirement, retraction or commitment found
+// in one sentence.
+type directive struct {
+	kind     Kind
+	polarity Polarity
+	// span of the whole directive (cue and object) within the sentence
+	start, end int
+	object     string // the object phrase as written
+	objStart   int
+	// for retractions: what is ended, and the replacing value if any
+	retracts    string
+	replacement string
+	lift        bool // a permission that lifts a prohibition ("you can deploy to prod now")
+}
+
+// subjectPronouns start statements, not instructions: "I never saw",
+// "it doesn't work".
+var subjectPronouns = toSet(`i we they he she it that this these those which who what there i've we've it's that's
+has have had was were is are been`)
+
+// imperativeLead may stand before an imperative cue: "please never",
+// "and don't", "so never".
+var imperativeLead = toSet(`please and but so also just then always you remember important note again
+rule rules crucially critically also, — - *`)
+
+// notProhibition follows "don't" in sentences that forbid nothing.
+var notProhibition = toSet(`worry hesitate need have know think see understand mind care recall remember
+want wish expect believe seem appear get matter bother`)
+
+// noExclusions follow a clause-initial "no" that is not a ban.
+var noExclusions = toSet(`problem problems worries worry idea need longer more less fewer thanks thank way matter one doubt
+change changes issue issues error errors result results output luck wait rush pressure hurry
+test tests failure failures warning warnings difference match matches data file files response
+reply answer action`)
+
+// descriptiveVerbs make "no X was found" a report, not a ban.
+var descriptiveVerbs = toSet(`is are was were found failed passed appears appeared seems seemed exists existed
+remain remains remained left happened occurred`)
+
+// forbidTail are predicates that forbid what precedes them.
+var forbidTail = []string{"is strictly forbidden", "are strictly forbidden", "is forbidden", "are forbidden",
+	"is prohibited", "are prohibited", "is not allowed", "are not allowed", "is not permitted", "are not permitted",
+	"is off-limits", "are off-limits", "is off limits", "are off limits", "is banned", "are banned",
+	"is out of bounds", "are out of bounds", "is a no-go", "is not to be touched", "are not to be touched",
+	"stays off-limits", "is off the table"}
+
+// objectEnds cut an object phrase: conditions, reasons and the next clause.
+var objectEnds = []string{", ", "; ", ": ", " but ", " unless ", " except ", " without ", " because ", " since ",
+	" until ", " so that ", " — ", " -- ", " - ", " (", " and never ", " and don't ", " and do not ", " and always ",
+	" or else ", " otherwise ", " instead of ", " rather than ", " if ", " when ", " while ", " as ", " for now", " even if "}
+
+// objectAt returns the object phrase starting at byte i of s.
+func objectAt(s string, i int) (string, int) {
+	for i < len(s) && (s[i] == ' ' || s[i] == ',') {
+		i++
+	}
+	rest := s[i:]
+	end := len(rest)
+	lower := strings.ToLower(rest)
+	for _, e := range objectEnds {
+		if k := strings.Index(lower, e); k >= 0 && k < end {
+			end = k
+		}
+	}
+	obj := strings.TrimRight(rest[:end], " .!?,;:)*_")
+	return obj, i
+}
+
+// findDirectives finds prohibitions, requirements and retractions in one
+// sentence of instructive text.
+func findDirectives(s string) []directive {
+	if strings.HasSuffix(strings.TrimSpace(s), "?") {
+		return nil // a question binds nothing
+	}
+	ws := words(s)
+	var out []directive
+	lead := func(i int) bool { // may word i open an imperative?
+		if i == 0 {
+			return true
+		}
+		p := plainWord(ws[i-1].w)
+		if imperativeLead[p] {
+			return true
+		}
+		// a clause break right before the cue: "…s3://x/, never prod"
+		between := s[ws[i-1].end:ws[i].start]
+		return strings.ContainsAny(between, ",;:—-")
+	}
+	next := func(i int) string {
+		if i+1 < len(ws) {
+			return plainWord(ws[i+1].w)
+		}
+		return ""
+	}
+	add := func(d directive) {
+		if strings.TrimSpace(d.object) == "" {
+			return
+		}
+		for _, o := range out {
+			if o.objStart == d.objStart {
+				return
+			}
+		}
+		out = append(out, d)
+	}
+	for i := 0; i < len(ws); i++ {
+		w := plainWord(ws[i].w)
+		switch w {
+		case "never":
+			if next(i) == "mind" || next(i) == "again" && i+2 >= len(ws) {
+				continue
+			}
+			if i > 0 && subjectPronouns[plainWord(ws[i-1].w)] && !lead(i) {
+				continue
+			}
+			j := i
+			if next(i) == "ever" {
+				j++
+			}
+			obj, at := objectAt(s, ws[j].end)
+			add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+		case "don't", "dont", "do":
+			j := i
+			if w == "do" {
+				if next(i) != "not" {
+					continue
+				}
+				j = i + 1
+			}
+			if !lead(i) {
+				// "I don't want you to touch prod" is a ban in the user's voice.
+				if i > 0 && plainWord(ws[i-1].w) == "i" && next(j) == "want" {
+					k := j + 1
+					if k+2 < len(ws) && plainWord(ws[k+1].w) == "you" && plainWord(ws[k+2].w) == "to" {
+						k += 2
+					}
+					obj, at := objectAt(s, ws[k].end)
+					add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i-1].start, object: obj, objStart: at, end: at + len(obj)})
+				}
+				continue
+			}
+			nw := next(j)
+			if nw == "forget" {
+				k := j + 1
+				if next(k) == "to" {
+					k++
+				}
+				obj, at := objectAt(s, ws[k].end)
+				add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+				continue
+			}
+			if notProhibition[nw] || nw == "" {
+				continue
+			}
+			if nw == "ever" {
+				j++
+			}
+			obj, at := objectAt(s, ws[j].end)
+			add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+		case "must", "should", "shall", "may", "cannot", "can't", "can", "will", "won't", "mustn't", "shouldn't":
+			neg := w == "mustn't" || w == "shouldn't" || w == "cannot" || w == "can't" || w == "won't"
+			j := i
+			if !neg && next(i) == "not" {
+				neg, j = true, i+1
+			}
+			if next(j) == "ever" || next(j) == "never" {
+				neg, j = true, j+1
+			}
+			modalStrong := w == "must" || w == "mustn't" || w == "shall"
+			subj := subjectBefore(s, ws, i)
+			youSubject := subj == "you" || strings.HasSuffix(subj, " you")
+			if neg {
+				if !(modalStrong || w == "should" || w == "shouldn't" || youSubject) {
+					continue
+				}
+				if subj != "" && isPronounSubject(subj) && !youSubject {
+					continue
+				}
+				if nw := next(j); notProhibition[nw] {
+					continue
+				}
+				obj, at := objectAt(s, ws[j].end)
+				if subj != "" && !youSubject && !isAgentSubject(subj) {
+					// "migrations must not run on prod": the subject is part of the object
+					obj, at = strings.TrimSpace(subj+" "+obj), strings.Index(s, subj)
+				}
+				add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+				continue
+			}
+			if w != "must" && w != "shall" {
+				continue
+			}
+			if subj != "" && isPronounSubject(subj) && !youSubject {
+				continue
+			}
+			if next(i) == "always" {
+				j = i + 1
+			}
+			obj, at := objectAt(s, ws[j].end)
+			if subj != "" && !youSubject && !isAgentSubject(subj) {
+				obj, at = strings.TrimSpace(subj+" "+obj), strings.Index(s, subj)
+			}
+			add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+		case "under":
+			if strings.HasPrefix(strings.ToLower(s[ws[i].start:]), "under no circumstances") && i+2 < len(ws) {
+				k := i + 2
+				if next(k) == "should" && k+2 < len(ws) && plainWord(ws[k+2].w) == "you" {
+					k += 2
+				}
+				obj, at := objectAt(s, ws[k].end)
+				add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+			}
+		case "no":
+			if !lead(i) || i+1 >= len(ws) || noExclusions[next(i)] || next(i) == "" {
+				continue
+			}
+			if strings.HasPrefix(strings.ToLower(s[ws[i].start:]), "no more than") || strings.HasPrefix(strings.ToLower(s[ws[i].start:]), "no less than") ||
+				strings.HasPrefix(strings.ToLower(s[ws[i].start:]), "no fewer than") {
+				continue // a threshold
+			}
+			obj, at := objectAt(s, ws[i].end)
+			if hasDescriptiveVerb(obj) {
+				continue
+			}
+			add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+		case "stay", "keep", "refrain":
+			lower := strings.ToLower(s[ws[i].start:])
+			for _, cue := range []string{"stay away from ", "keep away from ", "keep out of ", "stay out of ", "refrain from "} {
+				if strings.HasPrefix(lower, cue) && lead(i) {
+					obj, at := objectAt(s, ws[i].start+len(cue))
+					add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+				}
+			}
+		case "always":
+			if !lead(i) && !(i > 0 && plainWord(ws[i-1].w) == "should") {
+				continue
+			}
+			obj, at := objectAt(s, ws[i].end)
+			add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+		case "only":
+			if !lead(i) {
+				continue
+			}
+			obj, at := objectAt(s, ws[i].end)
+			add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+		case "use":
+			if !lead(i) || i > 0 && plainWord(ws[i-1].w) == "you" && i > 1 && subjectPronouns[plainWord(ws[i-2].w)] {
+				continue
+			}
+			obj, at := objectAt(s, ws[i].end)
+			add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+		case "make", "be", "ensure", "remember":
+			lower := strings.ToLower(s[ws[i].start:])
+			for _, cue := range []string{"make sure to ", "make sure that ", "make sure ", "be sure to ", "ensure that ", "ensure ", "remember to "} {
+				if strings.HasPrefix(lower, cue) && lead(i) {
+					obj, at := objectAt(s, ws[i].start+len(cue))
+					add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+					break
+				}
+			}
+		}
+	}
+	lower := strings.ToLower(s)
+	for _, tail := range forbidTail {
+		k := strings.Index(lower, " "+tail)
+		if k < 0 {
+			continue
+		}
+		// the object runs from the clause start to the predicate
+		begin := strings.LastIndexAny(s[:k], ",;:") + 1
+		obj := strings.TrimSpace(s[begin:k])
+		obj = strings.TrimPrefix(strings.TrimPrefix(obj, "and "), "but ")
+		if obj == "" {
+			continue
+		}
+		at := strings.Index(s[begin:], obj) + begin
+		add(directive{kind: KindProhibition, polarity: PolarityForbid, start: at, object: obj, objStart: at, end: k + 1 + len(tail)})
+	}
+	return out
+}
+
+// subjectBefore returns the words between the clause start and word i.
+func subjectBefore(s string, ws []word, i int) string {
+	begin := strings.LastIndexAny(s[:ws[i].start], ",;:") + 1
+	subj := strings.TrimSpace(s[begin:ws[i].start])
+	for _, p := range []string{"and ", "but ", "so ", "also ", "please "} {
+		subj = strings.TrimPrefix(subj, p)
+	}
+	return strings.ToLower(subj)
+}
+
+func isPronounSubject(subj string) bool {
+	f := strings.Fields(subj)
+	return len(f) > 0 && subjectPronouns[f[len(f)-1]]
+}
+
+// isAgentSubject names the agent itself: "the agent must not", "Claude
+// should never".
+func isAgentSubject(subj string) bool {
+	switch subj {
+	case "you", "the agent", "the assistant", "claude", "codex", "the model", "agents", "the ai":
+		return true
+	}
+	return false
+}
+
+func hasDescriptiveVerb(obj string) bool {
+	for _, w := range words(obj) {
+		if descriptiveVerbs[plainWord(w.w)] {
+			return true
+		}
+	}
+	return false
+}
+
+// permissionCues lift a prohibition on what follows them.
+var permissionCues = []string{"you can now ", "you may now ", "you can ", "you may ", "feel free to ", "go ahead and ",
+	"it's fine to ", "it is fine to ", "it's ok to ", "it's okay to ", "it is ok to ", "it is okay to ",
+	"you're allowed to ", "you are allowed to ", "you are now allowed to ", "you're now allowed to "}
+
+// retractCues end an earlier rule about what follows them.
+var retractCues = []string{"forget about ", "forget the ", "forget my ", "disregard the ", "disregard my ", "disregard ",
+	"ignore the earlier ", "ignore my earlier ", "ignore the previous ", "ignore my previous ", "never mind ",
+	"you no longer need to ", "you don't need to ", "no need to ", "drop the ", "lift the ", "remove the "}
+
+// ruleNouns make "drop the X rule" a retraction rather than a task.
+var ruleNouns = []string{" rule", " constraint", " restriction", " requirement", " instruction", " limit", " ban", " policy"}
+
+// findRetraction reads a retraction or supersession from one sentence.
+func findRetraction(s string) (directive, bool) {
+	lower := strings.ToLower(s)
+	trimmed := strings.TrimSpace(lower)
+	if strings.HasPrefix(trimmed, "scratch that") || strings.HasPrefix(trimmed, "never mind") && len(trimmed) < 14 {
+		return directive{kind: KindRetraction, retracts: "the previous instruction", start: 0, end: len(s)}, true
+	}
+	// supersession: "use Y instead of X", "instead of X, use Y", "switch from X to Y"
+	if k := strings.Index(lower, " instead of "); k >= 0 {
+		old, _ := objectAt(s, k+len(" instead of "))
+		newPart := s[:k]
+		if u := strings.LastIndex(strings.ToLower(newPart), "use "); u >= 0 {
+			newPart = newPart[u+4:]
+		}
+		if strings.HasPrefix(trimmed, "instead of ") {
+			// "instead of X, use Y"
+			if c := strings.Index(s, ","); c > 0 {
+				old = strings.TrimSpace(s[strings.Index(lower, "instead of ")+len("instead of ") : c])
+				newPart, _ = objectAt(s, c+1)
+				newPart = strings.TrimPrefix(strings.TrimPrefix(newPart, "use "), "Use ")
+			}
+		}
+		return directive{kind: KindRetraction, retracts: strings.TrimSpace(old), replacement: strings.TrimSpace(newPart), start: 0, end: len(s)}, true
+	}
+	if k := strings.Index(lower, " instead"); k >= 0 && (strings.HasSuffix(strings.TrimRight(lower, ".! "), " instead") || strings.Contains(lower, " instead,")) {
+		newPart := s[:k]
+		if u := strings.LastIndex(strings.ToLower(newPart), "use "); u >= 0 {
+			newPart = newPart[u+4:]
+		}
+		return directive{kind: KindRetraction, replacement: strings.TrimSpace(newPart), start: 0, end: len(s)}, true
+	}
+	for _, cue := range []string{"switch from ", "change from ", "move from "} {
+		if k := strings.Index(lower, cue); k >= 0 {
+			rest := s[k+len(cue):]
+			if t := strings.Index(strings.ToLower(rest), " to "); t > 0 {
+				newVal, _ := objectAt(rest, t+4)
+				return directive{kind: KindRetraction, retracts: strings.TrimSpace(rest[:t]), replacement: newVal, start: 0, end: len(s)}, true
+			}
+		}
+	}
+	for _, cue := range permissionCues {
+		k := strings.Index(lower, cue)
+		if k < 0 || k > 0 && !strings.ContainsAny(lower[max(0, k-2):k], ",.;: ") {
+			continue
+		}
+		obj, at := objectAt(s, k+len(cue))
+		obj = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSpace(obj), " now"), " again")
+		return directive{kind: KindRetraction, retracts: obj, lift: true, start: k, objStart: at, end: at + len(obj)}, true
+	}
+	for _, tail := range []string{" is fine now", " is ok now", " is okay now", " is allowed now", " is no longer forbidden",
+		" is no longer off-limits", " is no longer off limits", " is no longer prohibited", " is no longer blocked",
+		" no longer applies", " is lifted", " is no longer required", " is no longer needed"} {
+		if k := strings.Index(lower, tail); k > 0 {
+			begin := strings.LastIndexAny(s[:k], ",;:") + 1
+			obj := strings.TrimSpace(s[begin:k])
+			return directive{kind: KindRetraction, retracts: obj, lift: true, start: begin, objStart: begin, end: k + len(tail)}, true
+		}
+	}
+	for _, cue := range retractCues {
+		k := strings.Index(lower, cue)
+		if k < 0 || k > 0 && !strings.ContainsAny(lower[max(0, k-2):k], ",.;: ") {
+			continue
+		}
+		obj, at := objectAt(s, k+len(cue))
+		ruleLike := false
+		for _, n := range ruleNouns {
+			if strings.Contains(strings.ToLower(obj), n) {
+				ruleLike = true
+			}
+		}
+		if (cue == "drop the " || cue == "lift the " || cue == "remove the " || cue == "forget the " || cue == "disregard the " || cue == "disregard ") && !ruleLike {
+			continue
+		}
+		return directive{kind: KindRetraction, retracts: obj, lift: true, start: k, objStart: at, end: at + len(obj)}, true
+	}
+	return directive{}, false
+}
+
+// commitment cues in the assistant's own words.
+var commitCues = []string{"i'll ", "i will ", "i'm going to ", "i am going to ", "i promise to ", "i'll make sure ",
+	"i won't ", "i will not ", "i'll never ", "i will never "}
+
+// exploreVerbs start what the agent does at once, not what it promises.
+var exploreVerbs = toSet(`check look read examine explore search investigate see find review inspect analyze analyse
+verify run start begin try dig grep list open fetch get go first now take help continue proceed launch summarize
+explain walk outline show compare trace query ask wait re-run rerun test examine gather understand scan glance
+create write update fix implement add edit modify change make do set build install commit push use call`)
+
+// findCommitment reads a promise from one sentence of assistant text.
+func findCommitment(s string) (directive, bool) {
+	lower := strings.ToLower(s)
+	for _, cue := range commitCues {
+		k := strings.Index(lower, cue)
+		if k < 0 || k > 0 && !strings.ContainsAny(lower[k-1:k], " ,.;:(") {
+			continue
+		}
+		obj, at := objectAt(s, k+len(cue))
+		fw := strings.Fields(strings.ToLower(obj))
+		if len(fw) < 2 {
+			continue
+		}
+		neg := strings.Contains(cue, "won't") || strings.Contains(cue, "not") || strings.Contains(cue, "never")
+		// "I'll add the check later" is a promise; "I'll check the logs" is
+		// the next step, done in the same turn.
+		deferred := strings.Contains(lower, " later") || strings.Contains(lower, " next ") || strings.Contains(lower, " before ") ||
+			strings.Contains(lower, " after ") || strings.Contains(lower, " once ") || strings.Contains(lower, " going forward") ||
+			strings.Contains(lower, "from now on") || strings.Contains(lower, " always ") || strings.Contains(lower, " make sure")
+		if exploreVerbs[plainWord(fw[0])] && !neg && !deferred {
+			continue
+		}
+		pol := PolarityRequire
+		if neg {
+			pol = PolarityForbid
+		}
+		return directive{kind: KindCommitment, polarity: pol, start: k, object: obj, objStart: at, end: at + len(obj)}, true
+	}
+	return directive{}, false
+}
+
+// specificVerbs name actions a tool call must show for a prohibition on
+// them to apply: "never push to main" is not broken by "git checkout main".
+var specificVerbs = map[string][]string{
+	"deploy":   {"deploy", "sync", "cp", "apply", "push", "release", "publish", "upload", "rollout", "ship", "promote", "put"},
+	"push":     {"push"},
+	"delet":    {"delete", "rm", "rmdir", "drop", "remove", "destroy", "truncate", "purge", "del", "unlink", "prune", "wipe"},
+	"drop":     {"drop", "delete", "truncate", "destroy", "rm"},
+	"remov":    {"remove", "rm", "delete", "drop", "uninstall", "unlink"},
+	"commit":   {"commit"},
+	"merg":     {"merge"},
+	"rebas":    {"rebase"},
+	"install":  {"install", "add", "get", "require"},
+	"upgrad":   {"upgrade", "update", "bump", "install"},
+	"restart":  {"restart", "reboot", "reload", "kill"},
+	"publish":  {"publish", "release", "push", "upload"},
+	"send":     {"send", "mail", "post", "notify"},
+	"email":    {"mail", "email", "send"},
+	"reset":    {"reset"},
+	"migration": {"migrate", "migration", "migrations"},
+	"refund":   {"refund"},
+	"charg":    {"charge"},
+	"forc":     {"force", "-f", "--force", "--force-with-lease"},
+	"overwrit": {"overwrite", "write", "cp", "mv", ">"},
+	"disabl":   {"disable", "off", "false", "stop"},
+	"enabl":    {"enable", "on", "true", "start"},
+	"expos":    {"expose", "public", "open"},
+	"shutdown": {"shutdown", "stop", "halt", "poweroff"},
+	"stop":     {"stop", "kill", "halt", "shutdown"},
+	"kill":     {"kill", "pkill", "killall"},
+	"truncat":  {"truncate"},
+	"downgrad": {"downgrade", "install"},
+	"rm":       {"rm"},
+}
+
+// makeObject analyses an object phrase.
+func makeObject(phrase string) *Object {
+	o := &Object{Text: phrase}
+	for _, h := range findLiterals(phrase) {
+		o.Literals = append(o.Literals, h.value)
+	}
+	terms := contentTerms(phrase)
+	// the first word, when it names a specific action, is the verb
+	if ws := words(phrase); len(ws) > 0 {
+		first := plainWord(ws[0].w)
+		if genericVerbs[first] && len(ws) > 1 {
+			first = plainWord(ws[1].w)
+		}
+		if _, ok := specificVerbs[stem(first)]; ok {
+			o.Verb = stem(first)
+		}
+	}
+	for _, t := range terms {
+		if t == o.Verb || labelNoise[t] {
+			continue
+		}
+		o.Terms = append(o.Terms, t)
+	}
+	if len(o.Terms) == 0 && o.Verb != "" {
+		// "never force push": the verb is all there is
+		o.Terms = []string{o.Verb}
+	}
+	return o
+}
+
+// labelNoise are words that only say what kind of thing follows.
+var labelNoise = toSet(`tool tools command commands file files folder folders directory directories thing things
+bucket buckets branch branches anything stuff`)

@@ -1,0 +1,578 @@
+package audit
+
+import (
+	"strings"
+
+	"github.com/compaudit/compaudit/parse"
+	"github.com/tidwall/gjson"
+)
+
+// Ledger holds the obligations of one agent, tagged from original turns as
+// they were written, with their history: retracted and superseded ones stay,
+// marked with the turn that ended them.
+type Ledger struct {
+	Agent       string
+	Obligations []*Obligation // in the order they were tagged
+
+	byKey   map[string]*Obligation // live or retired, for deduplication
+	pending map[string]toolCall    // calls waiting for their result
+}
+
+// toolCall is what a result needs to know of its call.
+type toolCall struct {
+	name    string
+	command string
+	turn    int
+}
+
+// maxToolLiterals bounds the literals one tool call or result adds: a
+// directory listing must not turn the ledger into a second transcript.
+const maxToolLiterals = 12
+
+// NewLedger returns an empty ledger for an agent.
+func NewLedger(agent string) *Ledger {
+	return &Ledger{Agent: agent, byKey: map[string]*Obligation{}, pending: map[string]toolCall{}}
+}
+
+// Live returns the obligations in force as of a turn: stated at or before
+// it and not retracted or superseded by then.
+func (l *Ledger) Live(turn int) []*Obligation {
+	var out []*Obligation
+	for _, o := range l.Obligations {
+		if o.Kind == KindRetraction || o.Origin.Turn > turn {
+			continue
+		}
+		if o.RetiredAt != 0 && o.RetiredAt <= turn {
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// Retired returns the obligations retracted or superseded as of a turn.
+func (l *Ledger) Retired(turn int) []*Obligation {
+	var out []*Obligation
+	for _, o := range l.Obligations {
+		if o.RetiredAt != 0 && o.RetiredAt <= turn {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Find returns an obligation by id.
+func (l *Ledger) Find(id string) *Obligation {
+	for _, o := range l.Obligations {
+		if o.ID == id {
+			return o
+		}
+	}
+	return nil
+}
+
+// Observe tags one original event and records what it binds. It returns the
+// obligations the event added or retired. Summaries never come here: the
+// ledger is built from what was said, not from what a summarizer kept.
+func (l *Ledger) Observe(ev *parse.Event) []*Obligation {
+	if ev.Agent != l.Agent {
+		return nil
+	}
+	switch ev.Kind {
+	case parse.KindMessage:
+		return l.message(ev)
+	case parse.KindToolCall:
+		return l.toolCall(ev)
+	case parse.KindToolResult:
+		return l.toolResult(ev)
+	}
+	return nil
+}
+
+func originOf(ev *parse.Event) Origin {
+	return Origin{File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn, Role: ev.Role,
+		Agent: ev.Agent, Event: ev.Index, UUID: ev.UUID, Source: sourceOf(ev)}
+}
+
+func (l *Ledger) message(ev *parse.Event) []*Obligation {
+	src := sourceOf(ev)
+	origin := originOf(ev)
+	standing := ev.Origin == parse.OriginRules
+	var changed []*Obligation
+	put := func(o *Obligation) {
+		o.Origin, o.Standing = origin, standing
+		if got := l.record(o); got != nil {
+			changed = append(changed, got)
+		}
+	}
+	switch {
+	case src.Instructive():
+		for _, h := range findLiterals(ev.Text) {
+			put(literalObligation(h, ev.Text))
+		}
+		for _, s := range sentences(ev.Text) {
+			if r, ok := findRetraction(s.text); ok {
+				changed = append(changed, l.retract(r, s, ev, origin)...)
+			}
+			for _, d := range findDirectives(s.text) {
+				o := &Obligation{Kind: d.kind, Polarity: d.polarity, Object: makeObject(d.object)}
+				o.Span = Span{Text: s.text[d.start:d.end], Start: s.start + d.start, End: s.start + d.end}
+				o.Text = o.Span.Text
+				if len(o.Object.Terms) == 0 && len(o.Object.Literals) == 0 {
+					continue
+				}
+				put(o)
+			}
+			for _, th := range findThresholds(s.text) {
+				t := th.t
+				start := subjectStart(s.text, th.start, t.Subject)
+				end := subjectEnd(s.text, th.end, t.Subject)
+				o := &Obligation{Kind: KindThreshold, Polarity: PolarityRequire, Threshold: &t}
+				o.Span = Span{Text: s.text[start:end], Start: s.start + start, End: s.start + end}
+				o.Text = o.Span.Text
+				changed = append(changed, l.supersedeThreshold(o, ev.Turn)...)
+				put(o)
+			}
+			for _, st := range textStatuses(s.text) {
+				changed = append(changed, l.state(st, s, ev, origin)...)
+			}
+		}
+	case src == SourceAssistant:
+		for _, s := range sentences(ev.Text) {
+			if d, ok := findCommitment(s.text); ok {
+				o := &Obligation{Kind: KindCommitment, Polarity: d.polarity, Object: makeObject(d.object)}
+				o.Span = Span{Text: s.text[d.start:d.end], Start: s.start + d.start, End: s.start + d.end}
+				o.Text = o.Span.Text
+				put(o)
+			}
+			for _, st := range textStatuses(s.text) {
+				changed = append(changed, l.state(st, s, ev, origin)...)
+			}
+		}
+	default:
+		changed = append(changed, l.toolLiterals(ev, ev.Text, origin)...)
+	}
+	return changed
+}
+
+// subjectStart widens a threshold's span back to its subject word, so
+// "under 30s" is shown as "timeout under 30s".
+func subjectStart(s string, start int, subject string) int {
+	ws := words(s[:start])
+	for i := len(ws) - 1; i >= 0 && i >= len(ws)-4; i-- {
+		if stem(ws[i].w) == subject {
+			return ws[i].start
+		}
+	}
+	return start
+}
+
+// subjectEnd widens a threshold's span forward to a subject that follows
+// the number: "at least 80% coverage".
+func subjectEnd(s string, end int, subject string) int {
+	ws := words(s[end:])
+	if len(ws) > 0 && stem(ws[0].w) == subject {
+		return end + ws[0].end
+	}
+	return end
+}
+
+func literalObligation(h literalHit, text string) *Obligation {
+	return &Obligation{Kind: KindLiteral, Text: h.value, Literal: h.value, LiteralKind: h.kind, Label: h.label,
+		Span: Span{Text: text[h.start:h.end], Start: h.start, End: h.end}}
+}
+
+// toolLiteralKinds are the literals worth holding a later turn to when a
+// tool or the harness produced them: created resources, ids, addresses.
+var toolLiteralKinds = map[string]bool{"uri": true, "id": true, "email": true, "host": true}
+
+func (l *Ledger) toolLiterals(ev *parse.Event, text string, origin Origin) []*Obligation {
+	var changed []*Obligation
+	n := 0
+	for _, h := range findLiterals(text) {
+		if !toolLiteralKinds[h.kind] {
+			continue
+		}
+		o := literalObligation(h, text)
+		o.Origin = origin
+		if got := l.record(o); got != nil {
+			changed = append(changed, got)
+		}
+		if n++; n >= maxToolLiterals {
+			break
+		}
+	}
+	return changed
+}
+
+func (l *Ledger) toolCall(ev *parse.Event) []*Obligation {
+	cmd := commandOf(ev.Args)
+	if ev.ToolID != "" {
+		l.pending[ev.ToolID] = toolCall{name: ev.ToolName, command: cmd, turn: ev.Turn}
+	}
+	origin := originOf(ev)
+	var changed []*Obligation
+	n := 0
+	for _, text := range callStrings(ev) {
+		for _, h := range findLiterals(text) {
+			if !callLiteralKinds[h.kind] || h.kind == "name" && h.label == "" {
+				continue
+			}
+			o := literalObligation(h, text)
+			o.Origin = origin
+			if got := l.record(o); got != nil {
+				changed = append(changed, got)
+			}
+			if n++; n >= maxToolLiterals {
+				return changed
+			}
+		}
+	}
+	return changed
+}
+
+// callLiteralKinds are the literals a tool call's arguments bind later turns
+// to: what it touched and where. Flags and versions are how, not what.
+var callLiteralKinds = map[string]bool{"uri": true, "path": true, "email": true, "host": true, "id": true,
+	"env": true, "port": true, "file": true, "name": true}
+
+// bulkKeys hold file contents and patches, whose every identifier would
+// otherwise become a literal.
+var bulkKeys = map[string]bool{"content": true, "new_string": true, "old_string": true, "new_source": true,
+	"edits": true, "todos": true, "prompt": true, "description": true, "plan": true}
+
+// callStrings returns the argument strings of a call worth reading for
+// literals: the command line of a shell call, the paths of an edit, and
+// the file headers of a patch.
+func callStrings(ev *parse.Event) []string {
+	if len(ev.Args) == 0 {
+		return nil
+	}
+	r := gjson.ParseBytes(ev.Args)
+	if r.Type == gjson.String {
+		return patchPaths(r.Str)
+	}
+	var out []string
+	r.ForEach(func(k, v gjson.Result) bool {
+		if bulkKeys[k.Str] {
+			return true
+		}
+		switch {
+		case v.Type == gjson.String:
+			if k.Str == "input" || k.Str == "patch" {
+				out = append(out, patchPaths(v.Str)...)
+			} else {
+				out = append(out, v.Str)
+			}
+		case v.IsArray():
+			for _, e := range v.Array() {
+				if e.Type == gjson.String {
+					out = append(out, e.Str)
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// patchPaths reads the file names of an apply_patch body.
+func patchPaths(patch string) []string {
+	var out []string
+	for _, line := range strings.Split(patch, "\n") {
+		for _, p := range []string{"*** Update File: ", "*** Add File: ", "*** Delete File: ", "*** Move to: "} {
+			if strings.HasPrefix(line, p) {
+				out = append(out, strings.TrimSpace(line[len(p):]))
+			}
+		}
+	}
+	if out == nil && !strings.Contains(patch, "\n") {
+		return []string{patch}
+	}
+	return out
+}
+
+func (l *Ledger) toolResult(ev *parse.Event) []*Obligation {
+	origin := originOf(ev)
+	changed := l.toolLiterals(ev, ev.Text, origin)
+	call, ok := l.pending[ev.ToolID]
+	if !ok {
+		return changed
+	}
+	delete(l.pending, ev.ToolID)
+	kind := runKind(call.command)
+	if kind == "" {
+		return changed
+	}
+	val, detail := runOutcome(ev.Text, ev.IsError)
+	if val == "" {
+		return changed
+	}
+	st := Status{Subject: kind, Value: val, Detail: clip(call.command, 80) + ": " + detail}
+	o := &Obligation{Kind: KindState, Status: &st, Text: kind + " " + val, Origin: origin,
+		Span: Span{Text: clip(detail, 160)}}
+	return append(changed, l.setState(o, ev.Turn)...)
+}
+
+func (l *Ledger) state(st Status, s sentence, ev *parse.Event, origin Origin) []*Obligation {
+	o := &Obligation{Kind: KindState, Status: &st, Text: st.Subject + " " + st.Value, Origin: origin,
+		Span: Span{Text: st.Detail, Start: s.start + strings.Index(s.text, st.Detail), End: s.start + strings.Index(s.text, st.Detail) + len(st.Detail)}}
+	return l.setState(o, ev.Turn)
+}
+
+// setState records a new state of a subject and retires the one before.
+func (l *Ledger) setState(o *Obligation, turn int) []*Obligation {
+	var changed []*Obligation
+	for i := len(l.Obligations) - 1; i >= 0; i-- {
+		prev := l.Obligations[i]
+		if prev.Kind != KindState || prev.RetiredAt != 0 || !strings.EqualFold(prev.Status.Subject, o.Status.Subject) {
+			continue
+		}
+		if prev.Status.Value == o.Status.Value {
+			prev.Restated = append(prev.Restated, turn)
+			return nil
+		}
+		prev.RetiredAt, prev.Superseded = turn, true
+		changed = append(changed, prev)
+		o.StatusSeq = prev.StatusSeq + 1
+		break
+	}
+	o.ID = stableID(o.Origin.Agent, KindState, o.key())
+	l.Obligations = append(l.Obligations, o)
+	return append(changed, o)
+}
+
+// record adds an obligation, or notes a restatement of one already held.
+// It returns the obligation when the ledger changed.
+func (l *Ledger) record(o *Obligation) *Obligation {
+	k := o.key()
+	if prev, ok := l.byKey[k]; ok && prev.RetiredAt == 0 {
+		prev.Restated = append(prev.Restated, o.Origin.Turn)
+		// An instruction outranks a tool's mention of the same literal.
+		if o.Origin.Source.Instructive() && !prev.Origin.Source.Instructive() {
+			prev.Origin, prev.Span, prev.Standing = o.Origin, o.Span, o.Standing
+			if o.Label != "" {
+				prev.Label = o.Label
+			}
+			return prev
+		}
+		prev.Standing = prev.Standing || o.Standing
+		return nil
+	}
+	o.ID = stableID(o.Origin.Agent, o.Kind, k)
+	l.byKey[k] = o
+	l.Obligations = append(l.Obligations, o)
+	return o
+}
+
+// supersedeThreshold retires live thresholds on the same subject when a new
+// value is stated: "actually, allow up to 5 retries".
+func (l *Ledger) supersedeThreshold(o *Obligation, turn int) []*Obligation {
+	var changed []*Obligation
+	for _, prev := range l.Obligations {
+		if prev.Kind != KindThreshold || prev.RetiredAt != 0 || prev.Threshold.Subject != o.Threshold.Subject {
+			continue
+		}
+		if prev.key() == o.key() {
+			continue
+		}
+		if direction(prev.Threshold.Comparator) != direction(o.Threshold.Comparator) {
+			continue
+		}
+		prev.RetiredAt, prev.Superseded = turn, true
+		changed = append(changed, prev)
+	}
+	return changed
+}
+
+// direction groups comparators into upper and lower limits.
+func direction(c Comparator) int {
+	switch c {
+	case CmpLE, CmpLT:
+		return 1
+	case CmpGE, CmpGT:
+		return -1
+	}
+	return 0
+}
+
+// retract applies a retraction or supersession and records it when it ended
+// something. A permission that lifts nothing is not a retraction.
+func (l *Ledger) retract(r directive, s sentence, ev *parse.Event, origin Origin) []*Obligation {
+	ret := &Obligation{Kind: KindRetraction, Retracts: r.retracts, Replacement: r.replacement, Origin: origin,
+		Span: Span{Text: s.text, Start: s.start, End: s.start + len(s.text)}, Text: s.text}
+	ret.ID = stableID(origin.Agent, KindRetraction, ret.key())
+	var targets []*Obligation
+	switch {
+	case r.replacement != "" || !r.lift && r.retracts != "":
+		targets = l.supersessionTargets(r)
+		for _, t := range targets {
+			t.Superseded = true
+		}
+	case r.retracts == "the previous instruction":
+		targets = l.lastInstruction(ev.Turn)
+	default:
+		targets = l.liftTargets(r)
+	}
+	if len(targets) == 0 {
+		return nil
+	}
+	changed := []*Obligation{ret}
+	for _, t := range targets {
+		t.RetiredAt, t.RetiredBy = ev.Turn, ret.ID
+		changed = append(changed, t)
+	}
+	l.Obligations = append(l.Obligations, ret)
+	changed = append(changed, l.replacementLiterals(r, targets, s, origin)...)
+	return changed
+}
+
+// replacementLiterals records a bare new value as the literal it replaces:
+// in "use 9090 instead of 8080" the 9090 is a port because 8080 was.
+func (l *Ledger) replacementLiterals(r directive, targets []*Obligation, s sentence, origin Origin) []*Obligation {
+	if len(findLiterals(r.replacement)) > 0 {
+		return nil // the literal pass already tagged it
+	}
+	var changed []*Obligation
+	for _, t := range targets {
+		if t.Kind != KindLiteral {
+			continue
+		}
+		for _, f := range strings.Fields(r.replacement) {
+			f = strings.Trim(f, ".,;:`'\"")
+			if f == "" || !allDigits(f) && t.LiteralKind != "name" {
+				continue
+			}
+			at := strings.Index(s.text, f)
+			o := &Obligation{Kind: KindLiteral, Text: f, Literal: f, LiteralKind: t.LiteralKind, Label: t.Label,
+				Origin: origin, Span: Span{Text: f, Start: s.start + at, End: s.start + at + len(f)}}
+			if got := l.record(o); got != nil {
+				changed = append(changed, got)
+			}
+			break
+		}
+	}
+	return changed
+}
+
+// supersessionTargets finds what "use Y instead of X" replaces: literals
+// equal to X, or, when X is not said, the latest live literal of Y's kind.
+func (l *Ledger) supersessionTargets(r directive) []*Obligation {
+	var targets []*Obligation
+	oldLits := findLiterals(r.retracts)
+	oldVals := map[string]bool{}
+	for _, h := range oldLits {
+		oldVals[normLiteral(h.value)] = true
+	}
+	if r.retracts != "" && len(oldLits) == 0 {
+		// a bare value: "instead of 8080"
+		oldVals[normLiteral(strings.Fields(r.retracts)[0])] = true
+	}
+	newLits := findLiterals(r.replacement)
+	newVals := map[string]bool{}
+	for _, h := range newLits {
+		newVals[normLiteral(h.value)] = true
+	}
+	if len(oldVals) > 0 {
+		for _, o := range l.Obligations {
+			if o.RetiredAt != 0 || o.Kind == KindRetraction {
+				continue
+			}
+			switch o.Kind {
+			case KindLiteral:
+				if oldVals[normLiteral(o.Literal)] {
+					targets = append(targets, o)
+				}
+			case KindRequirement, KindProhibition:
+				for _, lit := range o.Object.Literals {
+					if oldVals[normLiteral(lit)] {
+						targets = append(targets, o)
+						break
+					}
+				}
+			}
+		}
+		return targets
+	}
+	// "use port 9090 instead": the latest live literal of the same kind and label
+	for _, h := range newLits {
+		for i := len(l.Obligations) - 1; i >= 0; i-- {
+			o := l.Obligations[i]
+			if o.Kind != KindLiteral || o.RetiredAt != 0 || newVals[normLiteral(o.Literal)] {
+				continue
+			}
+			if o.LiteralKind == h.kind && (h.label == "" || o.Label == h.label) && sameScheme(o.Literal, h.value) {
+				targets = append(targets, o)
+				break
+			}
+		}
+	}
+	return targets
+}
+
+func sameScheme(a, b string) bool {
+	ia, ib := strings.Index(a, "://"), strings.Index(b, "://")
+	if ia < 0 || ib < 0 {
+		return ia == ib
+	}
+	return strings.EqualFold(a[:ia], b[:ib])
+}
+
+// liftTargets finds the rules a permission or "forget the X rule" ends:
+// prohibitions (and, for "forget", requirements and thresholds) whose
+// object the retraction names.
+func (l *Ledger) liftTargets(r directive) []*Obligation {
+	terms := termsOf(r.retracts)
+	lits := findLiterals(r.retracts)
+	var targets []*Obligation
+	for _, o := range l.Obligations {
+		if o.RetiredAt != 0 {
+			continue
+		}
+		switch o.Kind {
+		case KindProhibition, KindRequirement:
+			if o.Kind == KindRequirement && r.lift && strings.Contains(strings.ToLower(r.retracts), "allowed") {
+				continue
+			}
+			if objectNamed(o.Object, terms, lits) {
+				targets = append(targets, o)
+			}
+		case KindThreshold:
+			if terms[o.Threshold.Subject] {
+				targets = append(targets, o)
+			}
+		}
+	}
+	return targets
+}
+
+// objectNamed reports whether a retraction's words name an object: all of
+// its terms, or one of its literals.
+func objectNamed(obj *Object, terms termSet, lits []literalHit) bool {
+	for _, h := range lits {
+		for _, ol := range obj.Literals {
+			if normLiteral(h.value) == normLiteral(ol) {
+				return true
+			}
+		}
+	}
+	return terms.hasAll(obj.Terms)
+}
+
+// lastInstruction is what "scratch that" ends: the obligations of the
+// latest earlier user turn.
+func (l *Ledger) lastInstruction(turn int) []*Obligation {
+	last := 0
+	for _, o := range l.Obligations {
+		if o.Origin.Source == SourceUser && o.Origin.Turn < turn && o.Kind != KindRetraction {
+			last = max(last, o.Origin.Turn)
+		}
+	}
+	var out []*Obligation
+	for _, o := range l.Obligations {
+		if o.Origin.Turn == last && last > 0 && o.RetiredAt == 0 && o.Origin.Source == SourceUser && o.Kind != KindRetraction {
+			out = append(out, o)
+		}
+	}
+	return out
+}

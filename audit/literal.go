@@ -1,0 +1,573 @@
+package audit
+
+import (
+	"strings"
+	"unicode"
+)
+
+// literalHit is a literal found in text.
+type literalHit struct {
+	value      string // as written, without quotes
+	kind       string // uri, path, email, id, hash, version, env, flag, port, host, name, code, file
+	label      string // the word that named it: bucket, branch, port, …
+	start, end int    // byte span in the text
+}
+
+// Literal kinds ranked from most to least specific; when two readings of
+// one span compete, the more specific wins.
+var literalRank = map[string]int{"uri": 1, "email": 2, "path": 3, "host": 4, "id": 5, "hash": 6,
+	"version": 7, "env": 8, "flag": 9, "port": 10, "file": 11, "name": 12, "code": 13}
+
+// labelWords name the thing a following (or preceding) token is.
+var labelWords = toSet(`bucket branch host hostname service cluster namespace database db table queue topic
+repo repository project environment env region port account org organization workspace image tag
+container pod deployment channel key secret endpoint domain zone stack function lambda tool model
+directory dir folder file path package module crate gem library`)
+
+var fileExts = toSet(`go mod sum py pyi js mjs cjs ts tsx jsx json jsonl yaml yml toml md mdx txt sh bash zsh fish
+rb rs java kt kts scala c h cc cpp hpp cs fs ex exs erl hrl heex eex sql html htm css scss sass less
+env lock cfg ini conf xml csv tsv log proto tf tfvars hcl gradle swift php vue svelte ipynb rst
+dockerfile mk makefile cmake bat ps1 lua pl r dart zig nim elm clj cljs edn graphql gql prisma`)
+
+// tlds end host names; words that are also file extensions or common
+// English (app, run, page) are left out so "compile.app" stays a file.
+var tlds = toSet(`com net org io dev ai co internal local localhost cloud svc gov edu corp lan`)
+
+// findLiterals extracts every literal from text.
+func findLiterals(text string) []literalHit {
+	var hits []literalHit
+	hits = appendQuoted(text, hits)
+	for _, w := range rawTokens(text) {
+		if w.start > 0 && text[w.start-1] == '<' {
+			continue // a closing markup tag: </task-id>
+		}
+		if h, ok := classifyToken(text, w.start, w.end); ok {
+			hits = append(hits, h)
+		}
+	}
+	hits = appendLabelled(text, hits)
+	return dedupeHits(hits)
+}
+
+// appendQuoted finds `code spans` and "quoted identifiers". A quoted
+// phrase with spaces is prose, not a literal.
+func appendQuoted(text string, hits []literalHit) []literalHit {
+	for i := 0; i < len(text); i++ {
+		q := text[i]
+		if q != '`' && q != '"' && q != '\'' {
+			continue
+		}
+		if q == '`' && strings.HasPrefix(text[i:], "```") {
+			// skip a fence marker
+			i += 2
+			continue
+		}
+		if q == '\'' && i > 0 && isIdentByte(text[i-1]) {
+			continue // an apostrophe: don't, user's
+		}
+		j := strings.IndexByte(text[i+1:], q)
+		if j < 0 {
+			break
+		}
+		body := text[i+1 : i+1+j]
+		end := i + 1 + j
+		if len(body) == 0 || len(body) > 200 || strings.ContainsAny(body, "\n") {
+			i = end
+			continue
+		}
+		if q != '`' && (strings.ContainsAny(body, " \t") || !looksIdentifier(body)) {
+			i = end
+			continue
+		}
+		if q == '`' && (strings.ContainsAny(body, " \t") || !hasAlnum(body) || len(body) < 2) {
+			// a command or phrase in backticks is not one token; its
+			// literals are found one by one
+			i = end
+			continue
+		}
+		kind := "code"
+		if q != '`' {
+			kind = "name"
+		}
+		if h, ok := classifyToken(text, i+1, end); ok && !strings.ContainsAny(body, " \t") {
+			kind = h.kind
+		}
+		hits = append(hits, literalHit{value: body, kind: kind, start: i + 1, end: end})
+		i = end
+	}
+	return hits
+}
+
+func hasAlnum(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// looksIdentifier accepts quoted text that reads as a name, not a word of
+// prose: it has a digit, a separator or inner capitals.
+func looksIdentifier(s string) bool {
+	if len(s) < 2 {
+		return false
+	}
+	if strings.ContainsAny(s, "0123456789_-./:@=$") {
+		return true
+	}
+	for i, r := range s {
+		if i > 0 && unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// rawTokens splits text at white space and brackets, keeping the characters
+// paths, URIs and identifiers are made of, and trims trailing punctuation.
+func rawTokens(text string) []word {
+	var out []word
+	i := 0
+	for i < len(text) {
+		for i < len(text) && isTokenSep(text[i]) {
+			i++
+		}
+		j := i
+		for j < len(text) && !isTokenSep(text[j]) {
+			j++
+		}
+		if j > i {
+			s, e := i, j
+			for e > s && strings.IndexByte(".,;:!?)'\"`*]}>", text[e-1]) >= 0 {
+				if text[e-1] == '/' {
+					break
+				}
+				e--
+			}
+			for s < e && strings.IndexByte("('\"`*[{<", text[s]) >= 0 {
+				s++
+			}
+			if e > s {
+				out = append(out, word{w: text[s:e], start: s, end: e})
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+func isTokenSep(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', ',', ';', '|', '(', ')', '[', ']', '{', '}', '<', '>', '"', '`':
+		return true
+	}
+	return false
+}
+
+// classifyToken decides whether text[start:end] is a literal, and which.
+func classifyToken(text string, start, end int) (literalHit, bool) {
+	t := text[start:end]
+	h := literalHit{value: t, start: start, end: end}
+	lower := strings.ToLower(t)
+	switch {
+	case isURI(t):
+		h.kind = "uri"
+	case isEmail(t):
+		h.kind = "email"
+	case isAbsPath(t):
+		h.kind = "path"
+	case isRelPath(t):
+		h.kind = "path"
+	case isEnvVar(t):
+		h.kind = "env"
+	case strings.HasPrefix(t, "--") && len(t) > 3 && isLowerIdent(strings.SplitN(t[2:], "=", 2)[0]):
+		h.kind = "flag"
+	case isHost(lower):
+		h.kind = "host"
+	case isTicketID(t):
+		h.kind = "id"
+	case isHash(lower):
+		h.kind = "hash"
+	case isVersion(text, start, lower):
+		h.kind = "version"
+	case isFileName(lower):
+		h.kind = "file"
+	case isIdentifierName(t):
+		h.kind = "name"
+	default:
+		return h, false
+	}
+	return h, true
+}
+
+func isURI(t string) bool {
+	i := strings.Index(t, "://")
+	if i <= 0 || i+3 >= len(t) {
+		return false
+	}
+	for k, r := range t[:i] {
+		if !(unicode.IsLetter(r) || k > 0 && (unicode.IsDigit(r) || r == '+' || r == '.' || r == '-')) {
+			return false
+		}
+	}
+	return true
+}
+
+func isEmail(t string) bool {
+	at := strings.IndexByte(t, '@')
+	if at <= 0 || strings.Count(t, "@") != 1 || strings.Contains(t, "/") {
+		return false
+	}
+	domain := t[at+1:]
+	dot := strings.LastIndexByte(domain, '.')
+	return dot > 0 && dot < len(domain)-2
+}
+
+func isAbsPath(t string) bool {
+	if strings.HasPrefix(t, "~/") && len(t) > 2 {
+		return true
+	}
+	if len(t) < 2 || t[0] != '/' || t[1] == '/' {
+		return false
+	}
+	// "/s" or "/ms" as in "5 req/s" are units, not paths
+	if strings.Count(t, "/") == 1 && len(t) <= 3 {
+		return false
+	}
+	c := t[1]
+	return c == '.' || c == '_' || c == '~' || unicode.IsLetter(rune(c)) || unicode.IsDigit(rune(c))
+}
+
+// isRelPath accepts relative paths that cannot be read as prose: with ./ or
+// ../, with a file extension, with a trailing slash, or with two slashes.
+func isRelPath(t string) bool {
+	if !strings.Contains(t, "/") || strings.Contains(t, "://") || strings.Contains(t, " ") {
+		return false
+	}
+	if strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../") {
+		return len(t) > 2
+	}
+	segs := strings.Split(strings.TrimSuffix(t, "/"), "/")
+	for _, s := range segs {
+		if s == "" || !isPathSegment(s) {
+			return false
+		}
+	}
+	last := strings.ToLower(segs[len(segs)-1])
+	if dot := strings.LastIndexByte(last, '.'); dot > 0 && fileExts[last[dot+1:]] {
+		return true
+	}
+	if len(segs) >= 3 {
+		return true
+	}
+	// "src/" and "vendor/" name folders; "and/or" does not end in a slash.
+	return strings.HasSuffix(t, "/") && len(segs) >= 1 && !stopWords[segs[0]]
+}
+
+func isPathSegment(s string) bool {
+	for _, r := range s {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-@+~*", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+func isEnvVar(t string) bool {
+	s := strings.TrimPrefix(strings.TrimPrefix(t, "$"), "{")
+	s = strings.TrimSuffix(s, "}")
+	if len(s) < 4 {
+		return false
+	}
+	if t[0] != '$' && !strings.Contains(s, "_") {
+		return false
+	}
+	for i, r := range s {
+		if !(r >= 'A' && r <= 'Z' || r == '_' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func isLowerIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// isHost accepts host names (db-3.internal, api.example.com) with an
+// optional port.
+func isHost(lower string) bool {
+	host := lower
+	if i := strings.LastIndexByte(host, ':'); i > 0 {
+		if !allDigits(host[i+1:]) {
+			return false
+		}
+		if host[:i] == "localhost" {
+			return true
+		}
+		host = host[:i]
+	}
+	labels := strings.Split(host, ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || !isLowerIdent(l) {
+			return false
+		}
+	}
+	last := labels[len(labels)-1]
+	if !tlds[last] || fileExts[last] && len(labels) == 2 {
+		return false
+	}
+	return true
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isTicketID accepts JIRA-123, entry:4471, #1234 and PR-style ids.
+func isTicketID(t string) bool {
+	if strings.HasPrefix(t, "#") && len(t) >= 3 && allDigits(t[1:]) {
+		return true
+	}
+	if i := strings.IndexByte(t, ':'); i > 0 && i < len(t)-1 {
+		return isLowerIdent(strings.ToLower(t[:i])) && allDigits(t[i+1:]) && !allDigits(t[:i])
+	}
+	i := strings.LastIndexByte(t, '-')
+	if i <= 0 || !allDigits(t[i+1:]) {
+		return false
+	}
+	prefix := t[:i]
+	if len(prefix) < 2 || len(prefix) > 10 {
+		return false
+	}
+	for _, r := range prefix {
+		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return prefix[0] >= 'A' && prefix[0] <= 'Z'
+}
+
+// isHash accepts commit hashes and UUIDs: hex with letters and digits.
+func isHash(lower string) bool {
+	s := lower
+	if len(s) == 36 && strings.Count(s, "-") == 4 {
+		s = strings.ReplaceAll(s, "-", "")
+	}
+	if len(s) < 7 || len(s) > 64 {
+		return false
+	}
+	letters, digits := 0, 0
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r >= 'a' && r <= 'f':
+			letters++
+		default:
+			return false
+		}
+	}
+	return letters > 0 && digits > 0
+}
+
+// isVersion accepts v1.2, 1.2.3, and 1.26 after "version", "go" or "@".
+func isVersion(text string, start int, lower string) bool {
+	s := lower
+	if at := strings.LastIndexByte(s, '@'); at > 0 {
+		s = s[at+1:]
+	}
+	explicit := strings.HasPrefix(s, "v") && len(s) > 1 && s[1] >= '0' && s[1] <= '9'
+	s = strings.TrimPrefix(s, "v")
+	if i := strings.IndexAny(s, "-+"); i > 0 {
+		s = s[:i]
+	}
+	parts := strings.Split(s, ".")
+	for _, p := range parts {
+		if !allDigits(p) {
+			return false
+		}
+	}
+	if len(parts) >= 3 || explicit && len(parts) >= 1 || strings.Contains(lower, "@") && len(parts) >= 2 {
+		return true
+	}
+	if len(parts) == 2 {
+		before := strings.ToLower(strings.TrimSpace(text[max(0, start-12):start]))
+		return strings.HasSuffix(before, "version") || strings.HasSuffix(before, "go") || strings.HasSuffix(before, "python") ||
+			strings.HasSuffix(before, "node") || strings.HasSuffix(before, "release")
+	}
+	return false
+}
+
+func isFileName(lower string) bool {
+	dot := strings.LastIndexByte(lower, '.')
+	if dot <= 0 || dot == len(lower)-1 {
+		return strings.EqualFold(lower, "makefile") || strings.EqualFold(lower, "dockerfile")
+	}
+	stem := lower[:dot]
+	if len(stem) < 2 && stem != "." {
+		return false
+	}
+	return fileExts[lower[dot+1:]] && isPathSegment(stem)
+}
+
+// isIdentifierName accepts names no prose word has: snake_case,
+// camelCase, names with digits and dashes (acme-stage-07), and
+// Header-Style-Names (Co-Authored-By).
+func isIdentifierName(t string) bool {
+	if len(t) < 3 || strings.ContainsAny(t, "/:@=%$#'’") {
+		return false
+	}
+	for _, r := range t {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	if strings.HasPrefix(t, "-") || strings.HasSuffix(t, "-") || strings.HasPrefix(t, "_") && len(t) < 4 {
+		return false
+	}
+	hasLetter, hasDigit, inner := false, false, false
+	for i, r := range t {
+		switch {
+		case unicode.IsDigit(r):
+			hasDigit = true
+		case unicode.IsLetter(r):
+			hasLetter = true
+			if i > 0 && unicode.IsUpper(r) && unicode.IsLower(rune(t[i-1])) {
+				inner = true
+			}
+		}
+	}
+	if !hasLetter {
+		return false
+	}
+	if strings.Contains(t, "_") {
+		return true
+	}
+	if strings.Contains(t, "-") {
+		if hasDigit {
+			return true
+		}
+		parts := strings.Split(t, "-")
+		capital := 0
+		for _, p := range parts {
+			if p != "" && unicode.IsUpper(rune(p[0])) {
+				capital++
+			}
+		}
+		return len(parts) >= 3 && capital == len(parts)
+	}
+	if strings.Contains(t, ".") {
+		return false
+	}
+	// camelCase with a lower-case start (getUserById), or letters and
+	// digits (s3, ec2, gpt4o) that are not a plain number with a unit.
+	if inner && unicode.IsLower(rune(t[0])) {
+		return true
+	}
+	return false
+}
+
+// appendLabelled finds names called out by a label word: "bucket X",
+// "the X branch", "port 8080".
+func appendLabelled(text string, hits []literalHit) []literalHit {
+	ws := words(text)
+	for i, w := range ws {
+		label := plainWord(w.w)
+		if !labelWords[label] {
+			continue
+		}
+		// label then name: "branch release-2", "port 8080"
+		if i+1 < len(ws) {
+			n := ws[i+1]
+			raw := text[n.start:n.end]
+			if label == "port" && allDigits(raw) && len(raw) >= 2 && len(raw) <= 5 {
+				hits = append(hits, literalHit{value: raw, kind: "port", label: "port", start: n.start, end: n.end})
+				continue
+			}
+			if labelledName(raw) {
+				hits = append(hits, literalHit{value: raw, kind: "name", label: label, start: n.start, end: n.end})
+				continue
+			}
+		}
+		// name then label: "the acme-stage-07 bucket"
+		if i > 0 {
+			p := ws[i-1]
+			raw := text[p.start:p.end]
+			if labelledName(raw) && !stopWords[plainWord(p.w)] {
+				hits = append(hits, literalHit{value: raw, kind: "name", label: label, start: p.start, end: p.end})
+			}
+		}
+	}
+	// host:port in the text names its port too
+	return hits
+}
+
+// labelledName accepts a token a label word points at: it must look like
+// a name (a separator or a digit), not an ordinary word.
+func labelledName(t string) bool {
+	if len(t) < 2 || stopWords[strings.ToLower(t)] {
+		return false
+	}
+	return strings.ContainsAny(t, "-_.0123456789/") && !allDigits(t)
+}
+
+// dedupeHits keeps one hit per span: overlapping hits keep the most
+// specific kind, and a label found for a span is carried over.
+func dedupeHits(hits []literalHit) []literalHit {
+	var out []literalHit
+	for _, h := range hits {
+		h.value = strings.Trim(h.value, "`'\"")
+		if h.value == "" {
+			continue
+		}
+		merged := false
+		for k := range out {
+			o := &out[k]
+			if h.start < o.end && o.start < h.end {
+				if h.label != "" && o.label == "" {
+					o.label = h.label
+				}
+				if literalRank[h.kind] < literalRank[o.kind] || h.end-h.start > o.end-o.start && literalRank[h.kind] <= literalRank[o.kind] {
+					label := o.label
+					*o = h
+					if o.label == "" {
+						o.label = label
+					}
+				}
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			out = append(out, h)
+		}
+	}
+	// order by position for stable output
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].start < out[j-1].start; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}

@@ -1,0 +1,237 @@
+// Package audit knows obligations: it tags them as each turn is written,
+// keeps the ledger, replays every compaction boundary against it and runs
+// the rules. It never prints and never exits.
+package audit
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+
+	"github.com/compaudit/compaudit/parse"
+)
+
+// Kind is the kind of an obligation.
+type Kind uint8
+
+const (
+	KindLiteral     Kind = iota + 1 // a token a later turn could be held to verbatim
+	KindProhibition                 // "never X"
+	KindRequirement                 // "always X", "use X"
+	KindThreshold                   // "retry ≤ 3"
+	KindCommitment                  // "I'll add an idempotency key check"
+	KindState                       // the last authoritative status of a task or run
+	KindRetraction                  // ends or replaces an earlier obligation
+)
+
+var kindNames = [...]string{"", "literal", "prohibition", "requirement", "threshold", "commitment", "state", "retraction"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// MarshalText makes kinds readable in JSON output.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Polarity says whether an obligation requires or forbids.
+type Polarity uint8
+
+const (
+	PolarityNone Polarity = iota
+	PolarityRequire
+	PolarityForbid
+)
+
+func (p Polarity) String() string {
+	switch p {
+	case PolarityRequire:
+		return "require"
+	case PolarityForbid:
+		return "forbid"
+	}
+	return ""
+}
+
+// MarshalText makes polarities readable in JSON output.
+func (p Polarity) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// Source is who made an obligation: it sets how much its loss matters.
+type Source uint8
+
+const (
+	SourceUser      Source = iota + 1 // the user's request
+	SourceSystem                      // system text and standing rule files
+	SourceDeveloper                   // developer messages
+	SourceAssistant                   // the agent's own words (commitments)
+	SourceTool                        // tool calls, their output, and harness notices
+)
+
+var sourceNames = [...]string{"", "user", "system", "developer", "assistant", "tool"}
+
+func (s Source) String() string {
+	if int(s) < len(sourceNames) {
+		return sourceNames[s]
+	}
+	return "unknown"
+}
+
+// MarshalText makes sources readable in JSON output.
+func (s Source) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Instructive reports text that gives instructions: the user's, the
+// system's and the developer's.
+func (s Source) Instructive() bool {
+	return s == SourceUser || s == SourceSystem || s == SourceDeveloper
+}
+
+// sourceOf classifies an event's text.
+func sourceOf(ev *parse.Event) Source {
+	if ev.Origin == parse.OriginHarness {
+		return SourceTool
+	}
+	switch ev.Role {
+	case parse.RoleUser:
+		return SourceUser
+	case parse.RoleSystem:
+		return SourceSystem
+	case parse.RoleDeveloper:
+		return SourceDeveloper
+	case parse.RoleAssistant:
+		if ev.Kind == parse.KindToolCall {
+			return SourceTool
+		}
+		return SourceAssistant
+	}
+	return SourceTool
+}
+
+// Origin is where an obligation was stated.
+type Origin struct {
+	File   string     `json:"file"`
+	Line   int        `json:"line"`
+	Offset int64      `json:"offset"`
+	Turn   int        `json:"turn"`
+	Role   parse.Role `json:"role"`
+	Agent  string     `json:"agent"`
+	Event  int        `json:"event"`
+	UUID   string     `json:"uuid,omitempty"`
+	Source Source     `json:"source"`
+}
+
+// Span is the exact source text of an obligation within its event.
+type Span struct {
+	Text  string `json:"text"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+}
+
+// Object is what a prohibition or requirement is about.
+type Object struct {
+	Text     string   `json:"text"`
+	Verb     string   `json:"verb,omitempty"`     // a specific action ("push", "deploy"); empty when generic
+	Terms    []string `json:"terms"`              // stemmed content words, verb excluded
+	Literals []string `json:"literals,omitempty"` // literals inside the object
+}
+
+// Comparator of a threshold.
+type Comparator string
+
+const (
+	CmpLE Comparator = "<="
+	CmpLT Comparator = "<"
+	CmpGE Comparator = ">="
+	CmpGT Comparator = ">"
+	CmpEQ Comparator = "="
+)
+
+// Threshold is a numeric limit.
+type Threshold struct {
+	Subject    string     `json:"subject"` // stemmed ("retry", "timeout", "worker")
+	Comparator Comparator `json:"comparator"`
+	Value      float64    `json:"value"`
+	Unit       string     `json:"unit,omitempty"` // "s", "%", "bytes", or a count noun
+	// Base is Value in the unit's base (seconds, bytes), for comparison.
+	Base float64 `json:"base"`
+}
+
+// Status is an authoritative state.
+type Status struct {
+	Subject string `json:"subject"` // "tests", "build", "task B"
+	Value   string `json:"value"`   // failed, pending, in_progress, done
+	Detail  string `json:"detail,omitempty"`
+}
+
+// Obligation is one thing a later turn could be held to.
+type Obligation struct {
+	ID       string   `json:"id"`
+	Kind     Kind     `json:"kind"`
+	Polarity Polarity `json:"polarity,omitempty"`
+	// Text is the obligation as stated: the clause, or the literal.
+	Text string `json:"text"`
+	// Literal is the literal's value, for literals; LiteralKind says what
+	// it is (path, uri, id, …) and Label what the text called it (bucket).
+	Literal     string     `json:"literal,omitempty"`
+	LiteralKind string     `json:"literal_kind,omitempty"`
+	Label       string     `json:"label,omitempty"`
+	Object      *Object    `json:"object,omitempty"`
+	Threshold   *Threshold `json:"threshold,omitempty"`
+	Status      *Status    `json:"status,omitempty"`
+	// Retracts names what a retraction ends; Replacement is the new value
+	// for a supersession ("use 9090 instead of 8080").
+	Retracts    string `json:"retracts,omitempty"`
+	Replacement string `json:"replacement,omitempty"`
+
+	Origin Origin `json:"origin"`
+	Span   Span   `json:"span"`
+	// Standing obligations come from rule files the harness re-sends with
+	// every request; compaction does not remove them.
+	Standing bool `json:"standing,omitempty"`
+
+	// Ledger bookkeeping.
+	Restated   []int  `json:"restated,omitempty"`    // later turns that stated it again
+	RetiredAt  int    `json:"retired_at,omitempty"`  // turn of the retraction or supersession
+	RetiredBy  string `json:"retired_by,omitempty"`  // id of that retraction
+	Superseded bool   `json:"superseded,omitempty"`  // retired by a new value rather than lifted
+	StatusSeq  int    `json:"-"`                     // order among states of one subject
+}
+
+// key identifies an obligation for deduplication within one agent: the same
+// literal stated twice is one obligation.
+func (o *Obligation) key() string {
+	switch o.Kind {
+	case KindLiteral:
+		return "literal\x00" + normLiteral(o.Literal)
+	case KindThreshold:
+		t := o.Threshold
+		return "threshold\x00" + t.Subject + "\x00" + string(t.Comparator) + "\x00" + formatFloat(t.Base)
+	case KindState:
+		return "state\x00" + strings.ToLower(o.Status.Subject)
+	}
+	return o.Kind.String() + "\x00" + strings.ToLower(strings.Join(strings.Fields(o.Text), " "))
+}
+
+// stableID derives an id from the agent and the key, so it survives edits
+// elsewhere in the file and is the same on every run.
+func stableID(agent string, kind Kind, key string) string {
+	h := sha256.Sum256([]byte(agent + "\x00" + key))
+	prefix := map[Kind]string{KindLiteral: "lit", KindProhibition: "neg", KindRequirement: "req",
+		KindThreshold: "thr", KindCommitment: "com", KindState: "st", KindRetraction: "ret"}[kind]
+	return prefix + "-" + hex.EncodeToString(h[:5])
+}
+
+// normLiteral is the form literals are compared in: case folded, quotes and
+// a trailing slash dropped.
+func normLiteral(s string) string {
+	s = strings.Trim(s, "`'\"")
+	s = strings.ToLower(s)
+	if len(s) > 1 {
+		s = strings.TrimSuffix(s, "/")
+	}
+	return s
+}
+
+func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

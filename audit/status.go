@@ -1,0 +1,180 @@
+package audit
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// Status values.
+const (
+	StatusFailed     = "failed"
+	StatusPending    = "pending"
+	StatusInProgress = "in_progress"
+	StatusDone       = "done"
+)
+
+// statusWords map what people and tools write to a status.
+var statusWords = map[string]string{
+	"failed": StatusFailed, "failing": StatusFailed, "fails": StatusFailed, "broken": StatusFailed, "errored": StatusFailed,
+	"red": StatusFailed,
+	"pending": StatusPending, "blocked": StatusPending, "queued": StatusPending, "waiting": StatusPending,
+	"outstanding": StatusPending, "todo": StatusPending, "unfinished": StatusPending, "incomplete": StatusPending,
+	"in_progress": StatusInProgress, "in-progress": StatusInProgress, "ongoing": StatusInProgress, "running": StatusInProgress,
+	"done": StatusDone, "complete": StatusDone, "completed": StatusDone, "finished": StatusDone, "succeeded": StatusDone,
+	"passed": StatusDone, "passing": StatusDone, "pass": StatusDone, "green": StatusDone, "fixed": StatusDone,
+	"resolved": StatusDone, "deployed": StatusDone, "merged": StatusDone, "successful": StatusDone, "working": StatusDone,
+}
+
+// runKind names what a command runs, for the state it leaves: the last test
+// run, the last build, the last deploy.
+func runKind(command string) string {
+	c := " " + strings.ToLower(command) + " "
+	switch {
+	case strings.Contains(c, " test ") || strings.Contains(c, " test:") || strings.Contains(c, "pytest") ||
+		strings.Contains(c, "jest") || strings.Contains(c, "vitest") || strings.Contains(c, "rspec") ||
+		strings.Contains(c, "run test") || strings.Contains(c, " tests ") || strings.Contains(c, "phpunit") ||
+		strings.Contains(c, "mocha") || strings.Contains(c, "ctest") || strings.Contains(c, "go test"):
+		return "tests"
+	case strings.Contains(c, " build ") || strings.Contains(c, " compile") || strings.Contains(c, " tsc ") ||
+		strings.Contains(c, "go build") || strings.Contains(c, "cargo build") || strings.Contains(c, " make "):
+		return "build"
+	case strings.Contains(c, "deploy") || strings.Contains(c, " s3 sync ") || strings.Contains(c, " s3 cp ") ||
+		strings.Contains(c, "kubectl apply") || strings.Contains(c, "terraform apply") || strings.Contains(c, "helm upgrade") ||
+		strings.Contains(c, "helm install"):
+		return "deploy"
+	}
+	return ""
+}
+
+// commandOf pulls the command line out of a shell-like tool call.
+func commandOf(args []byte) string {
+	if len(args) == 0 {
+		return ""
+	}
+	r := gjson.ParseBytes(args)
+	if r.Type == gjson.String {
+		return r.Str
+	}
+	for _, k := range []string{"command", "cmd", "script", "input"} {
+		v := r.Get(k)
+		if v.Type == gjson.String {
+			return v.Str
+		}
+		if v.IsArray() {
+			parts := v.Array()
+			// ["bash", "-lc", "go test ./..."] runs its last element
+			if len(parts) > 0 {
+				return parts[len(parts)-1].Str
+			}
+		}
+	}
+	return ""
+}
+
+var (
+	failCountRE = regexp.MustCompile(`(?i)\b([1-9]\d*) (?:failures?|failed|errors?)\b`)
+	zeroFailRE  = regexp.MustCompile(`(?i)\b0 (?:failures?|failed)\b`)
+	passCountRE = regexp.MustCompile(`(?i)\b[1-9]\d* (?:passed|passing|tests? passed|examples?, 0 failures)\b`)
+	goFailRE    = regexp.MustCompile(`(?m)^(?:--- FAIL|FAIL\b)`)
+	goOkRE      = regexp.MustCompile(`(?m)^(?:ok\s+\S|PASS$)`)
+	exitRE      = regexp.MustCompile(`(?i)(?:exit(?:ed)? (?:code|status)[: ]*|exited with code )(-?\d+)`)
+)
+
+// runOutcome reads a tool result of a run: failed, done, or "" when the
+// output does not say.
+func runOutcome(text string, isError bool) (string, string) {
+	if isError {
+		return StatusFailed, firstLine(text)
+	}
+	if m := exitRE.FindStringSubmatch(text); m != nil {
+		if code, _ := strconv.Atoi(m[1]); code != 0 {
+			return StatusFailed, m[0]
+		}
+	}
+	if m := failCountRE.FindString(text); m != "" {
+		return StatusFailed, m
+	}
+	if goFailRE.MatchString(text) || strings.Contains(text, "test result: FAILED") || strings.Contains(text, "FAILED ") {
+		return StatusFailed, "FAIL"
+	}
+	if m := zeroFailRE.FindString(text); m != "" {
+		return StatusDone, m
+	}
+	if m := passCountRE.FindString(text); m != "" {
+		return StatusDone, m
+	}
+	if goOkRE.MatchString(text) || strings.Contains(text, "test result: ok") {
+		return StatusDone, "ok"
+	}
+	return "", ""
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return clip(s, 120)
+}
+
+// taskStatusRE reads status updates: "task B failed", "tasks A and B are
+// complete", "the build is broken", "tests are passing".
+var taskStatusRE = regexp.MustCompile(`\b((?i:tasks?|steps?|jobs?|tickets?|subtasks?|phases?|migrations?|stories|story|items?))\s+((?:[A-Z0-9][\w.-]*)(?:(?:\s*,\s*|\s+and\s+)(?:[A-Z0-9][\w.-]*))*)\s+(?i:(?:is\s+|are\s+|has\s+|have\s+|was\s+|were\s+)?(?:now\s+|all\s+|both\s+)?(?:been\s+)?(failed|failing|pending|blocked|in[ -]progress|done|complete|completed|finished|succeeded|passed|passing|fixed|resolved|merged|deployed|outstanding|incomplete|unfinished))`)
+
+var runStatusRE = regexp.MustCompile(`(?i)\b(?:the\s+|all\s+)?(tests?|test suite|build|deploy(?:ment)?|ci|pipeline)\s+(?:is\s+|are\s+|was\s+|were\s+|now\s+)*(?:all\s+)?(failing|failed|broken|red|passing|passed|pass|green|fixed|succeeded|working|fail)\b`)
+
+// textStatuses reads status statements from a sentence.
+func textStatuses(s string) []Status {
+	var out []Status
+	for _, m := range taskStatusRE.FindAllStringSubmatch(s, -1) {
+		val := statusWords[strings.ToLower(strings.ReplaceAll(m[3], " ", "_"))]
+		if val == "" {
+			continue
+		}
+		noun := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(m[1], "s"), "ie"))
+		if noun == "stor" {
+			noun = "story"
+		}
+		for _, id := range splitList(m[2]) {
+			out = append(out, Status{Subject: noun + " " + id, Value: val, Detail: m[0]})
+		}
+	}
+	for _, m := range runStatusRE.FindAllStringSubmatch(s, -1) {
+		val := statusWords[strings.ToLower(m[2])]
+		if m[2] == "fail" {
+			val = StatusFailed
+		}
+		if val == "" {
+			continue
+		}
+		out = append(out, Status{Subject: runSubject(m[1]), Value: val, Detail: m[0]})
+	}
+	return out
+}
+
+func runSubject(w string) string {
+	w = strings.ToLower(w)
+	switch {
+	case strings.HasPrefix(w, "test"):
+		return "tests"
+	case strings.HasPrefix(w, "deploy"):
+		return "deploy"
+	case w == "ci" || w == "pipeline":
+		return "ci"
+	}
+	return w
+}
+
+func splitList(s string) []string {
+	s = strings.ReplaceAll(s, " and ", ",")
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,353 @@
+package audit
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// sentence is a span of text ending at a sentence or line break.
+type sentence struct {
+	text  string
+	start int // byte offset in the event text
+}
+
+// sentences splits text at sentence ends, line breaks and semicolons, and
+// leaves fenced code blocks out: code is not an instruction in prose.
+func sentences(text string) []sentence {
+	var out []sentence
+	inFence := false
+	lineStart := 0
+	for lineStart <= len(text) {
+		end := strings.IndexByte(text[lineStart:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += lineStart
+		}
+		line := text[lineStart:end]
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, "```") {
+			inFence = !inFence
+		} else if !inFence && trimmed != "" {
+			out = splitLine(line, lineStart, out)
+		}
+		if end == len(text) {
+			break
+		}
+		lineStart = end + 1
+	}
+	return out
+}
+
+// splitLine cuts one line at ". ", "! ", "? " and "; " when what follows
+// starts a new sentence. A dot inside a token (file.go, v1.2, s3://a.b/)
+// does not end a sentence.
+func splitLine(line string, base int, out []sentence) []sentence {
+	start := 0
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if c != '.' && c != '!' && c != '?' && c != ';' {
+			continue
+		}
+		next := i + 1
+		// closing marks may follow the stop: "this.**", "done.)"
+		for next < len(line) && strings.IndexByte("*_`)\"'", line[next]) >= 0 {
+			next++
+		}
+		if next < len(line) && line[next] != ' ' && line[next] != '\t' {
+			continue
+		}
+		if c == '.' && isAbbrevEnd(line[start:i]) {
+			continue
+		}
+		if s := strings.TrimSpace(line[start:next]); s != "" {
+			out = append(out, sentence{text: s, start: base + start + leadingSpace(line[start:])})
+		}
+		start = next
+	}
+	if s := strings.TrimSpace(line[start:]); s != "" {
+		out = append(out, sentence{text: s, start: base + start + leadingSpace(line[start:])})
+	}
+	return out
+}
+
+func leadingSpace(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
+
+// isAbbrevEnd reports a dot that ends "e.g", "i.e", "etc", "vs" and the like.
+func isAbbrevEnd(before string) bool {
+	w := before
+	if i := strings.LastIndexAny(w, " \t("); i >= 0 {
+		w = w[i+1:]
+	}
+	switch strings.ToLower(w) {
+	case "e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "no", "nr", "dr", "mr", "ms", "mrs":
+		return true
+	}
+	return false
+}
+
+// word is a lower-cased word of a sentence with its byte span.
+type word struct {
+	w          string // lower case, as written
+	start, end int
+}
+
+// words splits a sentence into words: runs of letters, digits and the
+// characters that hold identifiers together (_ - . / : @ ~ = + %).
+// Surrounding punctuation is dropped.
+func words(s string) []word {
+	var out []word
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !isWordRune(r) {
+			i += size
+			continue
+		}
+		j := i
+		for j < len(s) {
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if !isWordRune(r) {
+				break
+			}
+			j += size
+		}
+		tok := strings.TrimRight(s[i:j], ".:,-/=+")
+		tok = strings.TrimLeft(tok, ".:,=+")
+		if tok != "" {
+			start := i + strings.Index(s[i:j], tok)
+			out = append(out, word{w: strings.ToLower(tok), start: start, end: start + len(tok)})
+		}
+		i = j
+	}
+	return out
+}
+
+func isWordRune(r rune) bool {
+	if unicode.IsLetter(r) || unicode.IsDigit(r) {
+		return true
+	}
+	switch r {
+	case '_', '-', '.', '/', ':', '@', '~', '=', '+', '%', '$', '#', '\'', '’':
+		return true
+	}
+	return false
+}
+
+// plainWord strips a word to its letters and digits, for stop-word lookup.
+func plainWord(w string) string {
+	return strings.TrimFunc(strings.ReplaceAll(w, "’", "'"), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
+	})
+}
+
+// aliases maps words to one canonical form, so "production" in a summary
+// meets "prod" in the user's rule.
+var aliases = map[string]string{
+	"production": "prod", "prd": "prod", "live": "prod",
+	"staging": "stage", "stg": "stage",
+	"development": "dev",
+	"database": "db", "databases": "db",
+	"repository": "repo", "repositories": "repo",
+	"configuration": "config", "cfg": "config",
+	"environment": "env", "environments": "env",
+	"retries": "retry", "retried": "retry", "retrying": "retry", "attempt": "retry", "attempts": "retry", "tries": "retry",
+	"workers": "worker", "threads": "worker", "thread": "worker", "concurrency": "worker", "parallelism": "worker",
+	"timeouts": "timeout", "deadline": "timeout",
+	"secs": "second", "sec": "second", "seconds": "second",
+	"mins": "minute", "minutes": "minute",
+	"commits": "commit", "committed": "commit", "committing": "commit",
+	"deploys": "deploy", "deployed": "deploy", "deploying": "deploy", "deployment": "deploy", "deployments": "deploy",
+	"pushes": "push", "pushed": "push", "pushing": "push",
+	"deleting": "delete", "deleted": "delete", "deletes": "delete", "deletion": "delete",
+	"migrations": "migration", "migrate": "migration", "migrating": "migration",
+	"tests": "test", "testing": "test", "tested": "test",
+}
+
+// stem reduces a word to a comparable form: its alias, or the word without
+// common inflections. It is deliberately crude and symmetric: both sides of
+// every comparison go through it.
+func stem(w string) string {
+	w = strings.ToLower(w)
+	if a, ok := aliases[w]; ok {
+		return trimE(a)
+	}
+	if strings.ContainsAny(w, "_-./:@0123456789") {
+		return w // an identifier is compared as written
+	}
+	n := len(w)
+	switch {
+	case n > 4 && strings.HasSuffix(w, "ies"):
+		w = w[:n-3] + "y"
+	case n > 5 && strings.HasSuffix(w, "ing"):
+		w = undouble(w[:n-3])
+	case n > 4 && strings.HasSuffix(w, "ed"):
+		w = undouble(w[:n-2])
+	case n > 4 && strings.HasSuffix(w, "es") && strings.ContainsAny(w[n-3:n-2], "sxz"):
+		w = w[:n-2]
+	case n > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		w = w[:n-1]
+	}
+	if a, ok := aliases[w]; ok {
+		return trimE(a)
+	}
+	return trimE(w)
+}
+
+// trimE drops a final e so "stage" and "stag(ing)", "write" and
+// "writ(ing)" meet.
+func trimE(w string) string {
+	if len(w) > 4 && strings.HasSuffix(w, "e") {
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// undouble turns "runn" (from running) back into "run".
+func undouble(w string) string {
+	n := len(w)
+	if n >= 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+		return w[:n-1]
+	}
+	return w
+}
+
+// stopWords carry no object of their own.
+var stopWords = toSet(`a an the this that these those it its it's any all some each every
+to of in on at by for from with into onto over about as than then
+and or but nor so yet if unless until while when where which who whom whose what why how
+against across through via per without within between before after during toward towards upon around behind beyond inside outside near onto off out up down
+is are was were be been being am do does did done doing have has had having
+i me my we us our you your he she they them their
+not no never don't dont do-not must mustn't should shouldn't shall will would can could may might
+please just also only ever again anything everything something nothing anyone anybody
+there here now yet still even very really`)
+
+// genericVerbs name an action without saying which; the object decides.
+var genericVerbs = toSet(`touch use using used modify modifying change changing edit editing access accessing
+call calling invoke run running execute executing make do go try write writing work working mess handle interact`)
+
+func toSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// contentTerms returns the stemmed words of a phrase that say what it is
+// about: no stop words, no generic verbs.
+func contentTerms(phrase string) []string {
+	var out []string
+	for _, w := range words(phrase) {
+		p := plainWord(w.w)
+		if p == "" || stopWords[p] || genericVerbs[p] {
+			continue
+		}
+		s := stem(w.w)
+		if s == "" || containsStr(out, s) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// termSet is the stems of every word of a text, and of the parts of its
+// identifiers (acme-prod yields acme-prod, acme and prod).
+type termSet map[string]bool
+
+func termsOf(text string) termSet {
+	set := termSet{}
+	for _, w := range words(text) {
+		set[stem(w.w)] = true
+		if strings.ContainsAny(w.w, "_-./:@=") {
+			for _, part := range splitIdent(w.w) {
+				set[stem(part)] = true
+			}
+		}
+	}
+	return set
+}
+
+// splitIdent cuts an identifier into its alphanumeric parts.
+func splitIdent(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// hasAll reports whether every term is in the set.
+func (t termSet) hasAll(terms []string) bool {
+	for _, x := range terms {
+		if !t[x] {
+			return false
+		}
+	}
+	return len(terms) > 0
+}
+
+// containsFold reports whether needle occurs in hay, ignoring case, at
+// identifier boundaries: "prod" is in "acme-prod" but not in "product".
+func containsFold(hay, needle string) bool {
+	return indexFold(hay, needle) >= 0
+}
+
+func indexFold(hay, needle string) int {
+	if needle == "" {
+		return -1
+	}
+	lh, ln := strings.ToLower(hay), strings.ToLower(needle)
+	from := 0
+	for {
+		i := strings.Index(lh[from:], ln)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end := i + len(ln)
+		if boundaryBefore(lh, i, ln) && boundaryAfter(lh, end, ln) {
+			return i
+		}
+		from = i + 1
+	}
+}
+
+func boundaryBefore(s string, i int, needle string) bool {
+	if i == 0 || !isIdentByte(needle[0]) {
+		return true
+	}
+	return !isIdentByte(s[i-1])
+}
+
+func boundaryAfter(s string, end int, needle string) bool {
+	if end >= len(s) || !isIdentByte(needle[len(needle)-1]) {
+		return true
+	}
+	return !isIdentByte(s[end])
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// clip shortens s to at most n bytes on a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strings.TrimSpace(s[:cut]) + "…"
+}

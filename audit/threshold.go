@@ -1,0 +1,324 @@
+package audit
+
+import (
+	"strconv"
+	"strings"
+)
+
+// thresholdHit is a numeric limit found in a sentence.
+type thresholdHit struct {
+	t          Threshold
+	start, end int
+}
+
+var numberWords = map[string]float64{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+	"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90, "hundred": 100, "once": 1, "twice": 2}
+
+// unitScale maps unit words to a base (seconds, bytes) and a unit name.
+var unitScale = map[string]struct {
+	unit  string
+	scale float64
+}{
+	"ms": {"s", 0.001}, "millisecond": {"s", 0.001}, "milliseconds": {"s", 0.001}, "msec": {"s", 0.001},
+	"s": {"s", 1}, "sec": {"s", 1}, "secs": {"s", 1}, "second": {"s", 1}, "seconds": {"s", 1},
+	"min": {"s", 60}, "mins": {"s", 60}, "minute": {"s", 60}, "minutes": {"s", 60},
+	"h": {"s", 3600}, "hr": {"s", 3600}, "hrs": {"s", 3600}, "hour": {"s", 3600}, "hours": {"s", 3600},
+	"day": {"s", 86400}, "days": {"s", 86400},
+	"b": {"bytes", 1}, "byte": {"bytes", 1}, "bytes": {"bytes", 1},
+	"kb": {"bytes", 1e3}, "kib": {"bytes", 1024}, "mb": {"bytes", 1e6}, "mib": {"bytes", 1 << 20},
+	"gb": {"bytes", 1e9}, "gib": {"bytes", 1 << 30}, "tb": {"bytes", 1e12},
+	"%": {"%", 1}, "percent": {"%", 1}, "pct": {"%", 1},
+}
+
+// comparatorPhrases introduce the number that follows them.
+// comparatorPhrases introduce the number that follows them. Negated and
+// longer phrases come first: each number takes the first phrase that reads it.
+var comparatorPhrases = []struct {
+	phrase string
+	cmp    Comparator
+}{
+	{"no more than", CmpLE}, {"not more than", CmpLE}, {"never more than", CmpLE}, {"no greater than", CmpLE},
+	{"not to exceed", CmpLE}, {"not exceed", CmpLE}, {"no later than", CmpLE},
+	{"no less than", CmpGE}, {"no fewer than", CmpGE}, {"not less than", CmpGE},
+	{"a maximum of", CmpLE}, {"maximum of", CmpLE}, {"max of", CmpLE}, {"a minimum of", CmpGE}, {"minimum of", CmpGE},
+	{"at most", CmpLE}, {"at least", CmpGE}, {"up to", CmpLE}, {"capped at", CmpLE}, {"cap at", CmpLE},
+	{"cap of", CmpLE}, {"limit of", CmpLE}, {"limited to", CmpLE}, {"limit to", CmpLE},
+	{"fewer than", CmpLT}, {"less than", CmpLT}, {"shorter than", CmpLT},
+	{"more than", CmpGT}, {"greater than", CmpGT},
+	{"maximum", CmpLE}, {"max", CmpLE}, {"minimum", CmpGE}, {"min", CmpGE}, {"within", CmpLE},
+	{"under", CmpLT}, {"below", CmpLT}, {"over", CmpGT}, {"above", CmpGT}, {"exceed", CmpGT}, {"exceeds", CmpGT},
+}
+
+var symbolComparators = []struct {
+	sym string
+	cmp Comparator
+}{{"<=", CmpLE}, {"=<", CmpLE}, {"≤", CmpLE}, {">=", CmpGE}, {"=>", CmpGE}, {"≥", CmpGE}, {"<", CmpLT}, {">", CmpGT}}
+
+// trailingLE follow a number to make it a maximum: "5 files max".
+var trailingLE = []string{" max", " maximum", " at most", " or less", " or fewer", " tops", " at the most"}
+
+// countNouns are what a number of things counts; they become the subject.
+var countNouns = toSet(`retry retries attempt attempts try tries file files worker workers thread threads job jobs
+request requests call calls line lines token tokens item items connection connections replica replicas
+instance instances pod pods node nodes commit commits pr prs character characters char chars step steps
+iteration iterations loop loops process processes query queries record records row rows page pages
+dependency dependencies package packages change changes edit edits test tests run runs batch batches
+user users message messages email emails deploy deploys deployment deployments`)
+
+// findThresholds finds numeric limits in one sentence.
+func findThresholds(s string) []thresholdHit {
+	lower := strings.ToLower(s)
+	var out []thresholdHit
+	negated := sentenceNegated(lower)
+	seen := map[int]bool{} // numbers already read, by their end
+	for _, cp := range comparatorPhrases {
+		from := 0
+		for {
+			k := indexWord(lower[from:], cp.phrase)
+			if k < 0 {
+				break
+			}
+			k += from
+			from = k + len(cp.phrase)
+			num, unit, nEnd, ok := numberAfter(lower, from)
+			if !ok || seen[nEnd] {
+				continue
+			}
+			// "up to date", "over the weekend": only a number makes a limit
+			cmp := cp.cmp
+			if negated && (cmp == CmpGT || cmp == CmpLT) {
+				cmp = flip(cmp)
+			}
+			subject := subjectFor(lower, k, nEnd, unit)
+			if subject == "" {
+				continue
+			}
+			seen[nEnd] = true
+			out = append(out, thresholdHit{t: makeThreshold(subject, cmp, num, unit), start: k, end: nEnd})
+		}
+	}
+	for _, sc := range symbolComparators {
+		from := 0
+		for {
+			k := strings.Index(lower[from:], sc.sym)
+			if k < 0 {
+				break
+			}
+			k += from
+			from = k + len(sc.sym)
+			if k > 0 && strings.ContainsRune("<>=", rune(lower[k-1])) {
+				continue
+			}
+			num, unit, nEnd, ok := numberAfter(lower, from)
+			if !ok || seen[nEnd] {
+				continue
+			}
+			before := strings.Fields(strings.TrimSpace(lower[:k]))
+			if len(before) == 0 {
+				continue
+			}
+			subject := stem(strings.Trim(before[len(before)-1], "`'\"*:"))
+			if subject == "" || stopWords[subject] {
+				continue
+			}
+			seen[nEnd] = true
+			out = append(out, thresholdHit{t: makeThreshold(subject, sc.cmp, num, unit), start: max(0, k-len(before[len(before)-1])-1), end: nEnd})
+		}
+	}
+	// "5 files max", "3 retries at most"
+	for _, tl := range trailingLE {
+		from := 0
+		for {
+			k := strings.Index(lower[from:], tl)
+			if k < 0 {
+				break
+			}
+			k += from
+			from = k + len(tl)
+			if nEnd := from; nEnd < len(lower) && isIdentByte(lower[nEnd]) {
+				continue
+			}
+			// walk back over "<number> <noun>"
+			head := strings.Fields(lower[:k])
+			if len(head) < 2 {
+				continue
+			}
+			noun, numWord := head[len(head)-1], head[len(head)-2]
+			num, ok := parseNumber(numWord)
+			if !ok || !countNouns[noun] && unitScale[noun].unit == "" {
+				continue
+			}
+			start := strings.LastIndex(lower[:k], numWord)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			subject := stem(noun)
+			if u, ok := unitScale[noun]; ok {
+				subject = subjectFor(lower, start, k, u.unit)
+			}
+			out = append(out, thresholdHit{t: makeThreshold(subject, CmpLE, num, noun), start: start, end: from})
+		}
+	}
+	return out
+}
+
+// sentenceNegated reports a negation before a comparison: "never more
+// than 3" is at most 3.
+func sentenceNegated(lower string) bool {
+	for _, n := range []string{"never ", "don't ", "do not ", "must not ", "mustn't ", "should not ", "not "} {
+		if strings.Contains(lower, n) {
+			return true
+		}
+	}
+	return false
+}
+
+func flip(c Comparator) Comparator {
+	switch c {
+	case CmpGT:
+		return CmpLE
+	case CmpLT:
+		return CmpGE
+	}
+	return c
+}
+
+// indexWord finds phrase in s at word boundaries.
+func indexWord(s, phrase string) int {
+	from := 0
+	for {
+		k := strings.Index(s[from:], phrase)
+		if k < 0 {
+			return -1
+		}
+		k += from
+		end := k + len(phrase)
+		if (k == 0 || !isIdentByte(s[k-1])) && (end >= len(s) || !isIdentByte(s[end])) {
+			return k
+		}
+		from = k + 1
+	}
+}
+
+// numberAfter reads "<number><unit>" or "<number> <unit>" at i.
+func numberAfter(s string, i int) (num float64, unit string, end int, ok bool) {
+	for i < len(s) && (s[i] == ' ' || s[i] == ':' || s[i] == '=') {
+		i++
+	}
+	j := i
+	for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.' && j+1 < len(s) && s[j+1] >= '0' && s[j+1] <= '9') {
+		j++
+	}
+	if j > i {
+		n, err := strconv.ParseFloat(s[i:j], 64)
+		if err != nil {
+			return 0, "", 0, false
+		}
+		num = n
+	} else {
+		k := j
+		for k < len(s) && s[k] >= 'a' && s[k] <= 'z' {
+			k++
+		}
+		n, isWord := numberWords[s[j:k]]
+		if !isWord {
+			return 0, "", 0, false
+		}
+		num, j = n, k
+	}
+	end = j
+	// a unit glued on ("30s", "80%") or as the next word ("30 seconds")
+	k := j
+	for k < len(s) && (s[k] >= 'a' && s[k] <= 'z' || s[k] == '%') {
+		k++
+	}
+	if k > j {
+		if _, ok := unitScale[s[j:k]]; ok {
+			return num, s[j:k], k, true
+		}
+		return 0, "", 0, false // "3rd", "2x"
+	}
+	w := j
+	for w < len(s) && s[w] == ' ' {
+		w++
+	}
+	k = w
+	for k < len(s) && (s[k] >= 'a' && s[k] <= 'z' || s[k] == '%') {
+		k++
+	}
+	if k > w {
+		word := s[w:k]
+		if _, ok := unitScale[word]; ok {
+			return num, word, k, true
+		}
+		if countNouns[word] || word == "times" {
+			return num, word, k, true
+		}
+	}
+	return num, "", end, true
+}
+
+func parseNumber(w string) (float64, bool) {
+	if n, err := strconv.ParseFloat(w, 64); err == nil {
+		return n, true
+	}
+	n, ok := numberWords[w]
+	return n, ok
+}
+
+// subjectFor names what a limit constrains: a count noun after the number,
+// else the nearest content word before the comparison ("timeout under
+// 30s", "retry at most 3 times"), else the word after the unit ("80%
+// coverage").
+func subjectFor(lower string, cmpStart, numEnd int, unit string) string {
+	if countNouns[unit] {
+		return stem(unit)
+	}
+	// the word after the number and unit: "at least 80% coverage"
+	if unitScale[unit].unit == "%" {
+		rest := strings.Fields(lower[numEnd:])
+		if len(rest) > 0 {
+			if w := strings.Trim(rest[0], ".,;:"); w != "" && !stopWords[w] {
+				return stem(w)
+			}
+		}
+	}
+	before := words(lower[:cmpStart])
+	for i := len(before) - 1; i >= 0 && i >= len(before)-4; i-- {
+		p := plainWord(before[i].w)
+		if p == "" || stopWords[p] || genericVerbs[p] || p == "keep" || p == "be" || p == "stay" || p == "set" {
+			continue
+		}
+		if _, isNum := parseNumber(p); isNum {
+			continue
+		}
+		return stem(p)
+	}
+	if unit != "" && unit != "times" {
+		if u, ok := unitScale[unit]; ok {
+			return map[string]string{"s": "duration", "bytes": "size", "%": "percent"}[u.unit]
+		}
+	}
+	return ""
+}
+
+func makeThreshold(subject string, cmp Comparator, num float64, unit string) Threshold {
+	t := Threshold{Subject: subject, Comparator: cmp, Value: num, Base: num}
+	if u, ok := unitScale[unit]; ok {
+		t.Unit, t.Base = u.unit, num*u.scale
+	} else if unit != "" && unit != "times" {
+		t.Unit = stem(unit)
+	}
+	return t
+}
+
+// vagueQuantity and qualitative phrases are what a threshold decays into
+// when a summary keeps the subject but loses the number.
+var vagueQuantity = []string{"a few", "few", "several", "some", "a couple", "a handful", "a small number",
+	"a limited number", "a reasonable number", "multiple", "many", "a bit", "a little", "not many", "a modest number"}
+
+var qualitativeLimit = []string{"should be limited", "be limited", "limited", "limit ", "keep it low", "kept low",
+	"keep them low", "minimal", "minimize", "minimise", "sparingly", "not too many", "not too much", "excessive",
+	"bounded", "conservative", "reasonable", "keep retries", "keep timeouts", "short", "low", "small", "quick", "fast"}

@@ -1,0 +1,92 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/compaudit/compaudit/parse"
+	"github.com/spf13/cobra"
+)
+
+// inputOptions are the flags of commands that read transcripts.
+type inputOptions struct {
+	format string
+}
+
+func (o *inputOptions) register(c *cobra.Command) {
+	c.Flags().StringVar(&o.format, "input-format", "auto", "transcript format: auto, claude-code, codex, canonical or chat")
+}
+
+// parseOptions validates the flags into reading options.
+func (o *inputOptions) parseOptions(s *Streams) (parse.Options, error) {
+	f, err := parse.ParseFormat(o.format)
+	if err != nil {
+		return parse.Options{}, usageError("%v", err)
+	}
+	return parse.Options{Format: f, Stdin: s.In}, nil
+}
+
+// discover expands the arguments into transcripts. Paths that do not exist
+// are reported and the rest is still read; when nothing at all can be
+// found the error says so.
+func discover(a *app, args []string) ([]parse.Transcript, []parse.Diagnostic, error) {
+	ts, diags := parse.Discover(args)
+	if len(ts) == 0 {
+		msg := "no transcripts found"
+		if len(diags) > 0 {
+			msg = diags[0].String()
+			for _, d := range diags[1:] {
+				msg += "\n" + d.String()
+			}
+		}
+		// each missing path was reported already
+		return nil, diags, &ExitError{Code: ExitUnreadable, Err: fmt.Errorf("%s", msg), Silent: len(diags) > 0}
+	}
+	return ts, diags, nil
+}
+
+// reportDiagnostics writes reading problems to stderr.
+func reportDiagnostics(a *app, diags []parse.Diagnostic) {
+	for _, d := range diags {
+		a.warnf("compaudit: %s\n", d)
+	}
+}
+
+// inputHealth counts what could not be read, for the exit code.
+type inputHealth struct {
+	failedFiles int // files that could not be read at all
+	lostRecords int // malformed records skipped
+}
+
+func (h *inputHealth) add(diags []parse.Diagnostic) {
+	for _, d := range diags {
+		if d.Severity == parse.Error {
+			h.failedFiles++
+		}
+	}
+}
+
+// files reports the problems of the files of one transcript and counts them.
+func (h *inputHealth) files(a *app, files []parse.FileResult) {
+	for _, f := range files {
+		reportDiagnostics(a, f.Diagnostics)
+		for _, d := range f.Diagnostics {
+			if d.Severity == parse.Error {
+				h.lostRecords++
+			}
+		}
+		if f.Err != nil {
+			a.warnf("compaudit: %s\n", f.Err)
+			h.failedFiles++
+		}
+	}
+}
+
+// exit is nil when everything was read; otherwise an exit 3 that says what
+// was lost. Each problem was already reported on stderr.
+func (h *inputHealth) exit() error {
+	if h.failedFiles == 0 && h.lostRecords == 0 {
+		return nil
+	}
+	return &ExitError{Code: ExitUnreadable, Err: fmt.Errorf(
+		"input not fully read: %d file(s) unreadable, %d record(s) skipped (see the messages above)", h.failedFiles, h.lostRecords)}
+}

@@ -1,0 +1,88 @@
+// Package cmd is compaudit's command line: flags, arguments, exit codes.
+// The work is done in audit/ and the output in report/.
+package cmd
+
+import (
+	"fmt"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// globalOptions are the flags every command shares.
+type globalOptions struct {
+	color string
+	quiet bool
+}
+
+// app is what every command is handed: streams and global options.
+type app struct {
+	streams *Streams
+	global  *globalOptions
+}
+
+// colorOut says whether stdout gets colour.
+func (a *app) colorOut() bool { return a.streams.useColor(a.global.color, a.streams.OutTTY) }
+
+// colorErr says whether stderr gets colour.
+func (a *app) colorErr() bool { return a.streams.useColor(a.global.color, a.streams.ErrTTY) }
+
+// warnf writes a warning to stderr unless --quiet.
+func (a *app) warnf(format string, args ...any) {
+	if !a.global.quiet {
+		fmt.Fprintf(a.streams.Err, format, args...)
+	}
+}
+
+// NewRoot builds the command tree.
+func NewRoot(s *Streams) *cobra.Command {
+	a := &app{streams: s, global: &globalOptions{}}
+	root := &cobra.Command{
+		Use:   "compaudit",
+		Short: "Audit AI-agent transcripts for what context compaction destroyed",
+		Long: `compaudit reads recorded agent sessions (Claude Code, Codex CLI, and a canonical
+JSONL for other frameworks), tags the obligations as of each turn, replays every
+compaction boundary and reports what the summary lost and what the agent did next.`,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: false},
+		PersistentPreRunE: func(c *cobra.Command, _ []string) error {
+			switch a.global.color {
+			case "auto", "always", "never":
+				return nil
+			}
+			return usageError("--color must be auto, always or never, not %q", a.global.color)
+		},
+	}
+	root.SetIn(s.In)
+	root.SetOut(s.Out)
+	root.SetErr(s.Err)
+	root.PersistentFlags().StringVar(&a.global.color, "color", "auto", "colour output: auto, always or never (NO_COLOR and TERM=dumb turn it off)")
+	root.PersistentFlags().BoolVarP(&a.global.quiet, "quiet", "q", false, "print no warnings about the input, only the results")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &ExitError{Code: ExitUsage, Err: err}
+	})
+	root.AddCommand(newLedgerCmd(a), newFormatsCmd(a), newVersionCmd(a))
+	return root
+}
+
+// Main runs the command line and returns the exit code. It is the only
+// place that turns errors into codes; main calls os.Exit with the result.
+func Main(args []string, s *Streams) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(s.Err, "compaudit: internal error: %v\n%s", r, debug.Stack())
+			code = ExitInternal
+		}
+	}()
+	root := NewRoot(s)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	if ee, ok := err.(*ExitError); !ok || !ee.Silent {
+		fmt.Fprintf(s.Err, "compaudit: %v\n", err)
+	}
+	return exitCode(err)
+}

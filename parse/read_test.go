@@ -1,0 +1,97 @@
+package parse
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// claudeLine builds one Claude Code user record carrying text.
+func claudeLine(uuid, text string) string {
+	return `{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"` + text +
+		`"},"uuid":"` + uuid + `","timestamp":"2026-03-02T09:14:05.000Z","sessionId":"s1"}`
+}
+
+// TestLongLines reads lines far past any buffer size: a tool result of
+// tens of megabytes is one line.
+func TestLongLines(t *testing.T) {
+	for _, size := range []int{100, 70 << 10, 17 << 20} {
+		big := strings.Repeat("x", size)
+		in := claudeLine("u1", "before") + "\n" + claudeLine("u2", big) + "\n" + claudeLine("u3", "after") + "\n"
+		var got []string
+		res, err := ReadFile(File{Path: "-", Agent: MainAgent}, Options{Stdin: strings.NewReader(in)}, 0, func(ev *Event) error {
+			got = append(got, ev.Text)
+			return nil
+		})
+		if err != nil || len(res.Diagnostics) > 0 {
+			t.Fatalf("size %d: err %v diags %v", size, err, res.Diagnostics)
+		}
+		if len(got) != 3 || got[0] != "before" || len(got[1]) != size || got[2] != "after" {
+			t.Fatalf("size %d: got %d events", size, len(got))
+		}
+	}
+}
+
+// TestLineNumbersAndOffsets checks that events point at their records,
+// CRLF line ends included.
+func TestLineNumbersAndOffsets(t *testing.T) {
+	l1, l2 := claudeLine("u1", "one"), claudeLine("u2", "two")
+	in := l1 + "\r\n\r\n" + l2 + "\r\n"
+	var evs []Event
+	_, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in)}, 10, func(ev *Event) error {
+		evs = append(evs, *ev)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 2 {
+		t.Fatalf("%d events", len(evs))
+	}
+	if evs[0].Line != 1 || evs[0].Offset != 0 || evs[0].Index != 10 {
+		t.Errorf("first event at line %d offset %d index %d", evs[0].Line, evs[0].Offset, evs[0].Index)
+	}
+	if evs[1].Line != 3 || evs[1].Offset != int64(len(l1)+4) || evs[1].Index != 11 {
+		t.Errorf("second event at line %d offset %d index %d", evs[1].Line, evs[1].Offset, evs[1].Index)
+	}
+	if !bytes.Equal([]byte(in[evs[1].Offset:evs[1].Offset+int64(len(l2))]), []byte(l2)) {
+		t.Error("offset does not point at the record")
+	}
+}
+
+// TestForcedFormat reads a file as the format given, past detection.
+func TestForcedFormat(t *testing.T) {
+	in := `{"role":"user","content":"hi"}` + "\n"
+	res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in), Format: FormatCanonical}, 0, func(*Event) error { return nil })
+	if err != nil || res.Format != FormatCanonical || res.Events != 1 {
+		t.Fatalf("format %s events %d err %v", res.Format, res.Events, err)
+	}
+	if _, err := ParseFormat("yaml"); err == nil {
+		t.Error("unknown format accepted")
+	}
+}
+
+// TestEmitErrorStops hands an error from the consumer back unchanged.
+func TestEmitErrorStops(t *testing.T) {
+	stop := errors.New("stop")
+	in := claudeLine("u1", "a") + "\n" + claudeLine("u2", "b") + "\n"
+	n := 0
+	_, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in)}, 0, func(*Event) error { n++; return stop })
+	if !errors.Is(err, stop) || n != 1 {
+		t.Fatalf("err %v after %d events", err, n)
+	}
+}
+
+// TestMissingFile is an input error naming the file.
+func TestMissingFile(t *testing.T) {
+	_, err := ReadFile(File{Path: "/no/such/file.jsonl"}, Options{}, 0, func(*Event) error { return nil })
+	var ie *InputError
+	if !errors.As(err, &ie) || ie.File != "/no/such/file.jsonl" {
+		t.Fatalf("err %v", err)
+	}
+	ts, diags := Discover([]string{"/no/such/dir"})
+	if len(ts) != 0 || len(diags) != 1 || diags[0].File != "/no/such/dir" {
+		t.Fatalf("discover: %v %v", ts, diags)
+	}
+}

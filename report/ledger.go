@@ -1,0 +1,294 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/parse"
+)
+
+// LedgerView selects what a ledger rendering shows.
+type LedgerView struct {
+	// At, when positive, shows the ledger in force as of that turn instead
+	// of the timeline of every turn.
+	At int
+}
+
+type ledgerDoc struct {
+	Tool        string             `json:"tool"`
+	Version     string             `json:"version"`
+	At          *int               `json:"at"`
+	Transcripts []ledgerTranscript `json:"transcripts"`
+}
+
+type ledgerTranscript struct {
+	Path   string        `json:"path"`
+	Format parse.Format  `json:"format"`
+	Files  []fileDoc     `json:"files"`
+	Agents []ledgerAgent `json:"agents"`
+}
+
+type fileDoc struct {
+	Path        string             `json:"path"`
+	Agent       string             `json:"agent"`
+	Format      parse.Format       `json:"format"`
+	Events      int                `json:"events"`
+	Error       string             `json:"error,omitempty"`
+	Diagnostics []parse.Diagnostic `json:"diagnostics"`
+}
+
+type ledgerAgent struct {
+	Agent       string              `json:"agent"`
+	Turns       int                 `json:"turns"`
+	Boundaries  int                 `json:"boundaries"`
+	Obligations []*audit.Obligation `json:"obligations"`
+}
+
+func filesDoc(files []parse.FileResult) []fileDoc {
+	out := make([]fileDoc, 0, len(files))
+	for _, f := range files {
+		d := fileDoc{Path: f.Path, Agent: f.Agent, Format: f.Format, Events: f.Events, Diagnostics: f.Diagnostics}
+		if d.Diagnostics == nil {
+			d.Diagnostics = []parse.Diagnostic{}
+		}
+		if f.Err != nil {
+			d.Error = f.Err.Error()
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// obligationsFor lists what the view shows of one ledger: everything, or
+// what is in force at the chosen turn.
+func obligationsFor(l *audit.AgentLedger, v LedgerView) []*audit.Obligation {
+	if v.At > 0 {
+		list := l.Live(v.At)
+		if list == nil {
+			list = []*audit.Obligation{}
+		}
+		return list
+	}
+	if l.Obligations == nil {
+		return []*audit.Obligation{}
+	}
+	return l.Obligations
+}
+
+// LedgerJSON renders ledgers as one JSON document.
+func LedgerJSON(w io.Writer, ts []*audit.TranscriptLedgers, v LedgerView, o Options) error {
+	doc := ledgerDoc{Tool: "compaudit", Version: o.Version, Transcripts: []ledgerTranscript{}}
+	if v.At > 0 {
+		doc.At = &v.At
+	}
+	for _, t := range ts {
+		lt := ledgerTranscript{Path: t.Path, Format: t.Format, Files: filesDoc(t.Files), Agents: []ledgerAgent{}}
+		for _, a := range t.Agents {
+			lt.Agents = append(lt.Agents, ledgerAgent{Agent: a.Agent, Turns: a.Turns, Boundaries: a.Boundaries,
+				Obligations: obligationsFor(a, v)})
+		}
+		doc.Transcripts = append(doc.Transcripts, lt)
+	}
+	return encodeJSON(w, doc, true)
+}
+
+// LedgerNDJSON renders one obligation per line, each naming its transcript.
+func LedgerNDJSON(w io.Writer, ts []*audit.TranscriptLedgers, v LedgerView, _ Options) error {
+	type line struct {
+		Transcript string `json:"transcript"`
+		*audit.Obligation
+	}
+	for _, t := range ts {
+		for _, a := range t.Agents {
+			for _, ob := range obligationsFor(a, v) {
+				if err := encodeJSON(w, line{Transcript: t.Path, Obligation: ob}, false); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// LedgerText renders a timeline of each agent's ledger, turn by turn, or the
+// ledger in force at one turn.
+func LedgerText(w io.Writer, ts []*audit.TranscriptLedgers, v LedgerView, o Options) error {
+	st := newStyles(w, o.Color)
+	var b strings.Builder
+	for i, t := range ts {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%s %s\n", st.head.Render(t.Path), st.dim.Render("("+string(t.Format)+")"))
+		for _, a := range t.Agents {
+			if v.At > 0 {
+				live := a.Live(v.At)
+				fmt.Fprintf(&b, "  %s — ledger as of turn %d: %d in force, %d retracted or superseded\n",
+					st.bold.Render("agent "+a.Agent), v.At, len(live), len(a.Retired(v.At)))
+				for _, ob := range live {
+					fmt.Fprintf(&b, "    %s  %s\n", obligationLine(st, ob), st.dim.Render(originText(ob.Origin)))
+				}
+				continue
+			}
+			fmt.Fprintf(&b, "  %s — %d turns, %d boundaries, %d obligations\n",
+				st.bold.Render("agent "+a.Agent), a.Turns, a.Boundaries, countKinds(a.Obligations))
+			writeTimeline(&b, st, a)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func countKinds(list []*audit.Obligation) int {
+	n := 0
+	for _, o := range list {
+		if o.Kind != audit.KindRetraction {
+			n++
+		}
+	}
+	return n
+}
+
+// writeTimeline lists, turn by turn, what was added and what retired.
+func writeTimeline(b *strings.Builder, st styles, a *audit.AgentLedger) {
+	type change struct {
+		ob      *audit.Obligation
+		retired bool
+	}
+	byTurn := map[int][]change{}
+	lines := map[int]string{}
+	for _, ob := range a.Obligations {
+		byTurn[ob.Origin.Turn] = append(byTurn[ob.Origin.Turn], change{ob: ob})
+		if _, ok := lines[ob.Origin.Turn]; !ok {
+			lines[ob.Origin.Turn] = fmt.Sprintf("%s, line %d", ob.Origin.Source, ob.Origin.Line)
+		}
+		if ob.RetiredAt > 0 {
+			byTurn[ob.RetiredAt] = append(byTurn[ob.RetiredAt], change{ob: ob, retired: true})
+		}
+	}
+	turns := make([]int, 0, len(byTurn))
+	for t := range byTurn {
+		turns = append(turns, t)
+	}
+	sort.Ints(turns)
+	for _, t := range turns {
+		where := lines[t]
+		if where != "" {
+			where = "  " + st.dim.Render(where)
+		}
+		fmt.Fprintf(b, "    %s%s\n", st.bold.Render(fmt.Sprintf("turn %d", t)), where)
+		for _, c := range byTurn[t] {
+			if c.retired {
+				how := "retracted"
+				if c.ob.Superseded {
+					how = "superseded"
+				}
+				fmt.Fprintf(b, "      %s %s  %s\n", st.rm.Render("-"), obligationLine(st, c.ob), st.dim.Render("("+how+")"))
+				continue
+			}
+			fmt.Fprintf(b, "      %s %s\n", st.added.Render("+"), obligationLine(st, c.ob))
+		}
+	}
+}
+
+// obligationLine is one obligation in a line: kind, text, and its detail.
+func obligationLine(st styles, ob *audit.Obligation) string {
+	kind := fmt.Sprintf("%-11s", ob.Kind)
+	var detail string
+	switch ob.Kind {
+	case audit.KindLiteral:
+		kind = st.literal.Render(kind)
+		detail = ob.LiteralKind
+		if ob.Label != "" {
+			detail += ", " + ob.Label
+		}
+		detail += ", from " + ob.Origin.Source.String()
+	case audit.KindProhibition:
+		kind = st.forbid.Render(kind)
+		detail = objectText(ob.Object)
+	case audit.KindRequirement:
+		kind = st.require.Render(kind)
+		detail = objectText(ob.Object)
+	case audit.KindThreshold:
+		kind = st.thresh.Render(kind)
+		t := ob.Threshold
+		detail = fmt.Sprintf("%s %s %s%s", t.Subject, t.Comparator, trimFloat(t.Value), unitSuffix(t.Unit))
+	case audit.KindCommitment:
+		kind = st.commit.Render(kind)
+		if ob.Polarity == audit.PolarityForbid {
+			detail = "will not"
+		}
+	case audit.KindState:
+		kind = st.state.Render(kind)
+		detail = ob.Status.Detail
+	case audit.KindRetraction:
+		kind = st.retract.Render(kind)
+		switch {
+		case ob.Replacement != "" && ob.Retracts != "":
+			detail = fmt.Sprintf("%s → %s", ob.Retracts, ob.Replacement)
+		case ob.Replacement != "":
+			detail = "now " + ob.Replacement
+		default:
+			detail = "lifts: " + ob.Retracts
+		}
+	}
+	text := oneLine(ob.Text, 90)
+	if ob.Standing {
+		detail = strings.TrimPrefix(detail+", standing rule", ", ")
+	}
+	if detail == "" {
+		return kind + " " + text
+	}
+	return kind + " " + text + "  " + st.dim.Render("["+detail+"]")
+}
+
+func objectText(o *audit.Object) string {
+	if o == nil {
+		return ""
+	}
+	parts := []string{}
+	if o.Verb != "" {
+		parts = append(parts, "action: "+o.Verb)
+	}
+	if len(o.Terms) > 0 {
+		parts = append(parts, "object: "+strings.Join(o.Terms, " "))
+	}
+	if len(o.Literals) > 0 {
+		parts = append(parts, "literals: "+strings.Join(o.Literals, " "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func originText(o audit.Origin) string {
+	return fmt.Sprintf("turn %d, %s, line %d", o.Turn, o.Source, o.Line)
+}
+
+func trimFloat(f float64) string {
+	s := fmt.Sprintf("%g", f)
+	return s
+}
+
+func unitSuffix(u string) string {
+	switch u {
+	case "":
+		return ""
+	case "%":
+		return "%"
+	case "s":
+		return "s"
+	}
+	return " " + u
+}
+
+// oneLine folds white space and clips, for one-line listings.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

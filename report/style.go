@@ -1,0 +1,68 @@
+// Package report renders compaudit's results: the ledger, replays and
+// findings, in text, JSON and NDJSON. It renders and decides nothing else,
+// and it is the only package that styles terminal output.
+package report
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+)
+
+// Options shared by every renderer.
+type Options struct {
+	Color   bool   // style terminal text
+	Version string // compaudit's version, for JSON headers
+}
+
+// styles is the palette of text output. With colour off every style
+// renders plain text, so piped output stays greppable.
+type styles struct {
+	head, dim, bold                   lipgloss.Style
+	errorSev, warningSev, noteSev     lipgloss.Style
+	literal, forbid, require, thresh  lipgloss.Style
+	state, commit, retract, added, rm lipgloss.Style
+	diffDel, diffIns                  lipgloss.Style
+}
+
+func newStyles(w io.Writer, color bool) styles {
+	r := lipgloss.NewRenderer(w)
+	if color {
+		r.SetColorProfile(termenv.ANSI256)
+	} else {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	c := func(code string) lipgloss.Style { return r.NewStyle().Foreground(lipgloss.Color(code)) }
+	return styles{
+		head:       r.NewStyle().Bold(true).Underline(true),
+		dim:        c("245"),
+		bold:       r.NewStyle().Bold(true),
+		errorSev:   c("196").Bold(true),
+		warningSev: c("214").Bold(true),
+		noteSev:    c("39"),
+		literal:    c("51"),
+		forbid:     c("203"),
+		require:    c("114"),
+		thresh:     c("221"),
+		state:      c("177"),
+		commit:     c("111"),
+		retract:    c("245"),
+		added:      c("114"),
+		rm:         c("203"),
+		diffDel:    c("203").Strikethrough(true),
+		diffIns:    c("114").Underline(true),
+	}
+}
+
+// encodeJSON writes one JSON value without HTML escaping, so transcript
+// text with < and & stays readable in jq.
+func encodeJSON(w io.Writer, v any, indent bool) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if indent {
+		enc.SetIndent("", "  ")
+	}
+	return enc.Encode(v)
+}
