@@ -192,11 +192,11 @@ type Obligation struct {
 	Standing bool `json:"standing,omitempty"`
 
 	// Ledger bookkeeping.
-	Restated   []int  `json:"restated,omitempty"`    // later turns that stated it again
-	RetiredAt  int    `json:"retired_at,omitempty"`  // turn of the retraction or supersession
-	RetiredBy  string `json:"retired_by,omitempty"`  // id of that retraction
-	Superseded bool   `json:"superseded,omitempty"`  // retired by a new value rather than lifted
-	StatusSeq  int    `json:"-"`                     // order among states of one subject
+	Restated   []int  `json:"restated,omitempty"`   // later turns that stated it again
+	RetiredAt  int    `json:"retired_at,omitempty"` // turn of the retraction or supersession
+	RetiredBy  string `json:"retired_by,omitempty"` // id of that retraction
+	Superseded bool   `json:"superseded,omitempty"` // retired by a new value rather than lifted
+	StatusSeq  int    `json:"-"`                    // order among states of one subject
 }
 
 // key identifies an obligation for deduplication within one agent: the same

@@ -19,7 +19,7 @@ const (
 // statusWords map what people and tools write to a status.
 var statusWords = map[string]string{
 	"failed": StatusFailed, "failing": StatusFailed, "fails": StatusFailed, "broken": StatusFailed, "errored": StatusFailed,
-	"red": StatusFailed,
+	"red":     StatusFailed,
 	"pending": StatusPending, "blocked": StatusPending, "queued": StatusPending, "waiting": StatusPending,
 	"outstanding": StatusPending, "todo": StatusPending, "unfinished": StatusPending, "incomplete": StatusPending,
 	"in_progress": StatusInProgress, "in-progress": StatusInProgress, "ongoing": StatusInProgress, "running": StatusInProgress,

@@ -148,7 +148,7 @@ var aliases = map[string]string{
 	"production": "prod", "prd": "prod", "live": "prod",
 	"staging": "stage", "stg": "stage",
 	"development": "dev",
-	"database": "db", "databases": "db",
+	"database":    "db", "databases": "db",
 	"repository": "repo", "repositories": "repo",
 	"configuration": "config", "cfg": "config",
 	"environment": "env", "environments": "env",
