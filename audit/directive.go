@@ -174,7 +174,8 @@ func findDirectives(s string) []directive {
 			}
 			modalStrong := w == "must" || w == "mustn't" || w == "shall"
 			subj := subjectBefore(s, ws, i)
-			youSubject := subj == "you" || strings.HasSuffix(subj, " you")
+			lsubj := strings.ToLower(subj)
+			youSubject := lsubj == "you" || strings.HasSuffix(lsubj, " you")
 			if neg {
 				if !(modalStrong || w == "should" || w == "shouldn't" || youSubject) {
 					continue
@@ -185,12 +186,7 @@ func findDirectives(s string) []directive {
 				if nw := next(j); notProhibition[nw] {
 					continue
 				}
-				obj, at := objectAt(s, ws[j].end)
-				if subj != "" && !youSubject && !isAgentSubject(subj) {
-					// "migrations must not run on prod": the subject is part of the object
-					obj, at = strings.TrimSpace(subj+" "+obj), strings.Index(s, subj)
-				}
-				add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+				add(modalDirective(s, ws, i, j, subj, youSubject, KindProhibition, PolarityForbid))
 				continue
 			}
 			if w != "must" && w != "shall" {
@@ -202,11 +198,7 @@ func findDirectives(s string) []directive {
 			if next(i) == "always" {
 				j = i + 1
 			}
-			obj, at := objectAt(s, ws[j].end)
-			if subj != "" && !youSubject && !isAgentSubject(subj) {
-				obj, at = strings.TrimSpace(subj+" "+obj), strings.Index(s, subj)
-			}
-			add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+			add(modalDirective(s, ws, i, j, subj, youSubject, KindRequirement, PolarityRequire))
 		case "under":
 			if strings.HasPrefix(strings.ToLower(s[ws[i].start:]), "under no circumstances") && i+2 < len(ws) {
 				k := i + 2
@@ -247,10 +239,16 @@ func findDirectives(s string) []directive {
 			if !lead(i) {
 				continue
 			}
+			if _, isNum := parseNumber(next(i)); isNum {
+				continue // "only 3 tests failed" counts, it does not require
+			}
 			obj, at := objectAt(s, ws[i].end)
+			if hasDescriptiveVerb(obj) {
+				continue
+			}
 			add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
 		case "use":
-			if !lead(i) || i > 0 && plainWord(ws[i-1].w) == "you" && i > 1 && subjectPronouns[plainWord(ws[i-2].w)] {
+			if !lead(i) || next(i) == "of" || i > 0 && plainWord(ws[i-1].w) == "you" && i > 1 && subjectPronouns[plainWord(ws[i-2].w)] {
 				continue
 			}
 			obj, at := objectAt(s, ws[i].end)
@@ -285,25 +283,43 @@ func findDirectives(s string) []directive {
 	return out
 }
 
-// subjectBefore returns the words between the clause start and word i.
+// modalDirective builds "X must (not) Y": when X is not the agent, it is
+// part of what is required or forbidden ("migrations must not run on
+// prod"), and the span runs from X to the end of Y.
+func modalDirective(s string, ws []word, i, j int, subj string, youSubject bool, kind Kind, pol Polarity) directive {
+	obj, at := objectAt(s, ws[j].end)
+	d := directive{kind: kind, polarity: pol, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)}
+	if subj != "" && !youSubject && !isAgentSubject(subj) {
+		if k := strings.LastIndex(s[:ws[i].start], subj); k >= 0 {
+			d.start, d.objStart = k, k
+			d.object = strings.TrimSpace(subj + " " + obj)
+		}
+	}
+	return d
+}
+
+// subjectBefore returns the words between the clause start and word i, as
+// written.
 func subjectBefore(s string, ws []word, i int) string {
 	begin := strings.LastIndexAny(s[:ws[i].start], ",;:") + 1
 	subj := strings.TrimSpace(s[begin:ws[i].start])
 	for _, p := range []string{"and ", "but ", "so ", "also ", "please "} {
-		subj = strings.TrimPrefix(subj, p)
+		if strings.HasPrefix(strings.ToLower(subj), p) {
+			subj = subj[len(p):]
+		}
 	}
-	return strings.ToLower(subj)
+	return subj
 }
 
 func isPronounSubject(subj string) bool {
-	f := strings.Fields(subj)
+	f := strings.Fields(strings.ToLower(subj))
 	return len(f) > 0 && subjectPronouns[f[len(f)-1]]
 }
 
 // isAgentSubject names the agent itself: "the agent must not", "Claude
 // should never".
 func isAgentSubject(subj string) bool {
-	switch subj {
+	switch strings.ToLower(subj) {
 	case "you", "the agent", "the assistant", "claude", "codex", "the model", "agents", "the ai":
 		return true
 	}

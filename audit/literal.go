@@ -480,13 +480,16 @@ func isIdentifierName(t string) bool {
 	if strings.Contains(t, ".") {
 		return false
 	}
-	// camelCase with a lower-case start (getUserById), or letters and
-	// digits (s3, ec2, gpt4o) that are not a plain number with a unit.
-	if inner && unicode.IsLower(rune(t[0])) {
-		return true
+	// camelCase with a lower-case start (getUserById); brand names with one
+	// small letter in front (iPhone, eBay) and OS names are prose.
+	if inner && unicode.IsLower(rune(t[0])) && len(t) > 2 && unicode.IsLower(rune(t[1])) {
+		return !brandNames[strings.ToLower(t)]
 	}
 	return false
 }
+
+var brandNames = toSet(`macos ipados watchos tvos visionos youtube github gitlab linkedin javascript typescript
+postgresql mysql graphql openapi webassembly`)
 
 // appendLabelled finds names called out by a label word: "bucket X",
 // "the X branch", "port 8080".

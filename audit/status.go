@@ -109,7 +109,9 @@ func runOutcome(text string, isError bool) (string, string) {
 	if goOkRE.MatchString(text) || strings.Contains(text, "test result: ok") {
 		return StatusDone, "ok"
 	}
-	return "", ""
+	// No marker either way: the tool said it did not fail, and agents'
+	// tools report a non-zero exit as an error.
+	return StatusDone, "exited without error"
 }
 
 func firstLine(s string) string {
@@ -142,7 +144,11 @@ func textStatuses(s string) []Status {
 			out = append(out, Status{Subject: noun + " " + id, Value: val, Detail: m[0]})
 		}
 	}
-	for _, m := range runStatusRE.FindAllStringSubmatch(s, -1) {
+	for _, loc := range runStatusRE.FindAllStringSubmatchIndex(s, -1) {
+		m := []string{s[loc[0]:loc[1]], s[loc[2]:loc[3]], s[loc[4]:loc[5]]}
+		if negatedBefore(s[:loc[0]]) {
+			continue // "no tests failed", "not all tests pass"
+		}
 		val := statusWords[strings.ToLower(m[2])]
 		if m[2] == "fail" {
 			val = StatusFailed
@@ -153,6 +159,23 @@ func textStatuses(s string) []Status {
 		out = append(out, Status{Subject: runSubject(m[1]), Value: val, Detail: m[0]})
 	}
 	return out
+}
+
+// negatedBefore reports a negation right before a status statement.
+func negatedBefore(before string) bool {
+	f := strings.Fields(strings.ToLower(before))
+	if len(f) == 0 {
+		return false
+	}
+	last := f[len(f)-1]
+	if len(f) >= 2 && (last == "all" || last == "of") {
+		last = f[len(f)-2]
+	}
+	switch last {
+	case "no", "not", "none", "never", "zero", "without":
+		return true
+	}
+	return false
 }
 
 func runSubject(w string) string {

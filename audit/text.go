@@ -222,7 +222,7 @@ is are was were be been being am do does did done doing have has had having
 i me my we us our you your he she they them their
 not no never don't dont do-not must mustn't should shouldn't shall will would can could may might
 please just also only ever again anything everything something nothing anyone anybody
-there here now yet still even very really`)
+there here now yet still even very really either neither too sure`)
 
 // genericVerbs name an action without saying which; the object decides.
 var genericVerbs = toSet(`touch use using used modify modifying change changing edit editing access accessing
@@ -246,7 +246,7 @@ func contentTerms(phrase string) []string {
 			continue
 		}
 		s := stem(w.w)
-		if s == "" || containsStr(out, s) {
+		if s == "" || containsStr(out, s) || genericVerbs[s] {
 			continue
 		}
 		out = append(out, s)

@@ -15,20 +15,22 @@ var numberWords = map[string]float64{"zero": 0, "one": 1, "two": 2, "three": 3, 
 	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
 	"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90, "hundred": 100, "once": 1, "twice": 2}
 
-// unitScale maps unit words to a base (seconds, bytes) and a unit name.
+// unitScale maps unit words to the unit shown, the base unit compared
+// (seconds, bytes, percent) and the scale to it.
 var unitScale = map[string]struct {
-	unit  string
+	unit  string // shown: ms, s, min, h, d, B, KB, MB, GB, TB, %
+	base  string // compared: s, bytes, %
 	scale float64
 }{
-	"ms": {"s", 0.001}, "millisecond": {"s", 0.001}, "milliseconds": {"s", 0.001}, "msec": {"s", 0.001},
-	"s": {"s", 1}, "sec": {"s", 1}, "secs": {"s", 1}, "second": {"s", 1}, "seconds": {"s", 1},
-	"min": {"s", 60}, "mins": {"s", 60}, "minute": {"s", 60}, "minutes": {"s", 60},
-	"h": {"s", 3600}, "hr": {"s", 3600}, "hrs": {"s", 3600}, "hour": {"s", 3600}, "hours": {"s", 3600},
-	"day": {"s", 86400}, "days": {"s", 86400},
-	"b": {"bytes", 1}, "byte": {"bytes", 1}, "bytes": {"bytes", 1},
-	"kb": {"bytes", 1e3}, "kib": {"bytes", 1024}, "mb": {"bytes", 1e6}, "mib": {"bytes", 1 << 20},
-	"gb": {"bytes", 1e9}, "gib": {"bytes", 1 << 30}, "tb": {"bytes", 1e12},
-	"%": {"%", 1}, "percent": {"%", 1}, "pct": {"%", 1},
+	"ms": {"ms", "s", 0.001}, "millisecond": {"ms", "s", 0.001}, "milliseconds": {"ms", "s", 0.001}, "msec": {"ms", "s", 0.001},
+	"s": {"s", "s", 1}, "sec": {"s", "s", 1}, "secs": {"s", "s", 1}, "second": {"s", "s", 1}, "seconds": {"s", "s", 1},
+	"min": {"min", "s", 60}, "mins": {"min", "s", 60}, "minute": {"min", "s", 60}, "minutes": {"min", "s", 60},
+	"h": {"h", "s", 3600}, "hr": {"h", "s", 3600}, "hrs": {"h", "s", 3600}, "hour": {"h", "s", 3600}, "hours": {"h", "s", 3600},
+	"day": {"d", "s", 86400}, "days": {"d", "s", 86400},
+	"b": {"B", "bytes", 1}, "byte": {"B", "bytes", 1}, "bytes": {"B", "bytes", 1},
+	"kb": {"KB", "bytes", 1e3}, "kib": {"KiB", "bytes", 1024}, "mb": {"MB", "bytes", 1e6}, "mib": {"MiB", "bytes", 1 << 20},
+	"gb": {"GB", "bytes", 1e9}, "gib": {"GiB", "bytes", 1 << 30}, "tb": {"TB", "bytes", 1e12},
+	"%": {"%", "%", 1}, "percent": {"%", "%", 1}, "pct": {"%", "%", 1},
 }
 
 // comparatorPhrases introduce the number that follows them.
@@ -146,7 +148,7 @@ func findThresholds(s string) []thresholdHit {
 			}
 			noun, numWord := head[len(head)-1], head[len(head)-2]
 			num, ok := parseNumber(numWord)
-			if !ok || !countNouns[noun] && unitScale[noun].unit == "" {
+			if _, isUnit := unitScale[noun]; !ok || !countNouns[noun] && !isUnit {
 				continue
 			}
 			start := strings.LastIndex(lower[:k], numWord)
@@ -155,8 +157,8 @@ func findThresholds(s string) []thresholdHit {
 			}
 			seen[k] = true
 			subject := stem(noun)
-			if u, ok := unitScale[noun]; ok {
-				subject = subjectFor(lower, start, k, u.unit)
+			if _, ok := unitScale[noun]; ok {
+				subject = subjectFor(lower, start, k, noun)
 			}
 			out = append(out, thresholdHit{t: makeThreshold(subject, CmpLE, num, noun), start: start, end: from})
 		}
@@ -256,6 +258,18 @@ func numberAfter(s string, i int) (num float64, unit string, end int, ok bool) {
 		if countNouns[word] || word == "times" {
 			return num, word, k, true
 		}
+		// one word between: "400 changed lines", "5 parallel workers"
+		w2 := k
+		for w2 < len(s) && s[w2] == ' ' {
+			w2++
+		}
+		k2 := w2
+		for k2 < len(s) && s[k2] >= 'a' && s[k2] <= 'z' {
+			k2++
+		}
+		if k2 > w2 && w2 > k && countNouns[s[w2:k2]] && !stopWords[word] {
+			return num, s[w2:k2], k2, true
+		}
 	}
 	return num, "", end, true
 }
@@ -277,7 +291,7 @@ func subjectFor(lower string, cmpStart, numEnd int, unit string) string {
 		return stem(unit)
 	}
 	// the word after the number and unit: "at least 80% coverage"
-	if unitScale[unit].unit == "%" {
+	if unitScale[unit].base == "%" {
 		rest := strings.Fields(lower[numEnd:])
 		if len(rest) > 0 {
 			if w := strings.Trim(rest[0], ".,;:"); w != "" && !stopWords[w] {
@@ -298,7 +312,7 @@ func subjectFor(lower string, cmpStart, numEnd int, unit string) string {
 	}
 	if unit != "" && unit != "times" {
 		if u, ok := unitScale[unit]; ok {
-			return map[string]string{"s": "duration", "bytes": "size", "%": "percent"}[u.unit]
+			return map[string]string{"s": "duration", "bytes": "size", "%": "percent"}[u.base]
 		}
 	}
 	return ""
