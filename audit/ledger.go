@@ -91,7 +91,7 @@ func (l *Ledger) Observe(ev *parse.Event) []*Obligation {
 
 func originOf(ev *parse.Event) Origin {
 	return Origin{File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn, Role: ev.Role,
-		Agent: ev.Agent, Event: ev.Index, UUID: ev.UUID, Source: sourceOf(ev)}
+		Agent: ev.Agent, Event: ev.Index, UUID: ev.UUID, ToolID: ev.ToolID, Source: sourceOf(ev)}
 }
 
 func (l *Ledger) message(ev *parse.Event) []*Obligation {
@@ -107,17 +107,20 @@ func (l *Ledger) message(ev *parse.Event) []*Obligation {
 	}
 	switch {
 	case src.Instructive():
+		sents := sentences(ev.Text)
 		for _, h := range findLiterals(ev.Text) {
-			put(literalObligation(h, ev.Text))
+			o := literalObligation(h, ev.Text)
+			o.Sentence = sentenceAt(sents, h.start)
+			put(o)
 		}
-		for _, s := range sentences(ev.Text) {
+		for _, s := range sents {
 			if r, ok := findRetraction(s.text); ok {
 				changed = append(changed, l.retract(r, s, ev, origin)...)
 			}
 			for _, d := range findDirectives(s.text) {
 				o := &Obligation{Kind: d.kind, Polarity: d.polarity, Object: makeObject(d.object)}
 				o.Span = Span{Text: s.text[d.start:d.end], Start: s.start + d.start, End: s.start + d.end}
-				o.Text = o.Span.Text
+				o.Text, o.Sentence = o.Span.Text, s.text
 				if len(o.Object.Terms) == 0 && len(o.Object.Literals) == 0 {
 					continue
 				}
@@ -129,7 +132,7 @@ func (l *Ledger) message(ev *parse.Event) []*Obligation {
 				end := subjectEnd(s.text, th.end, t.Subject)
 				o := &Obligation{Kind: KindThreshold, Polarity: PolarityRequire, Threshold: &t}
 				o.Span = Span{Text: s.text[start:end], Start: s.start + start, End: s.start + end}
-				o.Text = o.Span.Text
+				o.Text, o.Sentence = o.Span.Text, s.text
 				changed = append(changed, l.supersedeThreshold(o, ev.Turn)...)
 				put(o)
 			}
@@ -153,6 +156,16 @@ func (l *Ledger) message(ev *parse.Event) []*Obligation {
 		changed = append(changed, l.toolLiterals(ev, ev.Text, origin)...)
 	}
 	return changed
+}
+
+// sentenceAt returns the sentence holding a byte offset.
+func sentenceAt(sents []sentence, at int) string {
+	for _, s := range sents {
+		if at >= s.start && at < s.start+len(s.text) {
+			return s.text
+		}
+	}
+	return ""
 }
 
 // subjectStart widens a threshold's span back to its subject word, so
@@ -213,7 +226,7 @@ func (l *Ledger) toolCall(ev *parse.Event) []*Obligation {
 	origin := originOf(ev)
 	var changed []*Obligation
 	n := 0
-	for _, text := range callStrings(ev) {
+	for _, text := range callStrings(ev.Args) {
 		for _, h := range findLiterals(text) {
 			if !callLiteralKinds[h.kind] || h.kind == "name" && h.label == "" {
 				continue
@@ -244,11 +257,11 @@ var bulkKeys = map[string]bool{"content": true, "new_string": true, "old_string"
 // callStrings returns the argument strings of a call worth reading for
 // literals: the command line of a shell call, the paths of an edit, and
 // the file headers of a patch.
-func callStrings(ev *parse.Event) []string {
-	if len(ev.Args) == 0 {
+func callStrings(args []byte) []string {
+	if len(args) == 0 {
 		return nil
 	}
-	r := gjson.ParseBytes(ev.Args)
+	r := gjson.ParseBytes(args)
 	if r.Type == gjson.String {
 		return patchPaths(r.Str)
 	}

@@ -119,6 +119,7 @@ type Origin struct {
 	Agent  string     `json:"agent"`
 	Event  int        `json:"event"`
 	UUID   string     `json:"uuid,omitempty"`
+	ToolID string     `json:"tool_id,omitempty"`
 	Source Source     `json:"source"`
 }
 
@@ -187,6 +188,9 @@ type Obligation struct {
 
 	Origin Origin `json:"origin"`
 	Span   Span   `json:"span"`
+	// Sentence is the sentence the span stands in, for reading the
+	// obligation in its words.
+	Sentence string `json:"sentence,omitempty"`
 	// Standing obligations come from rule files the harness re-sends with
 	// every request; compaction does not remove them.
 	Standing bool `json:"standing,omitempty"`

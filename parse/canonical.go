@@ -104,7 +104,11 @@ func (d *canonicalDecoder) decode(rec gjson.Result, line int, off int64) {
 		}
 		ev := base
 		ev.Kind, ev.Role, ev.Origin, ev.Boundary = KindBoundary, RoleSystem, OriginHarness, b
-		ev.Turn = turn(sideBoundary)
+		if explicit.Type == gjson.Number {
+			ev.Turn = d.turns.set(base.Agent, sideBoundary, int(explicit.Int()))
+		} else {
+			ev.Turn = d.turns.boundary(base.Agent)
+		}
 		d.s.put(&ev)
 	case "state":
 		op := rec.Get("op").Str

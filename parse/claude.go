@@ -119,7 +119,7 @@ func (d *claudeDecoder) system(rec gjson.Result, base Event) {
 		}
 		ev := base
 		ev.Kind, ev.Role, ev.Origin, ev.Boundary = KindBoundary, RoleSystem, OriginHarness, b
-		ev.Turn = d.turns.next(base.Agent, sideBoundary, "")
+		ev.Turn = d.turns.boundary(base.Agent)
 		d.s.put(&ev)
 	}
 	// turn_duration, stop_hook_summary, local_command, api_error and the
@@ -187,7 +187,7 @@ func (d *claudeDecoder) flushPending(line int) {
 func (d *claudeDecoder) emitPending() {
 	ev := d.pending
 	d.pending = nil
-	d.turns.next(ev.Agent, sideBoundary, "")
+	ev.Turn = d.turns.boundary(ev.Agent)
 	d.s.put(ev)
 }
 

@@ -76,6 +76,9 @@ func (d *codexDecoder) item(p gjson.Result, base Event) {
 			ev.Args = jsonArgs(p.Get("arguments"))
 		case "custom_tool_call":
 			ev.Args = jsonArgs(p.Get("input"))
+			// Codex's custom tools (apply_patch and others) change things
+			yes := true
+			ev.SideEffect = &yes
 		case "local_shell_call":
 			ev.ToolName = "local_shell"
 			ev.Args = json.RawMessage(p.Get("action").Raw)
@@ -139,7 +142,7 @@ func (d *codexDecoder) compacted(p gjson.Result, base Event) {
 	}
 	ev := base
 	ev.Kind, ev.Role, ev.Origin, ev.Boundary = KindBoundary, RoleSystem, OriginHarness, b
-	ev.Turn = d.turns.next(agent, sideBoundary, "")
+	ev.Turn = d.turns.boundary(agent)
 	d.s.put(&ev)
 }
 

@@ -97,6 +97,7 @@ const MainAgent = "main"
 type Event struct {
 	Index  int    // position in the stream of its transcript, from 0
 	File   string // source file as given
+	Format Format // format of the file
 	Line   int    // 1-based line of the record
 	Offset int64  // byte offset of the record's first byte
 	Agent  string // MainAgent or a subagent id

@@ -107,6 +107,7 @@ func readLines(lr *lineReader, forced Format, s *sink, res *FileResult) error {
 
 	start := func() {
 		res.Format = format
+		s.format = format
 		dec = newDecoder(format, s)
 		for _, h := range pending {
 			s.decodeLine(dec, h.line, h.num, h.off, h.last)
@@ -237,12 +238,13 @@ func newDecoder(f Format, s *sink) decoder {
 
 // sink receives the events of one file, numbers them and reports problems.
 type sink struct {
-	file  string
-	agent string // agent the file belongs to, MainAgent or a subagent id
-	diag  *diagnostics
-	next  int
-	emit  func(*Event) error
-	err   error
+	file   string
+	format Format
+	agent  string // agent the file belongs to, MainAgent or a subagent id
+	diag   *diagnostics
+	next   int
+	emit   func(*Event) error
+	err    error
 }
 
 func (s *sink) decodeLine(dec decoder, line []byte, num int, off int64, last bool) {
@@ -274,6 +276,7 @@ func (s *sink) put(ev *Event) {
 	}
 	ev.Index = s.next
 	ev.File = s.file
+	ev.Format = s.format
 	if !utf8.ValidString(ev.Text) {
 		// raw bytes from a tool (a Latin-1 CSV) must not leak invalid
 		// UTF-8 into JSON output

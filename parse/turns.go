@@ -63,6 +63,14 @@ func (t *turnCounter) next(agent string, s side, msgID string) int {
 	return a.n
 }
 
+// boundary numbers a compaction: it takes effect in the agent's next turn,
+// the first that sees only the summary ("compaction fires at turn 63").
+func (t *turnCounter) boundary(agent string) int {
+	a := t.get(agent)
+	a.last = sideBoundary
+	return a.n + 1
+}
+
 // current is the turn the agent is in, without moving on.
 func (t *turnCounter) current(agent string) int {
 	a := t.get(agent)

@@ -1,0 +1,105 @@
+package audit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/compaudit/compaudit/parse"
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+// Stated is the first link of a chain: where the obligation was stated.
+func Stated(o *Obligation) Step {
+	text := o.Sentence
+	if text == "" {
+		text = o.Span.Text
+	}
+	return Step{Kind: "stated", File: o.Origin.File, Line: o.Origin.Line, Turn: o.Origin.Turn,
+		Role: o.Origin.Source.String(), Text: clip(text, 300)}
+}
+
+// ErrorLine picks the line of a tool's output that says what failed.
+func ErrorLine(text string) string {
+	var last string
+	for _, l := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		last = t
+		low := strings.ToLower(t)
+		for _, w := range []string{"error", "fatal", "failed", "exception", "denied", "not found", "no such", "does not exist"} {
+			if strings.Contains(low, w) {
+				return clip(t, 200)
+			}
+		}
+	}
+	return clip(last, 200)
+}
+
+// AtBoundary is what a boundary did to an obligation.
+func AtBoundary(r *BoundaryReplay, s *Survival) Step {
+	detail := s.State.String()
+	if s.Detail != "" {
+		detail += ": " + s.Detail
+	}
+	return Step{Kind: "boundary", File: r.File, Line: r.Line, Turn: r.Turn, Boundary: r.Index,
+		Text: clip(s.Excerpt, 300), Detail: detail}
+}
+
+// AtEvent is a later turn in a chain.
+func AtEvent(kind string, ev *WindowEvent, detail string) Step {
+	return Step{Kind: kind, File: ev.File, Line: ev.Line, Turn: ev.Turn, Role: ev.Source.String(),
+		Text: clip(EventText(ev), 300), Detail: detail}
+}
+
+// EventText is what an event says: a call's command or arguments, or its
+// text.
+func EventText(ev *WindowEvent) string {
+	if ev.Kind == parse.KindToolCall {
+		if c := commandOf(ev.Args); c != "" {
+			return c
+		}
+		return ev.ToolName + " " + string(ev.Args)
+	}
+	return ev.Text
+}
+
+// Changed reports whether an obligation's state at this boundary differs
+// from the previous boundary's, so a loss is reported once, where it
+// happened, and not again at every later compaction that still lacks it.
+func Changed(r *BoundaryReplay, id string) bool {
+	t := r.Trail(id)
+	if len(t) < 2 {
+		return true
+	}
+	prev, cur := t[len(t)-2], t[len(t)-1]
+	return prev.State != cur.State || prev.Variant != cur.Variant
+}
+
+// CharDiff is a character diff of an original against what replaced it.
+func CharDiff(original, variant string) []DiffOp {
+	dmp := diffmatchpatch.New()
+	diffs := dmp.DiffCleanupSemantic(dmp.DiffMain(original, variant, false))
+	out := make([]DiffOp, 0, len(diffs))
+	for _, d := range diffs {
+		op := "equal"
+		switch d.Type {
+		case diffmatchpatch.DiffDelete:
+			op = "delete"
+		case diffmatchpatch.DiffInsert:
+			op = "insert"
+		}
+		out = append(out, DiffOp{Op: op, Text: d.Text})
+	}
+	return out
+}
+
+// Key sets what tells a finding apart from others of its rule on the same
+// obligation: the token a later turn used, the tool it called.
+func (f *Finding) Key(parts ...string) { f.key = strings.Join(parts, "\x00") }
+
+// BoundaryName is "boundary 1 (turn 63)".
+func BoundaryName(r *BoundaryReplay) string {
+	return fmt.Sprintf("boundary %d (turn %d)", r.Index, r.Turn)
+}

@@ -1,0 +1,154 @@
+package audit
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/compaudit/compaudit/parse"
+)
+
+// Options controls an audit.
+type Options struct {
+	// Rules to run, in registry order.
+	Rules []*Rule
+	// SideEffecting decides whether a tool call changes anything; nil
+	// means the per-format defaults.
+	SideEffecting func(parse.Format, *parse.Event) bool
+}
+
+// Result is the audit of one transcript.
+type Result struct {
+	Path       string
+	Format     parse.Format
+	Files      []parse.FileResult
+	Agents     []string
+	Boundaries []*BoundaryReplay // main agent's first, each agent's in order
+	Ledgers    map[string]*Ledger
+	Findings   []Finding
+}
+
+// Audit reads a transcript once, as a stream: each event is tagged into its
+// agent's ledger; each boundary is replayed against the ledger as of its
+// turn; the turns after it, up to the next boundary, are kept as its
+// window; and when the window closes the rules run on it.
+func Audit(t parse.Transcript, popts parse.Options, opts Options) (*Result, error) {
+	isEffect := opts.SideEffecting
+	if isEffect == nil {
+		isEffect = DefaultSideEffecting
+	}
+	res := &Result{Path: t.Path, Ledgers: map[string]*Ledger{}}
+	agents := map[string]*agentReplay{}
+	var order []string
+	run := func(a *agentReplay, r *BoundaryReplay) {
+		if r == nil {
+			return
+		}
+		res.Boundaries = append(res.Boundaries, r)
+		for _, rule := range opts.Rules {
+			p := &Pass{Transcript: t.Path, Format: a.format, Agent: a.agent, Ledger: a.ledger, Replay: r,
+				Boundaries: a.boundaries, rule: rule, cache: map[string]any{}}
+			p.report = func(f Finding) { res.Findings = append(res.Findings, f) }
+			rule.Run(p)
+		}
+	}
+	files, err := t.Read(popts, func(ev *parse.Event) error {
+		a := agents[ev.Agent]
+		if a == nil {
+			a = newAgentReplay(ev.Agent, ev.Format, isEffect)
+			agents[ev.Agent] = a
+			order = append(order, ev.Agent)
+		}
+		if ev.Kind == parse.KindBoundary {
+			run(a, a.closeWindow(ev.Turn))
+			a.openBoundary(ev)
+			return nil
+		}
+		a.observe(ev)
+		return nil
+	})
+	res.Files = files
+	if len(files) > 0 {
+		res.Format = files[0].Format
+	}
+	sortAgents(order, func(s string) string { return s })
+	for _, name := range order {
+		a := agents[name]
+		run(a, a.closeWindow(0))
+		res.Ledgers[name] = a.ledger
+	}
+	res.Agents = order
+	rank := map[string]int{}
+	for i, n := range order {
+		rank[n] = i
+	}
+	slices.SortStableFunc(res.Boundaries, func(x, y *BoundaryReplay) int {
+		return cmp.Or(cmp.Compare(rank[x.Agent], rank[y.Agent]), cmp.Compare(x.Index, y.Index))
+	})
+	finishFindings(res.Findings, rank)
+	return res, err
+}
+
+// finishFindings gives each finding its fingerprint, telling apart
+// repeats of the same reference, and puts them in a stable order.
+func finishFindings(fs []Finding, agentRank map[string]int) {
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		return cmp.Or(
+			cmp.Compare(agentRank[a.Agent], agentRank[b.Agent]),
+			cmp.Compare(a.Boundary, b.Boundary),
+			cmp.Compare(a.Line, b.Line),
+			cmp.Compare(a.Rule, b.Rule),
+			cmp.Compare(a.key, b.key),
+		)
+	})
+	seen := map[string]int{}
+	for i := range fs {
+		fp := fs[i].fingerprint()
+		seen[fp]++
+		if n := seen[fp]; n > 1 {
+			fs[i].key += "#" + itoa(n)
+			fp = fs[i].fingerprint()
+		}
+		fs[i].Fingerprint = fp
+	}
+}
+
+// Claude Code's tools that change things; the rest read.
+var claudeEffects = toSet(`Bash Write Edit MultiEdit NotebookEdit Task`)
+
+// Codex's function tools that change things; its custom tools (apply_patch
+// and others) are marked side-effecting by the reader.
+var codexEffects = toSet(`shell exec_command apply_patch local_shell write_stdin container.exec`)
+
+// readOnlyWords in a tool's name mark it as one that only looks.
+var readOnlyWords = []string{"read", "get", "list", "search", "fetch", "view", "grep", "glob", "show"}
+
+// LooksReadOnly reports a tool name that only looks: get_user, ListFiles.
+func LooksReadOnly(name string) bool {
+	l := strings.ToLower(name)
+	for _, w := range readOnlyWords {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// DefaultSideEffecting is the per-format default: an explicit side_effect
+// flag wins; Claude Code's and Codex's built-in tools are listed; MCP tools
+// and tools of other frameworks change things unless their name reads.
+func DefaultSideEffecting(format parse.Format, ev *parse.Event) bool {
+	if ev.SideEffect != nil {
+		return *ev.SideEffect
+	}
+	switch format {
+	case parse.FormatClaudeCode:
+		if strings.HasPrefix(ev.ToolName, "mcp__") {
+			return !LooksReadOnly(ev.ToolName)
+		}
+		return claudeEffects[ev.ToolName]
+	case parse.FormatCodex:
+		return codexEffects[ev.ToolName]
+	}
+	return !LooksReadOnly(ev.ToolName)
+}

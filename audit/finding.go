@@ -1,0 +1,140 @@
+package audit
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Severity of a finding.
+type Severity uint8
+
+const (
+	SeverityNote Severity = iota + 1
+	SeverityWarning
+	SeverityError
+)
+
+var severityNames = [...]string{"", "note", "warning", "error"}
+
+func (s Severity) String() string {
+	if int(s) < len(severityNames) {
+		return severityNames[s]
+	}
+	return "unknown"
+}
+
+// MarshalText makes severities readable in JSON output.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// ParseSeverity reads error, warning or note.
+func ParseSeverity(s string) (Severity, error) {
+	for i, n := range severityNames {
+		if i > 0 && n == s {
+			return Severity(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown severity %q (want error, warning or note)", s)
+}
+
+// Step is one link of a finding's causal chain: where the obligation was
+// stated, what the boundary did to it, what a later turn did.
+type Step struct {
+	Kind string `json:"kind"` // stated, boundary, summary, used, needed, violated, breached, restated
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	Turn int    `json:"turn,omitempty"`
+	// Boundary is the 1-based index of the boundary the step is about.
+	Boundary int    `json:"boundary,omitempty"`
+	Role     string `json:"role,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Detail   string `json:"detail,omitempty"`
+}
+
+// TrailStep is an obligation's survival at one boundary.
+type TrailStep struct {
+	Boundary int    `json:"boundary"`
+	Turn     int    `json:"turn"`
+	Line     int    `json:"line"`
+	State    State  `json:"state"`
+	Detail   string `json:"detail,omitempty"`
+	Excerpt  string `json:"excerpt,omitempty"`
+	Variant  string `json:"variant,omitempty"`
+}
+
+// DiffOp is one piece of a character diff between two texts.
+type DiffOp struct {
+	Op   string `json:"op"` // equal, delete, insert
+	Text string `json:"text"`
+}
+
+// Evidence is what a finding rests on.
+type Evidence struct {
+	Chain   []Step      `json:"chain"`
+	Summary string      `json:"summary,omitempty"` // the summary excerpt
+	Trail   []TrailStep `json:"trail,omitempty"`
+	// Change is how a prohibition was weakened: softened, dropped, inverted.
+	Change string `json:"change,omitempty"`
+	// Drift is how a threshold drifted.
+	Drift string `json:"drift,omitempty"`
+	// Original and Variant are the two texts a diff compares.
+	Original string   `json:"original,omitempty"`
+	Variant  string   `json:"variant,omitempty"`
+	Diff     []DiffOp `json:"diff,omitempty"`
+	// Lost lists what a ledger shrink lost.
+	Lost []LostItem `json:"lost,omitempty"`
+	// Tool and Arguments are the later call, for turn rules.
+	Tool      string `json:"tool,omitempty"`
+	Arguments string `json:"arguments,omitempty"`
+	// Use is the exact literal to use instead of a near miss.
+	Use string `json:"use,omitempty"`
+}
+
+// LostItem is one obligation a boundary lost.
+type LostItem struct {
+	ID    string `json:"id"`
+	Kind  Kind   `json:"kind"`
+	Text  string `json:"text"`
+	State State  `json:"state"`
+	Turn  int    `json:"turn"`
+}
+
+// Finding is one problem a rule found. Every rule and every output format
+// uses this one type.
+type Finding struct {
+	Rule       string      `json:"rule"`
+	Severity   Severity    `json:"severity"`
+	File       string      `json:"file"`
+	Line       int         `json:"line"`
+	Turn       int         `json:"turn"`
+	Boundary   int         `json:"boundary"`
+	Agent      string      `json:"agent"`
+	Message    string      `json:"message"`
+	Obligation *Obligation `json:"obligation,omitempty"`
+	Evidence   Evidence    `json:"evidence"`
+	// Fingerprint identifies the finding across runs and edits elsewhere
+	// in the file: rule, file identity, agent, boundary, obligation and
+	// reference, never line numbers.
+	Fingerprint string `json:"fingerprint"`
+
+	// Transcript is the session the finding belongs to (its main file).
+	Transcript string `json:"-"`
+	// Offset locates the evidence in the file, for excerpts.
+	Offset int64 `json:"-"`
+	// key holds what the fingerprint is made of besides the rule.
+	key string
+}
+
+// fingerprint derives the finding's stable identity. The file is named
+// by its base name so moving a corpus does not change it.
+func (f *Finding) fingerprint() string {
+	parts := []string{f.Rule, filepath.Base(f.Transcript), f.Agent, fmt.Sprint(f.Boundary)}
+	if f.Obligation != nil {
+		parts = append(parts, f.Obligation.ID)
+	}
+	parts = append(parts, f.key)
+	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(h[:8])
+}

@@ -1,0 +1,314 @@
+package audit
+
+import (
+	"path"
+	"strings"
+)
+
+// containsLiteral reports whether a literal stands verbatim in text:
+// case folded, at identifier boundaries, with or without a trailing slash.
+// "s3://acme-stage-07" counts for "s3://acme-stage-07/".
+func containsLiteral(text, lit string) bool {
+	return literalIndex(text, lit) >= 0
+}
+
+func literalIndex(text, lit string) int {
+	lit = strings.Trim(lit, "`'\"")
+	if lit == "" {
+		return -1
+	}
+	if i := indexFold(text, lit); i >= 0 {
+		return i
+	}
+	if len(lit) > 1 && strings.HasSuffix(lit, "/") {
+		return indexFold(text, strings.TrimSuffix(lit, "/"))
+	}
+	return -1
+}
+
+// resolvePath makes a path absolute against the working directory.
+func resolvePath(p, cwd string) string {
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || cwd == "" {
+		return path.Clean(p)
+	}
+	return path.Clean(path.Join(cwd, p))
+}
+
+// underPath reports whether p is dir or inside it, by path components:
+// /home/dev/proj-fix-123 is not under /home/dev/proj.
+func underPath(p, dir string) bool {
+	p, dir = path.Clean(p), path.Clean(dir)
+	if p == dir {
+		return true
+	}
+	if dir == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return strings.HasPrefix(p, dir+"/")
+}
+
+// pathVisible reports whether a path literal is visible in text, verbatim
+// or as a relative path that resolves to it against the working directory.
+// It returns the relative form that resolves elsewhere when one stands in
+// its place ("src/app.go" for /home/dev/other/src/app.go), for diffs.
+func pathVisible(text, lit, cwd string) (visible bool, variant string) {
+	if containsLiteral(text, lit) {
+		return true, ""
+	}
+	if cwd == "" {
+		return false, ""
+	}
+	abs := resolvePath(lit, cwd)
+	if abs != lit && containsLiteral(text, abs) {
+		return true, ""
+	}
+	for _, h := range findLiterals(text) {
+		if h.kind != "path" && h.kind != "file" {
+			continue
+		}
+		if resolvePath(h.value, cwd) == abs {
+			return true, ""
+		}
+		// same file name, other place: a relative path that no longer
+		// resolves to what it replaced
+		if path.Base(strings.TrimSuffix(h.value, "/")) == path.Base(strings.TrimSuffix(abs, "/")) &&
+			!strings.HasPrefix(h.value, "/") && strings.Contains(h.value, "/") {
+			variant = h.value
+		}
+	}
+	return false, variant
+}
+
+// identParts splits a literal into comparable components, with the common
+// hierarchy (scheme, leading path segments) removed against another one.
+func identParts(s string) []string {
+	var out []string
+	for _, p := range splitIdent(strings.ToLower(s)) {
+		out = append(out, stem(p))
+	}
+	return out
+}
+
+// tailAfterCommon strips the leading path segments two literals share:
+// /home/dev/proj-fix-123 and /home/dev/proj compare as "proj-fix-123" and
+// "proj", s3://acme-staging/ and s3://acme-stage-07/ as their buckets.
+func tailAfterCommon(a, b string) (string, string) {
+	sa := strings.Split(strings.Trim(strings.ToLower(a), "/"), "/")
+	sb := strings.Split(strings.Trim(strings.ToLower(b), "/"), "/")
+	i := 0
+	for i < len(sa) && i < len(sb) && sa[i] == sb[i] {
+		i++
+	}
+	return strings.Join(sa[i:], "/"), strings.Join(sb[i:], "/")
+}
+
+// nearMiss reports whether token t is a near variant of literal lit: not
+// the same, not a use of it (lit/sub), but sharing most of its distinctive
+// parts: acme-staging for acme-stage-07.
+func nearMiss(t, lit string) bool {
+	nt, nl := normLiteral(t), normLiteral(lit)
+	if nt == nl || len(nt) < 3 || len(nl) < 3 {
+		return false
+	}
+	// a use of the literal, or the literal with more after it, is not a miss
+	if strings.HasPrefix(nt, nl+"/") || strings.HasPrefix(nl, nt+"/") {
+		return false
+	}
+	if sameShape := (strings.Contains(nt, "://") == strings.Contains(nl, "://")) &&
+		(strings.HasPrefix(nt, "/") == strings.HasPrefix(nl, "/")); !sameShape {
+		return false
+	}
+	if strings.Contains(nt, "://") && !sameScheme(nt, nl) {
+		return false
+	}
+	ta, tb := tailAfterCommon(nt, nl)
+	if ta == "" || tb == "" {
+		return false
+	}
+	pa, pb := identParts(ta), identParts(tb)
+	if len(pa) == 0 || len(pb) == 0 {
+		return false
+	}
+	shared := 0
+	significant := false
+	for _, x := range pa {
+		if containsStr(pb, x) {
+			shared++
+			if len(x) >= 3 && !allDigits(x) {
+				significant = true
+			}
+		}
+	}
+	union := len(pa) + len(pb) - shared
+	if !significant || union == 0 {
+		return false
+	}
+	if float64(shared)/float64(union) >= 0.5 {
+		return true
+	}
+	// one edit away in a short name: acme-stag-07 for acme-stage-07
+	return editDistance(ta, tb) <= 2 && len(tb) >= 6
+}
+
+// editDistance is Levenshtein distance in bytes, for short names.
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 1 << 30
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Force is how strongly a sentence binds its object.
+type Force uint8
+
+const (
+	ForceNone       Force = iota // mentions it, binds nothing
+	ForceForbid                  // never, must not, off-limits
+	ForceRequire                 // must, always, only
+	ForcePreference              // prefers, ideally, if possible
+	ForcePermit                  // enable, allowed, go ahead
+)
+
+// negationCues forbid what they govern.
+var negationCues = []string{"never ", "never.", "not ", "n't ", "no ", "must not", "forbidden", "prohibited", "off-limits",
+	"off limits", "out of bounds", "banned", "under no circumstances", "do not", "don't", "avoid at all costs",
+	"strictly avoid", "must avoid", "mustn't", "disallowed", "not allowed", "not permitted", "refrain", "stay away",
+	"is blocked", "are blocked", "excluded"}
+
+// preferenceCues turn a rule into a taste.
+var preferenceCues = []string{"prefer", "preferably", "preference", "rather than", "would rather", "ideally", "if possible",
+	"where possible", "when possible", "try to", "better to", "recommended", "recommend", "favor", "favour", "lean toward",
+	"leans toward", "avoid", "ideal", " over ", "suggest", "nice to", "should probably", "where feasible", "if feasible",
+	"tends to", "likes"}
+
+// requireCues bind their object.
+var requireCues = []string{"must", "always", "only", "required", "requires", "mandatory", "need to", "needs to",
+	"has to", "have to", "ensure", "make sure", "be sure", "deploy target", "target:", "use ", "uses ", "should use",
+	"is to be", "are to be", "exclusively"}
+
+// permitCues grant what they govern.
+var permitCues = []string{"enable", "allowed", "allow ", "permitted", "go ahead", "can ", "may ", "ok to", "okay to",
+	"fine to", "proceed", "should ", "use ", "deploy to", "switch to", "push to", "free to"}
+
+// forceOf classifies what a sentence does to an object it mentions.
+func forceOf(sentence string) Force {
+	l := " " + strings.ToLower(sentence) + " "
+	has := func(cues []string) bool {
+		for _, c := range cues {
+			if strings.Contains(l, c) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has(negationCues):
+		// "try to avoid" and "prefer not to" are tastes even with a negation
+		if has([]string{"prefer", "ideally", "if possible", "where possible", "try to", "rather"}) {
+			return ForcePreference
+		}
+		return ForceForbid
+	case has(preferenceCues):
+		return ForcePreference
+	case has(requireCues):
+		return ForceRequire
+	case has(permitCues):
+		return ForcePermit
+	}
+	return ForceNone
+}
+
+// clauses cuts a sentence where its force may change: "production is
+// off-limits, and staging is preferred" binds production by its own clause.
+func clauses(s string) []string {
+	l := strings.ToLower(s)
+	var out []string
+	start := 0
+	for i := 0; i < len(l); i++ {
+		for _, sep := range []string{", ", "; ", " but ", " while ", " whereas ", " — "} {
+			if strings.HasPrefix(l[i:], sep) {
+				if c := strings.TrimSpace(s[start:i]); c != "" {
+					out = append(out, c)
+				}
+				start = i + len(sep)
+				i = start - 1
+				break
+			}
+		}
+	}
+	if c := strings.TrimSpace(s[start:]); c != "" {
+		out = append(out, c)
+	}
+	return out
+}
+
+// objectForce is the strongest force any clause of the context gives an
+// object, and the sentence that gives it. found is false when nothing
+// mentions it.
+func objectForce(ctx []sentence, obj *Object) (force Force, excerpt string, found bool) {
+	rank := map[Force]int{ForceForbid: 5, ForceRequire: 4, ForcePreference: 3, ForcePermit: 2, ForceNone: 1}
+	best := -1
+	for _, s := range ctx {
+		if !mentions(s.text, termsOf(s.text), obj) {
+			continue
+		}
+		f := ForceNone
+		matched := false
+		for _, c := range clauses(s.text) {
+			if mentions(c, termsOf(c), obj) {
+				cf := forceOf(c)
+				if !matched || rank[cf] > rank[f] {
+					f = cf
+				}
+				matched = true
+			}
+		}
+		if !matched {
+			f = forceOf(s.text)
+		}
+		if rank[f] > best {
+			best, force, excerpt, found = rank[f], f, s.text, true
+		}
+	}
+	return force, excerpt, found
+}
+
+// mentions reports whether a sentence is about an object: one of its
+// literals verbatim, or every one of its terms.
+func mentions(sentence string, terms termSet, obj *Object) bool {
+	for _, l := range obj.Literals {
+		if containsLiteral(sentence, l) {
+			return true
+		}
+	}
+	var ts []string
+	for _, t := range obj.Terms {
+		if strings.ContainsAny(t, "/:") {
+			continue // a literal, checked above
+		}
+		ts = append(ts, t)
+	}
+	if len(ts) == 0 {
+		return false
+	}
+	if obj.Verb != "" && !terms[obj.Verb] && len(ts) == 1 && ts[0] == obj.Verb {
+		return false
+	}
+	return terms.hasAll(ts)
+}

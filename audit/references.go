@@ -1,0 +1,520 @@
+package audit
+
+import (
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/compaudit/compaudit/parse"
+	"github.com/tidwall/gjson"
+)
+
+// RefKind is what a later turn did with an obligation.
+type RefKind string
+
+const (
+	RefNearMiss RefKind = "near-miss" // used a near variant of a literal
+	RefFailed   RefKind = "failed"    // a call that needed the literal failed
+	RefReask    RefKind = "reask"     // the agent asked for it again
+	RefTouch    RefKind = "touch"     // a side-effecting call touched a forbidden object
+	RefBreach   RefKind = "breach"    // a side-effecting call went past a limit
+	RefUnbound  RefKind = "unbound"   // a call used an identifier it could no longer see
+)
+
+// Reference links a later event to the obligation it concerns.
+type Reference struct {
+	Kind       RefKind
+	Event      *WindowEvent
+	Obligation *Obligation // nil for unbound references
+	Token      string      // the token used
+	Value      float64     // for breaches: the value used
+	Unit       string
+	Detail     string
+}
+
+// References are the references of one window, in event order.
+type References struct {
+	List []Reference
+}
+
+// Of returns the references of a kind.
+func (rs *References) Of(kind RefKind) []Reference {
+	var out []Reference
+	for _, r := range rs.List {
+		if r.Kind == kind {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// For returns the references to one obligation.
+func (rs *References) For(id string) []Reference {
+	var out []Reference
+	for _, r := range rs.List {
+		if r.Obligation != nil && r.Obligation.ID == id {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// firstNeed is the first turn that needed an obligation, or 0.
+func (rs *References) firstNeed(id string) int {
+	first := 0
+	for _, r := range rs.For(id) {
+		if first == 0 || r.Event.Turn < first {
+			first = r.Event.Turn
+		}
+	}
+	return first
+}
+
+// findReferences scans a window for what its turns did with the ledger.
+func findReferences(r *BoundaryReplay, l *Ledger) *References {
+	rs := &References{}
+	lost := map[string]bool{}
+	for _, s := range r.Survivals {
+		if s.Lost() {
+			lost[s.Obligation.ID] = true
+		}
+	}
+	var liveAt func(turn int) []*Obligation
+	{
+		cacheTurn, cache := -1, []*Obligation(nil)
+		liveAt = func(turn int) []*Obligation {
+			if turn != cacheTurn {
+				cacheTurn, cache = turn, l.Live(turn)
+			}
+			return cache
+		}
+	}
+	retries := newRetryCounter()
+	for _, ev := range r.Window {
+		live := liveAt(ev.Turn)
+		// literals an instruction bound before this event: using one of
+		// them is never a near miss of another
+		liveLits := map[string]bool{}
+		for _, o := range live {
+			if o.Kind == KindLiteral && o.Origin.Source.Instructive() && o.Origin.Event < ev.Index {
+				liveLits[normLiteral(o.Literal)] = true
+			}
+		}
+		isCall := ev.Kind == parse.KindToolCall
+		isText := ev.Kind == parse.KindMessage && ev.Source == SourceAssistant
+		// near misses of the instructions' literals, in calls and in the
+		// agent's own words
+		if isCall || isText {
+			for _, tok := range ev.Tokens {
+				if !tok.Novel || liveLits[normLiteral(tok.Value)] {
+					continue
+				}
+				for _, o := range live {
+					if o.Kind != KindLiteral || !o.Origin.Source.Instructive() {
+						continue
+					}
+					if nearMiss(tok.Value, o.Literal) {
+						rs.List = append(rs.List, Reference{Kind: RefNearMiss, Event: ev, Obligation: o, Token: tok.Value})
+						break
+					}
+				}
+			}
+		}
+		if isText && strings.Contains(ev.Text, "?") {
+			for _, o := range live {
+				if o.Kind == KindLiteral && lost[o.ID] && reasks(ev.Text, o) {
+					rs.List = append(rs.List, Reference{Kind: RefReask, Event: ev, Obligation: o, Detail: firstQuestion(ev.Text)})
+				}
+			}
+		}
+		if !isCall || !ev.SideEffect {
+			continue
+		}
+		readOnly := readOnlyCommand(commandOfCall(ev))
+		if ev.Result != nil && ev.Result.IsError {
+			for _, o := range live {
+				if o.Kind == KindLiteral && lost[o.ID] && failedWithout(ev, o) {
+					rs.List = append(rs.List, Reference{Kind: RefFailed, Event: ev, Obligation: o, Detail: ErrorLine(ev.Result.Text)})
+				}
+			}
+		}
+		for _, o := range live {
+			switch o.Kind {
+			case KindProhibition:
+				if readOnly {
+					continue
+				}
+				if tok, ok := touches(ev, o.Object); ok {
+					rs.List = append(rs.List, Reference{Kind: RefTouch, Event: ev, Obligation: o, Token: tok})
+				}
+			case KindThreshold:
+				for _, v := range valuesFor(ev, o.Threshold) {
+					if breaches(v, o.Threshold) {
+						rs.List = append(rs.List, Reference{Kind: RefBreach, Event: ev, Obligation: o, Token: v.text, Value: v.value, Unit: v.unit})
+					}
+				}
+			}
+		}
+		if n, ok := retries.observe(ev); ok {
+			for _, o := range live {
+				if o.Kind == KindThreshold && o.Threshold.Subject == "retry" && !isDurationOrSize(o.Threshold) {
+					v := observedValue{value: float64(n), text: strconv.Itoa(n) + " retries of the same failing call"}
+					if breaches(v, o.Threshold) && !retries.reported(o.ID) {
+						rs.List = append(rs.List, Reference{Kind: RefBreach, Event: ev, Obligation: o, Token: v.text, Value: v.value})
+					}
+				}
+			}
+		}
+		for _, tok := range ev.Tokens {
+			if !unboundKinds[tok.Kind] || tok.Novel || !tok.Before || tok.Visible || l.holdsLiteral(tok.Value) {
+				continue
+			}
+			rs.List = append(rs.List, Reference{Kind: RefUnbound, Event: ev, Token: tok.Value})
+		}
+	}
+	return rs
+}
+
+// unboundKinds are the identifiers an agent cannot make up: addresses, ids
+// and absolute paths.
+var unboundKinds = map[string]bool{"uri": true, "path": true, "host": true, "id": true, "hash": true, "email": true}
+
+// holdsLiteral reports whether any obligation of the ledger carries the
+// literal, whatever its state.
+func (l *Ledger) holdsLiteral(v string) bool {
+	_, ok := l.byKey["literal\x00"+normLiteral(v)]
+	return ok
+}
+
+func firstQuestion(text string) string {
+	for _, s := range sentences(text) {
+		if strings.HasSuffix(s.text, "?") {
+			return s.text
+		}
+	}
+	return firstLine(text)
+}
+
+// reasks reports an agent's question for a literal it lost: "which bucket
+// should I use?" when the ledger holds the bucket.
+func reasks(text string, o *Obligation) bool {
+	q := strings.ToLower(firstQuestion(text))
+	if !strings.HasSuffix(q, "?") {
+		return false
+	}
+	words := []string{o.Label}
+	switch o.LiteralKind {
+	case "uri":
+		words = append(words, "bucket", "url", "endpoint", "address")
+	case "path", "file":
+		words = append(words, "path", "file", "directory", "folder")
+	case "port":
+		words = append(words, "port")
+	case "host":
+		words = append(words, "host", "server")
+	case "env":
+		words = append(words, "variable", "env")
+	}
+	asking := strings.Contains(q, "which") || strings.Contains(q, "what") || strings.Contains(q, "could you") ||
+		strings.Contains(q, "can you") || strings.Contains(q, "remind me")
+	if !asking {
+		return false
+	}
+	for _, w := range words {
+		if w != "" && strings.Contains(q, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// failedWithout reports a failed call that used a value of the same kind
+// as a lost literal in its place: a deploy to another bucket that failed.
+func failedWithout(ev *WindowEvent, o *Obligation) bool {
+	for _, tok := range ev.Tokens {
+		if tok.Kind != o.LiteralKind || normLiteral(tok.Value) == normLiteral(o.Literal) {
+			continue
+		}
+		if tok.Kind == "uri" && !sameScheme(tok.Value, o.Literal) {
+			continue
+		}
+		if o.Label != "" && tok.Label != "" && tok.Label != o.Label {
+			continue
+		}
+		if tok.Novel {
+			return true
+		}
+	}
+	return false
+}
+
+// callTexts are the strings of a call that say what it does: the command
+// of a shell call, the paths of an edit, the file headers of a patch.
+func callTexts(ev *WindowEvent) []string { return callStrings(ev.Args) }
+
+func commandOfCall(ev *WindowEvent) string { return commandOf(ev.Args) }
+
+// touches reports whether a call reaches the object of a prohibition: one
+// of its literals (a path by components), or all of its terms and its
+// action. It returns what matched.
+func touches(ev *WindowEvent, obj *Object) (string, bool) {
+	texts := callTexts(ev)
+	for _, lit := range obj.Literals {
+		if strings.EqualFold(ev.ToolName, lit) || strings.EqualFold(strings.TrimPrefix(ev.ToolName, "mcp__"), lit) {
+			return ev.ToolName, true
+		}
+		isPath := strings.HasSuffix(lit, "/") || strings.HasPrefix(lit, "/") || strings.HasPrefix(lit, "~")
+		for _, t := range texts {
+			if isPath && !strings.Contains(lit, "://") {
+				for _, h := range findLiterals(t) {
+					if (h.kind == "path" || h.kind == "file") && underPath(resolvePath(h.value, ""), resolvePath(lit, "")) {
+						return h.value, true
+					}
+				}
+				continue
+			}
+			if containsLiteral(t, lit) {
+				return lit, true
+			}
+		}
+	}
+	if len(obj.Literals) > 0 {
+		return "", false
+	}
+	if len(obj.Terms) == 0 {
+		return "", false
+	}
+	all := termsOf(ev.ToolName + " " + strings.Join(texts, " "))
+	if !all.hasAll(obj.Terms) {
+		return "", false
+	}
+	if obj.Verb != "" {
+		ok := false
+		for _, v := range specificVerbs[obj.Verb] {
+			if all[stem(v)] || strings.Contains(" "+strings.Join(texts, " ")+" ", " "+v+" ") {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return "", false
+		}
+	}
+	return strings.Join(obj.Terms, " "), true
+}
+
+// readOnlyPrograms only look.
+var readOnlyPrograms = toSet(`ls cat head tail less more grep rg ag find fd wc du df stat file tree pwd echo printf
+which whereis type env printenv date whoami id uname jq yq diff cmp sort uniq cut tr awk sed column test true`)
+
+// readOnlySub are subcommands that only look.
+var readOnlySub = map[string]map[string]bool{
+	"git":     toSet(`status log diff show branch remote rev-parse ls-files blame describe shortlog reflog`),
+	"aws":     toSet(`ls`),
+	"kubectl": toSet(`get describe logs top explain version`),
+	"gh":      toSet(`view list status`),
+	"docker":  toSet(`ps images logs inspect`),
+	"npm":     toSet(`ls list view outdated`),
+}
+
+// readOnlyCommand reports a shell command every segment of which only
+// reads: listing a forbidden bucket is not deploying to it.
+func readOnlyCommand(cmd string) bool {
+	cmd = strings.TrimSpace(cmd)
+	if cmd == "" || strings.ContainsAny(cmd, ">`$") && !strings.Contains(cmd, "2>&1") {
+		return false
+	}
+	for _, seg := range regexp.MustCompile(`\|\||&&|\||;`).Split(cmd, -1) {
+		f := strings.Fields(seg)
+		if len(f) == 0 {
+			continue
+		}
+		prog := path.Base(f[0])
+		if readOnlyPrograms[prog] {
+			if prog == "sed" && strings.Contains(seg, " -i") {
+				return false
+			}
+			continue
+		}
+		subs, ok := readOnlySub[prog]
+		if !ok {
+			return false
+		}
+		found := false
+		for _, w := range f[1:] {
+			if strings.HasPrefix(w, "-") {
+				continue
+			}
+			// aws s3 ls, aws s3api list-object-versions, aws ec2 describe-instances
+			if subs[w] || prog == "aws" && (strings.HasPrefix(w, "list-") || strings.HasPrefix(w, "describe-") ||
+				strings.HasPrefix(w, "get-") || strings.HasPrefix(w, "head-")) {
+				found = true
+			}
+			if prog != "aws" {
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// observedValue is a number a call sets.
+type observedValue struct {
+	value float64
+	unit  string
+	text  string
+}
+
+var keyValueRE = regexp.MustCompile(`(?i)(--?[a-z][a-z0-9_-]*|\b[a-z_][a-z0-9_]*)["']?\s*(?:=|:|\s)\s*["']?(\d+(?:\.\d+)?)(ms|s|sec|secs|seconds|m|min|minutes|h|%)?\b`)
+
+// valuesFor finds the numbers a call sets for a threshold's subject:
+// --retries 8, max_workers=8, "timeout": 120.
+func valuesFor(ev *WindowEvent, t *Threshold) []observedValue {
+	if t.Subject == "" || t.Subject == "duration" || t.Subject == "size" || t.Subject == "percent" {
+		return nil
+	}
+	var out []observedValue
+	consider := func(key, num, unit, text string) {
+		parts := splitIdent(strings.ToLower(key))
+		hit := false
+		for _, p := range parts {
+			if stem(p) == t.Subject {
+				hit = true
+			}
+		}
+		if !hit {
+			return
+		}
+		v, err := strconv.ParseFloat(num, 64)
+		if err != nil {
+			return
+		}
+		out = append(out, observedValue{value: v, unit: unitFromKey(key, unit), text: strings.TrimSpace(text)})
+	}
+	for _, s := range callTexts(ev) {
+		for _, m := range keyValueRE.FindAllStringSubmatch(s, -1) {
+			consider(m[1], m[2], m[3], m[0])
+		}
+	}
+	if len(ev.Args) > 0 && !strings.EqualFold(ev.ToolName, "Bash") {
+		// structured arguments: {"retries": 8}
+		gjson.ParseBytes(ev.Args).ForEach(func(k, v gjson.Result) bool {
+			if v.Type == gjson.Number {
+				consider(k.Str, v.Raw, "", k.Str+"="+v.Raw)
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// unitFromKey reads a unit from a suffix or from the key's name
+// (timeout_ms, timeout_seconds).
+func unitFromKey(key, suffix string) string {
+	switch strings.ToLower(suffix) {
+	case "ms":
+		return "ms"
+	case "s", "sec", "secs", "seconds":
+		return "s"
+	case "m", "min", "minutes":
+		return "min"
+	case "h":
+		return "h"
+	case "%":
+		return "%"
+	}
+	k := strings.ToLower(key)
+	switch {
+	case strings.HasSuffix(k, "_ms") || strings.HasSuffix(k, "-ms") || strings.HasSuffix(k, "millis"):
+		return "ms"
+	case strings.HasSuffix(k, "_seconds") || strings.HasSuffix(k, "_secs") || strings.HasSuffix(k, "_s") || strings.HasSuffix(k, "-seconds"):
+		return "s"
+	case strings.HasSuffix(k, "_minutes") || strings.HasSuffix(k, "_mins"):
+		return "min"
+	}
+	return ""
+}
+
+func isDurationOrSize(t *Threshold) bool {
+	b := baseOf(t.Unit)
+	return b == "s" || b == "bytes"
+}
+
+// breaches reports a value past a limit. A value with no unit is read in
+// the limit's own unit.
+func breaches(v observedValue, t *Threshold) bool {
+	base := v.value
+	if v.unit != "" {
+		for _, u := range unitScale {
+			if u.unit == v.unit {
+				if u.base != baseOf(t.Unit) && baseOf(t.Unit) != "" {
+					return false
+				}
+				base = v.value * u.scale
+				break
+			}
+		}
+	} else if t.Unit != "" {
+		for _, u := range unitScale {
+			if u.unit == t.Unit {
+				base = v.value * u.scale
+				break
+			}
+		}
+	}
+	switch t.Comparator {
+	case CmpLE:
+		return base > t.Base
+	case CmpLT:
+		return base >= t.Base
+	case CmpGE:
+		return base < t.Base
+	case CmpGT:
+		return base <= t.Base
+	case CmpEQ:
+		return base != t.Base
+	}
+	return false
+}
+
+// retryCounter counts repeats of the same call after it failed: the
+// behaviour "retry ≤ 3" limits, whatever flags the call carries.
+type retryCounter struct {
+	last      string
+	failures  int
+	repeats   int
+	reportedT map[string]bool
+}
+
+func newRetryCounter() *retryCounter { return &retryCounter{reportedT: map[string]bool{}} }
+
+// observe returns the number of retries so far when this call repeats a
+// call that failed.
+func (c *retryCounter) observe(ev *WindowEvent) (int, bool) {
+	sig := ev.ToolName + "\x00" + strings.Join(strings.Fields(strings.Join(callTexts(ev), " ")), " ")
+	if sig == c.last && c.failures > 0 {
+		c.repeats++
+	} else {
+		c.last, c.repeats, c.failures = sig, 0, 0
+	}
+	if ev.Result != nil && ev.Result.IsError {
+		c.failures++
+	} else {
+		c.failures = 0
+	}
+	return c.repeats, c.repeats > 0
+}
+
+func (c *retryCounter) reported(id string) bool {
+	if c.reportedT[id+c.last] {
+		return true
+	}
+	c.reportedT[id+c.last] = true
+	return false
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,270 @@
+package audit
+
+import (
+	"encoding/json"
+	"hash/maphash"
+	"strings"
+
+	"github.com/compaudit/compaudit/parse"
+)
+
+// WindowEvent is an event after a boundary, kept until the next boundary
+// closes the window. A window is bounded by the agent's context size, and
+// tool output is clipped: rules need its error flag and its start.
+type WindowEvent struct {
+	Index      int
+	File       string
+	Line       int
+	Offset     int64
+	Turn       int
+	Kind       parse.Kind
+	Role       parse.Role
+	Source     Source
+	Text       string
+	ToolName   string
+	ToolID     string
+	Args       json.RawMessage
+	IsError    bool
+	SideEffect bool
+	Result     *WindowEvent // a call's result, once it came
+	Tokens     []Token      // literal-shaped tokens of its text or arguments
+}
+
+// Token is a literal-shaped token a later event used.
+type Token struct {
+	Value string
+	Kind  string
+	Label string
+	// Novel: the token had not appeared in any original event before this
+	// one; the agent made it up or took it from a summary.
+	Novel bool
+	// Before: the token had appeared before the boundary.
+	Before bool
+	// Visible: the token had appeared after the boundary, in the summary,
+	// the kept messages or an earlier event of the window.
+	Visible bool
+}
+
+// maxWindowText bounds the tool output kept per window event.
+const maxWindowText = 16 << 10
+
+// BoundaryReplay is one boundary of one agent replayed against the ledger:
+// what was in force, what came through, and what the agent did next.
+type BoundaryReplay struct {
+	Agent     string
+	Index     int // 1-based among the agent's boundaries
+	File      string
+	Line      int
+	Offset    int64
+	Turn      int
+	Boundary  *parse.Boundary
+	Before    []*Obligation // in force as of the boundary
+	Survivals []Survival    // one per Before, in the same order
+	Retired   []*Obligation // retracted or superseded by then
+	Window    []*WindowEvent
+	// NextTurn is the turn of the next boundary, or 0 at the end.
+	NextTurn int
+
+	context    *postContext
+	trails     map[string][]TrailStep
+	refs       *References
+	eventIndex int
+}
+
+// Survival returns the judgement on an obligation at this boundary.
+func (r *BoundaryReplay) Survival(id string) *Survival {
+	for i := range r.Survivals {
+		if r.Survivals[i].Obligation.ID == id {
+			return &r.Survivals[i]
+		}
+	}
+	return nil
+}
+
+// Trail is the obligation's survival at each boundary so far, this one last.
+func (r *BoundaryReplay) Trail(id string) []TrailStep { return r.trails[id] }
+
+// Counts tallies the survivals by state.
+func (r *BoundaryReplay) Counts() map[State]int {
+	m := map[State]int{}
+	for _, s := range r.Survivals {
+		m[s.State]++
+	}
+	return m
+}
+
+// After counts the obligations that came through as they were.
+func (r *BoundaryReplay) After() int {
+	n := 0
+	for _, s := range r.Survivals {
+		if !s.Lost() {
+			n++
+		}
+	}
+	return n
+}
+
+// Summary is the post-boundary text: the summary and the kept messages.
+func (r *BoundaryReplay) Summary() string { return r.context.text }
+
+// References are what the turns after a boundary did with the ledger.
+func (r *BoundaryReplay) References() *References { return r.refs }
+
+// agentReplay follows one agent through the stream.
+type agentReplay struct {
+	agent      string
+	format     parse.Format
+	ledger     *Ledger
+	boundaries []*BoundaryReplay
+	open       *BoundaryReplay
+	trails     map[string][]TrailStep
+
+	seed      maphash.Seed
+	firstSeen map[uint64]int // token hash → index of the first event it stood in
+	inWindow  map[uint64]bool
+	calls     map[string]*WindowEvent // window calls waiting for results
+	isEffect  func(parse.Format, *parse.Event) bool
+}
+
+func newAgentReplay(agent string, format parse.Format, isEffect func(parse.Format, *parse.Event) bool) *agentReplay {
+	return &agentReplay{agent: agent, format: format, ledger: NewLedger(agent), trails: map[string][]TrailStep{},
+		seed: maphash.MakeSeed(), firstSeen: map[uint64]int{}, calls: map[string]*WindowEvent{}, isEffect: isEffect}
+}
+
+func (a *agentReplay) hash(tok string) uint64 { return maphash.String(a.seed, normLiteral(tok)) }
+
+// observe takes one original event: the window keeps it, the ledger tags
+// it, and its tokens are indexed.
+func (a *agentReplay) observe(ev *parse.Event) {
+	var toks []literalHit
+	switch ev.Kind {
+	case parse.KindToolCall:
+		for _, s := range callStrings(ev.Args) {
+			toks = append(toks, findLiterals(s)...)
+		}
+	case parse.KindMessage, parse.KindToolResult:
+		text := ev.Text
+		if len(text) > maxIndexedText {
+			text = text[:maxIndexedText]
+		}
+		toks = findLiterals(text)
+	}
+	if a.open != nil {
+		a.addToWindow(ev, toks)
+	}
+	a.ledger.Observe(ev)
+	for _, h := range toks {
+		k := a.hash(h.value)
+		if _, ok := a.firstSeen[k]; !ok {
+			a.firstSeen[k] = ev.Index
+		}
+		if a.open != nil {
+			a.inWindow[k] = true
+		}
+	}
+}
+
+// maxIndexedText bounds the text of one event searched for tokens.
+const maxIndexedText = 256 << 10
+
+func (a *agentReplay) addToWindow(ev *parse.Event, toks []literalHit) {
+	we := &WindowEvent{Index: ev.Index, File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
+		Kind: ev.Kind, Role: ev.Role, Source: sourceOf(ev), ToolName: ev.ToolName, ToolID: ev.ToolID,
+		Args: ev.Args, IsError: ev.IsError}
+	we.Text = ev.Text
+	if ev.Kind == parse.KindToolResult && len(we.Text) > maxWindowText {
+		we.Text = we.Text[:maxWindowText]
+	}
+	switch ev.Kind {
+	case parse.KindToolCall:
+		we.SideEffect = a.isEffect(a.format, ev)
+		if ev.ToolID != "" {
+			a.calls[ev.ToolID] = we
+		}
+	case parse.KindToolResult:
+		if call := a.calls[ev.ToolID]; call != nil {
+			call.Result = we
+			delete(a.calls, ev.ToolID)
+		}
+	case parse.KindReasoning, parse.KindBoundary:
+		return
+	}
+	b := a.open
+	for _, h := range toks {
+		k := a.hash(h.value)
+		first, seen := a.firstSeen[k]
+		we.Tokens = append(we.Tokens, Token{Value: h.value, Kind: h.kind, Label: h.label,
+			Novel:   !seen,
+			Before:  seen && first < b.indexOfBoundary(),
+			Visible: a.inWindow[k] || containsLiteral(b.context.text, h.value)})
+	}
+	b.Window = append(b.Window, we)
+}
+
+func (r *BoundaryReplay) indexOfBoundary() int { return r.eventIndex }
+
+// openBoundary replays a boundary against the ledger as of its turn.
+func (a *agentReplay) openBoundary(ev *parse.Event) *BoundaryReplay {
+	r := &BoundaryReplay{Agent: a.agent, Index: len(a.boundaries) + 1, File: ev.File, Line: ev.Line, Offset: ev.Offset,
+		Turn: ev.Turn, Boundary: ev.Boundary, context: newPostContext(ev), trails: a.trails, eventIndex: ev.Index}
+	for _, o := range a.ledger.Live(ev.Turn) {
+		r.Before = append(r.Before, o)
+		r.Survivals = append(r.Survivals, r.context.judge(o))
+	}
+	r.Retired = a.ledger.Retired(ev.Turn)
+	a.boundaries = append(a.boundaries, r)
+	a.open = r
+	a.inWindow = map[uint64]bool{}
+	a.calls = map[string]*WindowEvent{}
+	return r
+}
+
+// closeWindow ends the open window: it finds the references, lets later
+// restatements restore what the summary lost, and extends the trails.
+func (a *agentReplay) closeWindow(nextTurn int) *BoundaryReplay {
+	r := a.open
+	if r == nil {
+		return nil
+	}
+	a.open = nil
+	r.NextTurn = nextTurn
+	r.refs = findReferences(r, a.ledger)
+	for i := range r.Survivals {
+		s := &r.Survivals[i]
+		if s.Lost() {
+			restore(r, s)
+		}
+		step := TrailStep{Boundary: r.Index, Turn: r.Turn, Line: r.Line, State: s.State, Detail: s.Detail,
+			Excerpt: clip(s.Excerpt, 240), Variant: s.Variant}
+		if s.RestoredAt > 0 {
+			step.Detail = strings.TrimSpace(step.Detail + " (restated at turn " + itoa(s.RestoredAt) + ")")
+		}
+		a.trails[s.Obligation.ID] = append(a.trails[s.Obligation.ID], step)
+	}
+	// freeze this boundary's view of the trails
+	frozen := map[string][]TrailStep{}
+	for _, s := range r.Survivals {
+		t := a.trails[s.Obligation.ID]
+		frozen[s.Obligation.ID] = t[:len(t):len(t)]
+	}
+	r.trails = frozen
+	return r
+}
+
+// restore marks an obligation the summary lost as preserved when a later
+// turn stated it again before the agent needed it: it was in the agent's
+// context when it mattered.
+func restore(r *BoundaryReplay, s *Survival) {
+	need := r.refs.firstNeed(s.Obligation.ID)
+	for _, t := range s.Obligation.Restated {
+		if t <= r.Turn || r.NextTurn > 0 && t >= r.NextTurn {
+			continue
+		}
+		if need > 0 && t >= need {
+			break
+		}
+		s.State, s.Via, s.RestoredAt = Preserved, "restated", t
+		s.Detail = "the summary lost it, but turn " + itoa(t) + " stated it again before it was needed"
+		return
+	}
+}

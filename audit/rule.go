@@ -1,0 +1,65 @@
+package audit
+
+import (
+	"github.com/compaudit/compaudit/parse"
+)
+
+// Rule is one check. Rules are values: an id used in every output, a
+// one-line title, a doc for `compaudit explain`, a default severity, and a
+// Run that reports findings through its Pass. A rule never prints, exits
+// or reads files.
+type Rule struct {
+	ID       string
+	Title    string
+	Doc      string
+	Severity Severity
+	Run      func(*Pass)
+}
+
+// Pass is what a rule sees: one boundary of one agent, replayed, and the
+// turns after it.
+type Pass struct {
+	Transcript string
+	Format     parse.Format
+	Agent      string
+	Ledger     *Ledger
+	// Replay is the boundary under audit (nil for agent rules).
+	Replay *BoundaryReplay
+	// Boundaries are the agent's boundaries so far, Replay last.
+	Boundaries []*BoundaryReplay
+
+	rule   *Rule
+	report func(Finding)
+	cache  map[string]any
+}
+
+// Report records a finding. The driver fills in what the rule need not:
+// rule id, default severity, transcript, agent and fingerprint.
+func (p *Pass) Report(f Finding) {
+	f.Rule = p.rule.ID
+	if f.Severity == 0 {
+		f.Severity = p.rule.Severity
+	}
+	if f.Agent == "" {
+		f.Agent = p.Agent
+	}
+	f.Transcript = p.Transcript
+	if f.Boundary == 0 && p.Replay != nil {
+		f.Boundary = p.Replay.Index
+	}
+	if f.Evidence.Chain == nil {
+		f.Evidence.Chain = []Step{}
+	}
+	p.report(f)
+}
+
+// memo computes a value once per pass and shares it among rules: the near
+// misses dropped-literal and paraphrase-reference both need.
+func (p *Pass) memo(key string, f func() any) any {
+	if v, ok := p.cache[key]; ok {
+		return v
+	}
+	v := f()
+	p.cache[key] = v
+	return v
+}

@@ -1,0 +1,54 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/compaudit/compaudit/audit"
+)
+
+// ForbiddenAction reports a side-effecting call on the object of a live
+// prohibition.
+var ForbiddenAction = &audit.Rule{
+	ID:       "forbidden-action",
+	Title:    "A later side-effecting call touches the object of a live prohibition",
+	Severity: audit.SeverityError,
+	Doc: `After a boundary, a side-effecting tool call touches, in its name or its
+arguments, the object of a prohibition still in force: s3://acme-prod/ under
+"never prod"; a call of refund_all under "never call the refund_all tool"; an
+edit under /home/dev/proj/ under "don't touch /home/dev/proj/"; a commit with a
+Co-Authored-By trailer under "never add Co-Authored-By". Paths compare by
+components, so /home/dev/proj-fix-123 is not under /home/dev/proj/. Shell
+commands that only read (ls, cat, git status, aws s3 ls) do not touch.
+
+Side-effecting tools by default — Claude Code: Bash, Write, Edit, MultiEdit,
+NotebookEdit, Task and MCP tools whose name does not read; Codex: shell,
+exec_command, apply_patch and other custom tools; canonical: as flagged, or any
+tool whose name does not read.
+
+Why it matters: this is the incident. The chain shows where the rule was
+stated, what the boundary did to it, and the call that broke it.
+
+Fix: gate side-effecting calls on the ledger's prohibitions, regardless of what
+the summary says.`,
+	Run: runForbiddenAction,
+}
+
+func runForbiddenAction(p *audit.Pass) {
+	r := p.Replay
+	for _, ref := range r.References().Of(audit.RefTouch) {
+		o := ref.Obligation
+		ev := ref.Event
+		f := audit.Finding{File: ev.File, Line: ev.Line, Turn: ev.Turn, Obligation: o, Offset: ev.Offset}
+		f.Message = fmt.Sprintf("turn %d: %s call touches %s, forbidden by %q (turn %d)",
+			ev.Turn, ev.ToolName, ref.Token, o.Text, o.Origin.Turn)
+		f.Evidence.Chain = []audit.Step{audit.Stated(o)}
+		if s := r.Survival(o.ID); s != nil {
+			f.Evidence.Chain = append(f.Evidence.Chain, audit.AtBoundary(r, s))
+			f.Evidence.Summary = s.Excerpt
+		}
+		f.Evidence.Chain = append(f.Evidence.Chain, audit.AtEvent("violated", ev, "touched "+ref.Token))
+		f.Evidence.Tool, f.Evidence.Arguments = ev.ToolName, string(ev.Args)
+		f.Key(ref.Token, ev.ToolName, audit.EventText(ev))
+		p.Report(f)
+	}
+}

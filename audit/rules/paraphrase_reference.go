@@ -1,0 +1,62 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/parse"
+)
+
+// ParaphraseReference reports a later turn using a near miss of a literal.
+var ParaphraseReference = &audit.Rule{
+	ID:       "paraphrase-reference",
+	Title:    "A later turn uses a near miss of a ledger literal",
+	Severity: audit.SeverityError,
+	Doc: `After a boundary, a turn uses a token that is a near variant of a literal the
+user, system or developer stated — s3://acme-staging/ where the ledger holds
+s3://acme-stage-07/ — and that appeared in no original turn before: the agent
+made it up, or took it from the summary's paraphrase. Tool-call arguments are
+checked first, then the agent's text. The finding names the exact literal to
+use instead.
+
+Severity: error in the arguments of a side-effecting call; warning in text or
+in a read-only call.
+
+Why it matters: this is the moment the paraphrase becomes an action. The call
+fails (NoSuchBucket) or succeeds against the wrong resource.
+
+Fix: substitute the exact literal from the ledger before executing; block
+side-effecting calls whose identifiers do not bind to the ledger exactly.`,
+	Run: runParaphraseReference,
+}
+
+func runParaphraseReference(p *audit.Pass) {
+	r := p.Replay
+	for _, ref := range r.References().Of(audit.RefNearMiss) {
+		o := ref.Obligation
+		ev := ref.Event
+		f := audit.Finding{File: ev.File, Line: ev.Line, Turn: ev.Turn, Obligation: o, Offset: ev.Offset}
+		where := "its text"
+		f.Severity = audit.SeverityWarning
+		if ev.Kind == parse.KindToolCall {
+			where = "a " + ev.ToolName + " call"
+			if ev.SideEffect {
+				f.Severity = audit.SeverityError
+			}
+			f.Evidence.Tool, f.Evidence.Arguments = ev.ToolName, string(ev.Args)
+		}
+		f.Message = fmt.Sprintf("turn %d uses %s in %s, a near miss of %s (stated at turn %d); use %s",
+			ev.Turn, ref.Token, where, o.Literal, o.Origin.Turn, o.Literal)
+		f.Evidence.Chain = []audit.Step{audit.Stated(o)}
+		if s := r.Survival(o.ID); s != nil {
+			f.Evidence.Chain = append(f.Evidence.Chain, audit.AtBoundary(r, s))
+			f.Evidence.Summary = s.Excerpt
+		}
+		f.Evidence.Chain = append(f.Evidence.Chain, audit.AtEvent("used", ev, "near miss: "+ref.Token))
+		f.Evidence.Original, f.Evidence.Variant = o.Literal, ref.Token
+		f.Evidence.Diff = audit.CharDiff(o.Literal, ref.Token)
+		f.Evidence.Use = o.Literal
+		f.Key(ref.Token, ev.ToolName)
+		p.Report(f)
+	}
+}

@@ -1,0 +1,51 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/compaudit/compaudit/audit"
+)
+
+// ParaphrasedLiteral reports a literal the summary replaced with a near
+// variant.
+var ParaphrasedLiteral = &audit.Rule{
+	ID:       "paraphrased-literal",
+	Title:    "A literal was replaced by a near variant in the summary",
+	Severity: audit.SeverityWarning,
+	Doc: `The literal is absent verbatim from the post-boundary context, but a near variant
+stands in its place: acme-staging for acme-stage-07, or a relative path that,
+against the session's working directory, no longer resolves to the absolute
+path it replaced. (A relative path that does resolve to it is preserved.) The
+finding carries a character diff of the two.
+
+Why it matters: a near variant reads as the real thing. The agent will use it
+with confidence, and the call fails or, worse, succeeds somewhere else.
+
+Example: ledger "/home/dev/acme-web/src/checkout/total.ts", summary
+"src/checkout/totals.ts".
+
+Fix: make the summarizer copy identifiers verbatim; audit summaries for
+near-miss identifiers before the agent resumes.`,
+	Run: runParaphrasedLiteral,
+}
+
+func runParaphrasedLiteral(p *audit.Pass) {
+	r := p.Replay
+	for i := range r.Survivals {
+		s := &r.Survivals[i]
+		o := s.Obligation
+		if o.Kind != audit.KindLiteral || s.State != audit.Paraphrased || !audit.Changed(r, o.ID) {
+			continue
+		}
+		f := audit.Finding{File: r.File, Line: r.Line, Turn: r.Turn, Obligation: o, Offset: r.Offset}
+		f.Message = fmt.Sprintf("%s (stated at turn %d) became %s in the summary at %s",
+			o.Literal, o.Origin.Turn, s.Variant, audit.BoundaryName(r))
+		f.Evidence.Chain = []audit.Step{audit.Stated(o), audit.AtBoundary(r, s)}
+		f.Evidence.Summary = s.Excerpt
+		f.Evidence.Original, f.Evidence.Variant = o.Literal, s.Variant
+		f.Evidence.Diff = audit.CharDiff(o.Literal, s.Variant)
+		f.Evidence.Use = o.Literal
+		f.Key(s.Variant)
+		p.Report(f)
+	}
+}

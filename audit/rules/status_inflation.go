@@ -1,0 +1,48 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/compaudit/compaudit/audit"
+)
+
+// StatusInflation reports a summary claiming success the record does not
+// show.
+var StatusInflation = &audit.Rule{
+	ID:       "status-inflation",
+	Title:    "The summary claims done or passing where the last state was failed or pending",
+	Severity: audit.SeverityError,
+	Doc: `The ledger tracks the last authoritative state of test runs, builds, deploys and
+tasks: from tool results (is_error, exit codes, FAIL and PASS lines) and
+status updates. This rule reports a summary that claims done, passing or fixed
+where that last state was failed or pending, and that nowhere admits the
+failure.
+
+Why it matters: the agent resumes believing the work is finished, and reports
+success; a verifier that trusts the report accepts it.
+
+Example: the last test run failed (1 failed, 20 passed); the summary says "all
+tests pass". Or: "task B failed with retry pending"; the summary says "tasks A
+and B complete".
+
+Fix: carry states from tool results, not from the narrative; rerun before
+claiming.`,
+	Run: runStatusInflation,
+}
+
+func runStatusInflation(p *audit.Pass) {
+	r := p.Replay
+	for i := range r.Survivals {
+		s := &r.Survivals[i]
+		o := s.Obligation
+		if o.Kind != audit.KindState || s.State != audit.Inverted || !audit.Changed(r, o.ID) {
+			continue
+		}
+		f := audit.Finding{File: r.File, Line: r.Line, Turn: r.Turn, Obligation: o, Offset: r.Offset}
+		f.Message = fmt.Sprintf("the summary at %s claims %s is done; its last state (turn %d) was %s: %s",
+			audit.BoundaryName(r), o.Status.Subject, o.Origin.Turn, o.Status.Value, o.Status.Detail)
+		f.Evidence.Chain = []audit.Step{audit.Stated(o), audit.AtBoundary(r, s)}
+		f.Evidence.Summary = s.Excerpt
+		p.Report(f)
+	}
+}

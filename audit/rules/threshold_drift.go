@@ -1,0 +1,73 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/compaudit/compaudit/audit"
+)
+
+// ThresholdDrift reports a numeric limit that changed or decayed.
+var ThresholdDrift = &audit.Rule{
+	ID:       "threshold-drift",
+	Title:    "A threshold changed value, weakened, became vague, or vanished",
+	Severity: audit.SeverityWarning,
+	Doc: `A numeric limit in the ledger did not come through the boundary as it was: its
+value changed, its comparator weakened, it became vague ("a few retries") or
+qualitative ("retries should be limited"), or it vanished. The finding shows
+the full trail across boundaries, because repeated compaction compounds: each
+summary is written from the previous one, so "retry ≤ 3" → "a few retries" →
+"retries should be limited" is one trail, each step defensible, the whole not.
+The same limit in other words ("no more than 3 retries" for "retry ≤ 3",
+"below 30 seconds" for "under 30s") is preserved.
+
+Why it matters: a vague limit is no limit. The agent retries eight times, or
+sets a 120 s timeout, and believes it complied.
+
+Fix: copy thresholds verbatim — subject, comparator, value, unit — into what
+survives compaction.`,
+	Run: runThresholdDrift,
+}
+
+func runThresholdDrift(p *audit.Pass) {
+	r := p.Replay
+	for i := range r.Survivals {
+		s := &r.Survivals[i]
+		o := s.Obligation
+		if o.Kind != audit.KindThreshold || (s.State != audit.Drifted && s.State != audit.Dropped) || !audit.Changed(r, o.ID) {
+			continue
+		}
+		f := audit.Finding{File: r.File, Line: r.Line, Turn: r.Turn, Obligation: o, Offset: r.Offset}
+		trail := r.Trail(o.ID)
+		f.Evidence.Trail = trail
+		f.Evidence.Drift = s.Drift
+		f.Evidence.Summary = s.Excerpt
+		f.Evidence.Chain = []audit.Step{audit.Stated(o)}
+		var path []string
+		path = append(path, fmt.Sprintf("%q", o.Span.Text))
+		for _, t := range trail {
+			switch {
+			case t.State == audit.Preserved:
+				path = append(path, "preserved")
+			case t.Variant != "":
+				path = append(path, fmt.Sprintf("%q", t.Variant))
+			default:
+				path = append(path, t.State.String())
+			}
+		}
+		for _, b := range p.Boundaries {
+			if sv := b.Survival(o.ID); sv != nil && b.Index <= r.Index {
+				f.Evidence.Chain = append(f.Evidence.Chain, audit.AtBoundary(b, sv))
+			}
+		}
+		what := map[string]string{"value": "changed value", "comparator": "changed comparator", "vague": "became vague",
+			"qualitative": "became qualitative", "vanished": "vanished"}[s.Drift]
+		f.Message = fmt.Sprintf("threshold %q (turn %d) %s at %s: %s", o.Span.Text, o.Origin.Turn, what,
+			audit.BoundaryName(r), strings.Join(path, " → "))
+		if s.Variant != "" {
+			f.Evidence.Original, f.Evidence.Variant = o.Span.Text, s.Variant
+			f.Evidence.Diff = audit.CharDiff(o.Span.Text, s.Variant)
+		}
+		p.Report(f)
+	}
+}

@@ -1,0 +1,85 @@
+package audit
+
+import "strings"
+
+// changeWords narrate a change rather than restate an old value.
+var changeWords = []string{"instead", "previously", "was ", "were ", "changed", "switched", "replaced", "no longer",
+	"not ", "old ", "from ", "formerly", "moved", "superseded", "lifted", "retracted", "dropped the", "used to",
+	"originally", "earlier"}
+
+// StaleRestatement reports whether the post-boundary context restates a
+// retracted or superseded obligation as if it still held, and the sentence
+// that does.
+func (r *BoundaryReplay) StaleRestatement(o *Obligation, l *Ledger) (string, bool) {
+	if o.RetiredAt == 0 || o.RetiredAt > r.Turn {
+		return "", false
+	}
+	narrates := func(sent string) bool {
+		low := " " + strings.ToLower(sent) + " "
+		for _, w := range changeWords {
+			if strings.Contains(low, w) {
+				return true
+			}
+		}
+		if ret := l.Find(o.RetiredBy); ret != nil && ret.Replacement != "" {
+			for _, h := range findLiterals(ret.Replacement) {
+				if containsLiteral(sent, h.value) {
+					return true
+				}
+			}
+			for _, f := range strings.Fields(ret.Replacement) {
+				if allDigits(strings.Trim(f, ".,;:")) && strings.Contains(sent, strings.Trim(f, ".,;:")) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch o.Kind {
+	case KindLiteral:
+		if l.liveLiteral(o.Literal, r.Turn) {
+			return "", false // stated again as current since
+		}
+		for _, s := range r.context.sentences {
+			if containsLiteral(s.text, o.Literal) && !narrates(s.text) {
+				return s.text, true
+			}
+		}
+	case KindProhibition:
+		force, excerpt, found := objectForce(r.context.sentences, o.Object)
+		if found && force == ForceForbid && !narrates(excerpt) && !permits(excerpt) {
+			return excerpt, true
+		}
+	case KindThreshold:
+		for _, s := range r.context.sentences {
+			for _, h := range findThresholds(s.text) {
+				if sameThresholdSubject(h.t, *o.Threshold) && equivalentThreshold(h.t, *o.Threshold) && !narrates(s.text) {
+					return s.text, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// permits reports a sentence that says something is now allowed.
+func permits(s string) bool {
+	low := strings.ToLower(s)
+	for _, w := range []string{"now allowed", "allowed now", "can now", "may now", "permitted", "ok to", "okay to", "is fine"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// liveLiteral reports whether a literal is in force at a turn.
+func (l *Ledger) liveLiteral(v string, turn int) bool {
+	n := normLiteral(v)
+	for _, o := range l.Obligations {
+		if o.Kind == KindLiteral && normLiteral(o.Literal) == n && o.Origin.Turn <= turn && (o.RetiredAt == 0 || o.RetiredAt > turn) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,464 @@
+package audit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/compaudit/compaudit/parse"
+)
+
+// State is what became of an obligation at a boundary.
+type State uint8
+
+const (
+	Preserved    State = iota + 1 // verbatim, or with the same force and value
+	Paraphrased                   // a near variant stands in its place
+	Softened                      // a rule became a preference
+	Drifted                       // a threshold changed value, comparator or precision
+	Dropped                       // gone
+	Inverted                      // turned into its opposite
+	Unverifiable                  // the summary cannot be read
+)
+
+var stateNames = [...]string{"", "preserved", "paraphrased", "softened", "drifted", "dropped", "inverted", "unverifiable"}
+
+func (s State) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return "unknown"
+}
+
+// MarshalText makes states readable in JSON output.
+func (s State) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// States lists every state in order, for tallies.
+func States() []State {
+	return []State{Preserved, Paraphrased, Softened, Drifted, Dropped, Inverted, Unverifiable}
+}
+
+// Survival is the judgement on one obligation at one boundary.
+type Survival struct {
+	Obligation *Obligation `json:"-"`
+	State      State       `json:"state"`
+	// Via says what carried a preserved obligation: summary, kept,
+	// standing, restated, uncleared (a microcompaction left it).
+	Via string `json:"via,omitempty"`
+	// Detail explains the judgement in words.
+	Detail string `json:"detail,omitempty"`
+	// Drift is how a threshold drifted: value, comparator, vague,
+	// qualitative; vanished when it was dropped.
+	Drift string `json:"drift,omitempty"`
+	// Change is how a prohibition was weakened: softened, dropped, inverted.
+	Change string `json:"change,omitempty"`
+	// Variant is what stands in the summary in the obligation's place.
+	Variant string `json:"variant,omitempty"`
+	// Excerpt is the summary sentence that decided the judgement.
+	Excerpt string `json:"excerpt,omitempty"`
+	// RestoredAt is the later turn that stated it again verbatim, before the
+	// agent needed it.
+	RestoredAt int `json:"restored_at,omitempty"`
+}
+
+// Lost reports whether the obligation did not come through as it was.
+func (s *Survival) Lost() bool { return s.State != Preserved && s.State != Unverifiable }
+
+// postContext is what the agent can see right after a boundary.
+type postContext struct {
+	boundary  *parse.Boundary
+	text      string // summary and kept items
+	sentences []sentence
+	cwd       string
+	keptTurns map[int]bool
+	cleared   map[string]bool
+}
+
+func newPostContext(ev *parse.Event) *postContext {
+	b := ev.Boundary
+	var parts []string
+	if b.Readable {
+		parts = append(parts, b.Summary)
+	}
+	for _, k := range b.Kept {
+		parts = append(parts, k.Text)
+	}
+	text := strings.Join(parts, "\n\n")
+	pc := &postContext{boundary: b, text: text, sentences: sentences(text), cwd: ev.Cwd,
+		keptTurns: map[int]bool{}, cleared: map[string]bool{}}
+	for _, t := range b.KeptTurns {
+		pc.keptTurns[t] = true
+	}
+	for _, id := range b.ClearedToolIDs {
+		pc.cleared[id] = true
+	}
+	return pc
+}
+
+// judge decides an obligation's survival across a boundary.
+func (pc *postContext) judge(o *Obligation) Survival {
+	s := Survival{Obligation: o}
+	switch {
+	case o.Standing:
+		s.State, s.Via, s.Detail = Preserved, "standing", "a standing rule the harness re-sends with every request"
+		return s
+	case pc.keptTurns[o.Origin.Turn]:
+		s.State, s.Via, s.Detail = Preserved, "kept", "its turn was kept verbatim"
+		return s
+	case pc.boundary.Kind == parse.BoundaryMicrocompact:
+		if o.Origin.ToolID != "" && pc.cleared[o.Origin.ToolID] && !o.Origin.Source.Instructive() {
+			s.State, s.Detail = Dropped, "its tool result was cleared by the microcompaction"
+			return s
+		}
+		s.State, s.Via = Preserved, "uncleared"
+		return s
+	}
+	// What was kept verbatim counts even when the summary is unreadable.
+	if pc.text == "" && !pc.boundary.Readable {
+		s.State, s.Detail = Unverifiable, "the summary cannot be read: "+pc.boundary.Unreadable
+		return s
+	}
+	switch o.Kind {
+	case KindLiteral:
+		pc.judgeLiteral(o, &s)
+	case KindProhibition:
+		pc.judgeProhibition(o, &s)
+	case KindRequirement:
+		pc.judgeRequirement(o, &s)
+	case KindThreshold:
+		pc.judgeThreshold(o, &s)
+	case KindCommitment:
+		pc.judgeCommitment(o, &s)
+	case KindState:
+		pc.judgeState(o, &s)
+	}
+	if s.State == Dropped && !pc.boundary.Readable {
+		// only kept items were readable; the encrypted summary may hold it
+		s.State, s.Detail = Unverifiable, "not among the kept items; the summary cannot be read: "+pc.boundary.Unreadable
+	}
+	return s
+}
+
+func (pc *postContext) sentenceWith(lit string) string {
+	for _, st := range pc.sentences {
+		if containsLiteral(st.text, lit) {
+			return st.text
+		}
+	}
+	return ""
+}
+
+func (pc *postContext) judgeLiteral(o *Obligation, s *Survival) {
+	if o.LiteralKind == "path" || o.LiteralKind == "file" {
+		visible, variant := pathVisible(pc.text, o.Literal, pc.cwd)
+		if visible {
+			s.State, s.Via = Preserved, "summary"
+			return
+		}
+		if variant != "" {
+			s.State, s.Variant = Paraphrased, variant
+			s.Detail = fmt.Sprintf("%q resolves to %s against %s, not to %s", variant, resolvePath(variant, pc.cwd), pc.cwd, o.Literal)
+			s.Excerpt = pc.sentenceWith(variant)
+			return
+		}
+	} else if containsLiteral(pc.text, o.Literal) {
+		s.State, s.Via, s.Excerpt = Preserved, "summary", pc.sentenceWith(o.Literal)
+		return
+	}
+	for _, h := range findLiterals(pc.text) {
+		if nearMiss(h.value, o.Literal) {
+			s.State, s.Variant = Paraphrased, h.value
+			s.Detail = fmt.Sprintf("%q stands in the summary in place of %q", h.value, o.Literal)
+			s.Excerpt = pc.sentenceWith(h.value)
+			return
+		}
+	}
+	s.State, s.Detail = Dropped, "not in the summary or the kept messages"
+}
+
+func (pc *postContext) judgeProhibition(o *Obligation, s *Survival) {
+	force, excerpt, found := objectForce(pc.sentences, o.Object)
+	s.Excerpt = excerpt
+	switch {
+	case found && force == ForceForbid:
+		s.State, s.Via = Preserved, "summary"
+	case found && force == ForcePreference:
+		s.State, s.Change, s.Detail = Softened, "softened", "restated as a preference"
+	case found && (force == ForcePermit || force == ForceRequire):
+		s.State, s.Change, s.Detail = Inverted, "inverted", "restated as something to do"
+	default:
+		s.State, s.Change = Dropped, "dropped"
+		s.Detail = "no prohibition on it in the summary"
+		if found {
+			s.Detail = "mentioned without any prohibition"
+		}
+	}
+}
+
+func (pc *postContext) judgeRequirement(o *Obligation, s *Survival) {
+	for _, l := range o.Object.Literals {
+		if st := pc.sentenceWith(l); st != "" {
+			f := forceOf(st)
+			for _, c := range clauses(st) {
+				if containsLiteral(c, l) {
+					f = forceOf(c)
+					break
+				}
+			}
+			if f == ForceForbid {
+				s.State, s.Excerpt, s.Detail = Inverted, st, "its object is now forbidden"
+				return
+			}
+			s.State, s.Via, s.Excerpt = Preserved, "summary", st
+			return
+		}
+	}
+	obj := *o.Object
+	obj.Literals = nil
+	force, excerpt, found := objectForce(pc.sentences, &obj)
+	s.Excerpt = excerpt
+	switch {
+	case !found:
+		s.State, s.Detail = Dropped, "not in the summary"
+	case force == ForceForbid:
+		s.State, s.Detail = Inverted, "its object is now forbidden"
+	case force == ForcePreference:
+		s.State, s.Detail = Softened, "restated as a preference"
+	case len(o.Object.Literals) > 0:
+		// the words survived but the literal did not
+		s.State, s.Detail = Paraphrased, "restated without its literal"
+	default:
+		s.State, s.Via = Preserved, "summary"
+	}
+}
+
+func (pc *postContext) judgeCommitment(o *Obligation, s *Survival) {
+	terms := o.Object.Terms
+	need := (len(terms)*3 + 4) / 5 // 60%, rounded up
+	if need < 2 {
+		need = min(2, len(terms))
+	}
+	for _, st := range pc.sentences {
+		ts := termsOf(st.text)
+		n := 0
+		for _, t := range terms {
+			if ts[t] {
+				n++
+			}
+		}
+		if n >= need && need > 0 {
+			s.State, s.Via, s.Excerpt = Preserved, "summary", st.text
+			return
+		}
+	}
+	s.State, s.Detail = Dropped, "the promise is not in the summary"
+}
+
+func (pc *postContext) judgeState(o *Obligation, s *Survival) {
+	st := o.Status
+	var claimDone, acknowledged string
+	for _, sent := range pc.sentences {
+		for _, c := range textStatuses(sent.text) {
+			if !sameSubject(c.Subject, st.Subject) {
+				continue
+			}
+			if c.Value == st.Value {
+				acknowledged = sent.text
+			} else if c.Value == StatusDone {
+				claimDone = sent.text
+			} else if st.Value != StatusDone {
+				acknowledged = sent.text // failed vs pending: not a success claim
+			}
+		}
+		if acknowledged == "" && st.Value != StatusDone && mentionsFailure(sent.text, st.Subject) {
+			acknowledged = sent.text
+		}
+	}
+	switch {
+	case acknowledged != "":
+		s.State, s.Via, s.Excerpt = Preserved, "summary", acknowledged
+	case claimDone != "" && st.Value != StatusDone:
+		s.State, s.Excerpt = Inverted, claimDone
+		s.Detail = fmt.Sprintf("the summary claims %s is done; its last authoritative state was %s", st.Subject, strings.ReplaceAll(st.Value, "_", " "))
+	case claimDone != "":
+		s.State, s.Via, s.Excerpt = Preserved, "summary", claimDone
+	default:
+		s.State, s.Detail = Dropped, "the summary does not say"
+	}
+}
+
+// sameSubject matches state subjects: "tests" and "test suite", "task B"
+// and "task b".
+func sameSubject(a, b string) bool {
+	return strings.EqualFold(a, b)
+}
+
+// mentionsFailure reports a sentence admitting that a subject failed or is
+// pending in words the status patterns miss: "1 failing test", "a failure
+// in …", "still pending".
+func mentionsFailure(sentence, subject string) bool {
+	l := strings.ToLower(sentence)
+	subj := strings.ToLower(strings.TrimSuffix(subject, "s"))
+	if !strings.Contains(l, subj) {
+		return false
+	}
+	for _, w := range []string{"fail", "broken", "pending", "not yet", "error", "retry", "retries", "blocked", "outstanding"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func (pc *postContext) judgeThreshold(o *Obligation, s *Survival) {
+	t := *o.Threshold
+	var changed *thresholdHit
+	var changedIn string
+	for _, st := range pc.sentences {
+		for _, h := range findThresholds(st.text) {
+			if !sameThresholdSubject(h.t, t) {
+				continue
+			}
+			if equivalentThreshold(h.t, t) {
+				s.State, s.Via, s.Excerpt = Preserved, "summary", st.text
+				return
+			}
+			if changed == nil {
+				hh := h
+				changed, changedIn = &hh, st.text
+			}
+		}
+	}
+	if changed != nil {
+		s.State, s.Excerpt, s.Variant = Drifted, changedIn, changedIn[changed.start:changed.end]
+		if direction(changed.t.Comparator) != direction(t.Comparator) {
+			s.Drift = "comparator"
+			s.Detail = fmt.Sprintf("comparator %s became %s", t.Comparator, changed.t.Comparator)
+		} else {
+			s.Drift = "value"
+			s.Detail = fmt.Sprintf("value %s became %s", formatFloat(t.Value)+unitText(t.Unit), formatFloat(changed.t.Value)+unitText(changed.t.Unit))
+		}
+		return
+	}
+	var mention string
+	for _, st := range pc.sentences {
+		if !pc.thresholdSubjectIn(st.text, t) {
+			continue
+		}
+		l := " " + strings.ToLower(st.text) + " "
+		if numberIn(l, t.Value) {
+			s.State, s.Via, s.Excerpt = Preserved, "summary", st.text
+			return
+		}
+		for _, v := range vagueQuantity {
+			if strings.Contains(l, " "+v+" ") {
+				s.State, s.Drift, s.Excerpt, s.Variant = Drifted, "vague", st.text, v
+				s.Detail = fmt.Sprintf("the limit became vague: %q", v)
+				return
+			}
+		}
+		for _, q := range qualitativeLimit {
+			if strings.Contains(l, q) {
+				s.State, s.Drift, s.Excerpt, s.Variant = Drifted, "qualitative", st.text, strings.TrimSpace(q)
+				s.Detail = fmt.Sprintf("the limit became qualitative: %q", strings.TrimSpace(q))
+				return
+			}
+		}
+		if mention == "" {
+			mention = st.text
+		}
+	}
+	s.State, s.Drift, s.Excerpt = Dropped, "vanished", mention
+	s.Detail = "the limit is not in the summary"
+	if mention != "" {
+		s.Detail = "its subject is mentioned without any limit"
+	}
+}
+
+func unitText(u string) string {
+	switch u {
+	case "":
+		return ""
+	case "%", "s", "ms", "min", "h", "d":
+		return u
+	}
+	return " " + u
+}
+
+// thresholdSubjectIn reports whether a sentence speaks of a threshold's
+// subject.
+func (pc *postContext) thresholdSubjectIn(sentence string, t Threshold) bool {
+	switch t.Subject {
+	case "duration", "size", "percent":
+		return false // no word to look for
+	}
+	return termsOf(sentence)[t.Subject]
+}
+
+// sameThresholdSubject matches the subjects of two thresholds; a limit
+// with no subject word matches one of the same kind of unit.
+func sameThresholdSubject(a, b Threshold) bool {
+	if a.Subject == b.Subject {
+		return true
+	}
+	generic := map[string]string{"duration": "s", "size": "bytes", "percent": "%"}
+	if u, ok := generic[a.Subject]; ok && baseOf(b.Unit) == u {
+		return true
+	}
+	if u, ok := generic[b.Subject]; ok && baseOf(a.Unit) == u {
+		return true
+	}
+	return false
+}
+
+func baseOf(unit string) string {
+	for _, u := range unitScale {
+		if u.unit == unit {
+			return u.base
+		}
+	}
+	return ""
+}
+
+// equivalentThreshold compares two limits as bounds: "fewer than 4
+// retries" is "at most 3", and for a measured quantity "under 30s" and
+// "at most 30 seconds" are the same bound.
+func equivalentThreshold(a, b Threshold) bool {
+	ca, va := normalBound(a)
+	cb, vb := normalBound(b)
+	if ca != cb {
+		return false
+	}
+	d := va - vb
+	return d < 1e-9 && d > -1e-9
+}
+
+func normalBound(t Threshold) (Comparator, float64) {
+	counted := baseOf(t.Unit) == ""
+	v := t.Base
+	integer := v == float64(int64(v))
+	switch {
+	case counted && integer && t.Comparator == CmpLT:
+		return CmpLE, v - 1
+	case counted && integer && t.Comparator == CmpGT:
+		return CmpGE, v + 1
+	case !counted && t.Comparator == CmpLT:
+		return CmpLE, v
+	case !counted && t.Comparator == CmpGT:
+		return CmpGE, v
+	}
+	return t.Comparator, v
+}
+
+// numberIn reports whether a value stands in text as digits or a word.
+func numberIn(lower string, v float64) bool {
+	if strings.Contains(lower, " "+formatFloat(v)+" ") || strings.Contains(lower, " "+formatFloat(v)+",") ||
+		strings.Contains(lower, " "+formatFloat(v)+".") {
+		return true
+	}
+	for w, n := range numberWords {
+		if n == v && strings.Contains(lower, " "+w+" ") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,145 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/rules"
+	"github.com/compaudit/compaudit/parse"
+	"github.com/compaudit/compaudit/report"
+	"github.com/spf13/cobra"
+)
+
+type auditOptions struct {
+	input       inputOptions
+	format      string
+	failOn      string
+	minSeverity string
+}
+
+func newAuditCmd(a *app) *cobra.Command {
+	opts := &auditOptions{}
+	c := &cobra.Command{
+		Use:   "audit FILE|DIR|- ...",
+		Short: "Replay every compaction boundary and report what it destroyed",
+		Long: `audit tags each agent's obligations as its turns were written, replays every
+compaction boundary against that ledger, and reports what the summary lost
+(dropped literals, softened negations, drifted thresholds, stale or inflated
+states) and what the agent did next (near-miss literals, forbidden actions,
+breached thresholds, identifiers it could no longer see).`,
+		Example: `  compaudit audit testdata/transcripts/incident-claude.jsonl
+  compaudit audit --format ndjson ~/.claude/projects/ | jq 'select(.severity=="error")'
+  compaudit audit --fail-on warning sessions/`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return auditRun(a, opts, args)
+		},
+	}
+	opts.input.register(c)
+	c.Flags().StringVar(&opts.format, "format", "text", "output format: text, json or ndjson")
+	c.Flags().StringVar(&opts.failOn, "fail-on", "error", "exit 1 when a finding is at or above: error, warning, note or none")
+	c.Flags().StringVar(&opts.minSeverity, "min-severity", "", "show findings at or above this severity (default: warning for text, note otherwise)")
+	return c
+}
+
+// failThreshold reads --fail-on; 0 means never fail on findings.
+func failThreshold(s string) (audit.Severity, error) {
+	if s == "none" {
+		return 0, nil
+	}
+	sev, err := audit.ParseSeverity(s)
+	if err != nil {
+		return 0, usageError("--fail-on must be error, warning, note or none, not %q", s)
+	}
+	return sev, nil
+}
+
+func auditRun(a *app, opts *auditOptions, args []string) error {
+	failOn, err := failThreshold(opts.failOn)
+	if err != nil {
+		return err
+	}
+	minSev := audit.SeverityNote
+	if opts.format == "text" {
+		minSev = audit.SeverityWarning
+	}
+	if opts.minSeverity != "" {
+		if minSev, err = audit.ParseSeverity(opts.minSeverity); err != nil {
+			return usageError("--min-severity must be error, warning or note, not %q", opts.minSeverity)
+		}
+	}
+	view := report.AuditView{MinSeverity: minSev}
+	ro := report.Options{Color: a.colorOut(), Version: Version()}
+	var write func([]*audit.Result) error
+	switch opts.format {
+	case "text":
+		write = func(rs []*audit.Result) error { return report.AuditText(a.streams.Out, rs, view, ro) }
+	case "json":
+		write = func(rs []*audit.Result) error { return report.AuditJSON(a.streams.Out, rs, view, ro) }
+	case "ndjson":
+		write = func(rs []*audit.Result) error { return report.AuditNDJSON(a.streams.Out, rs, view, ro) }
+	default:
+		return usageError("--format must be text, json or ndjson, not %q", opts.format)
+	}
+	results, health, err := auditAll(a, &opts.input, args)
+	if err != nil {
+		return err
+	}
+	if err := write(results); err != nil {
+		return &ExitError{Code: ExitInternal, Err: err}
+	}
+	if err := health.exit(); err != nil {
+		return err
+	}
+	if failOn > 0 {
+		n := 0
+		for _, r := range results {
+			for _, f := range r.Findings {
+				if f.Severity >= failOn {
+					n++
+				}
+			}
+		}
+		if n > 0 {
+			return &ExitError{Code: ExitFindings, Silent: true, Err: fmt.Errorf("%d finding(s) at or above %s", n, failOn)}
+		}
+	}
+	return nil
+}
+
+// auditAll reads and audits every transcript the arguments name.
+func auditAll(a *app, in *inputOptions, args []string) ([]*audit.Result, *inputHealth, error) {
+	popts, err := in.parseOptions(a.streams)
+	if err != nil {
+		return nil, nil, err
+	}
+	transcripts, diags, err := discover(a, args)
+	reportDiagnostics(a, diags)
+	if err != nil {
+		return nil, nil, err
+	}
+	health := &inputHealth{}
+	health.add(diags)
+	aopts := audit.Options{Rules: rules.All()}
+	var results []*audit.Result
+	for _, t := range transcripts {
+		res, err := audit.Audit(t, popts, aopts)
+		if err != nil {
+			return nil, nil, &ExitError{Code: ExitInternal, Err: fmt.Errorf("%s: %w", t.Path, err)}
+		}
+		health.files(a, res.Files)
+		if readableAny(res.Files) {
+			results = append(results, res)
+		}
+	}
+	return results, health, nil
+}
+
+func readableAny(files []parse.FileResult) bool {
+	for _, f := range files {
+		if f.Err == nil {
+			return true
+		}
+	}
+	return false
+}

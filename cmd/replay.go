@@ -1,0 +1,54 @@
+package cmd
+
+import (
+	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/report"
+	"github.com/spf13/cobra"
+)
+
+type replayOptions struct {
+	input    inputOptions
+	format   string
+	boundary int
+	agent    string
+}
+
+func newReplayCmd(a *app) *cobra.Command {
+	opts := &replayOptions{}
+	c := &cobra.Command{
+		Use:   "replay FILE|DIR|- ...",
+		Short: "Show, per boundary, every obligation's survival and its trail",
+		Example: `  compaudit replay testdata/transcripts/incident-drift-claude.jsonl
+  compaudit replay --boundary 2 --format json session.jsonl`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if opts.boundary < 0 {
+				return usageError("--boundary must be 1 or more, not %d", opts.boundary)
+			}
+			ro := report.Options{Color: a.colorOut(), Version: Version()}
+			v := report.ReplayView{Boundary: opts.boundary, Agent: opts.agent}
+			var write func([]*audit.Result) error
+			switch opts.format {
+			case "text":
+				write = func(rs []*audit.Result) error { return report.ReplayText(a.streams.Out, rs, v, ro) }
+			case "json":
+				write = func(rs []*audit.Result) error { return report.ReplayJSON(a.streams.Out, rs, v, ro) }
+			default:
+				return usageError("--format must be text or json, not %q", opts.format)
+			}
+			results, health, err := auditAll(a, &opts.input, args)
+			if err != nil {
+				return err
+			}
+			if err := write(results); err != nil {
+				return &ExitError{Code: ExitInternal, Err: err}
+			}
+			return health.exit()
+		},
+	}
+	opts.input.register(c)
+	c.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
+	c.Flags().IntVar(&opts.boundary, "boundary", 0, "show only this boundary (1-based, per agent)")
+	c.Flags().StringVar(&opts.agent, "agent", "", "show only this agent's boundaries")
+	return c
+}

@@ -1,0 +1,116 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/compaudit/compaudit/audit"
+)
+
+// ReplayView selects boundaries to show.
+type ReplayView struct {
+	Boundary int // 0: every boundary
+	Agent    string
+}
+
+type replaySurvivalDoc struct {
+	Obligation *audit.Obligation `json:"obligation"`
+	audit.Survival
+	Trail []audit.TrailStep `json:"trail"`
+}
+
+type replayBoundaryDoc struct {
+	boundaryDoc
+	Summary     string              `json:"summary"`
+	Obligations []replaySurvivalDoc `json:"obligations"`
+}
+
+func (v ReplayView) selects(b *audit.BoundaryReplay) bool {
+	return (v.Boundary == 0 || b.Index == v.Boundary) && (v.Agent == "" || b.Agent == v.Agent)
+}
+
+// ReplayJSON renders each selected boundary with every obligation's
+// survival and trail.
+func ReplayJSON(w io.Writer, rs []*audit.Result, v ReplayView, o Options) error {
+	type doc struct {
+		Tool        string `json:"tool"`
+		Version     string `json:"version"`
+		Transcripts []struct {
+			Path       string              `json:"path"`
+			Boundaries []replayBoundaryDoc `json:"boundaries"`
+		} `json:"transcripts"`
+	}
+	d := doc{Tool: "compaudit", Version: o.Version}
+	for _, r := range rs {
+		t := struct {
+			Path       string              `json:"path"`
+			Boundaries []replayBoundaryDoc `json:"boundaries"`
+		}{Path: r.Path, Boundaries: []replayBoundaryDoc{}}
+		for _, b := range r.Boundaries {
+			if !v.selects(b) {
+				continue
+			}
+			bd := replayBoundaryDoc{boundaryDoc: boundaryDocOf(b), Summary: b.Summary(), Obligations: []replaySurvivalDoc{}}
+			for _, s := range b.Survivals {
+				bd.Obligations = append(bd.Obligations, replaySurvivalDoc{Obligation: s.Obligation, Survival: s, Trail: b.Trail(s.Obligation.ID)})
+			}
+			t.Boundaries = append(t.Boundaries, bd)
+		}
+		d.Transcripts = append(d.Transcripts, t)
+	}
+	return encodeJSON(w, d, true)
+}
+
+// ReplayText renders each selected boundary: every obligation, what
+// became of it, and its trail across boundaries.
+func ReplayText(w io.Writer, rs []*audit.Result, v ReplayView, o Options) error {
+	st := newStyles(w, o.Color)
+	var b strings.Builder
+	for _, r := range rs {
+		fmt.Fprintf(&b, "%s %s\n", st.head.Render(r.Path), st.dim.Render("("+string(r.Format)+")"))
+		n := 0
+		for _, bd := range r.Boundaries {
+			if !v.selects(bd) {
+				continue
+			}
+			n++
+			fmt.Fprintf(&b, "\n  %s %s\n", st.bold.Render(fmt.Sprintf("agent %s · boundary %d", bd.Agent, bd.Index)),
+				st.dim.Render(boundaryLine(bd, bd.Counts())))
+			for _, s := range bd.Survivals {
+				state := fmt.Sprintf("%-12s", s.State)
+				switch s.State {
+				case audit.Preserved:
+					state = st.added.Render(state)
+				case audit.Unverifiable:
+					state = st.dim.Render(state)
+				default:
+					state = st.rm.Render(state)
+				}
+				fmt.Fprintf(&b, "    %s %s\n", state, obligationLine(st, s.Obligation))
+				var why []string
+				if s.Via != "" && s.State == audit.Preserved {
+					why = append(why, "via "+s.Via)
+				}
+				if s.Detail != "" {
+					why = append(why, s.Detail)
+				}
+				if len(why) > 0 {
+					fmt.Fprintf(&b, "                 %s\n", st.dim.Render(oneLine(strings.Join(why, "; "), 120)))
+				}
+				if t := bd.Trail(s.Obligation.ID); len(t) > 1 {
+					var steps []string
+					for _, x := range t {
+						steps = append(steps, fmt.Sprintf("b%d %s", x.Boundary, x.State))
+					}
+					fmt.Fprintf(&b, "                 %s\n", st.dim.Render("trail: "+strings.Join(steps, " → ")))
+				}
+			}
+		}
+		if n == 0 {
+			b.WriteString(st.dim.Render("  no matching boundary") + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
