@@ -168,12 +168,22 @@ func sentenceAt(sents []sentence, at int) string {
 	return ""
 }
 
+// leadVerbs come before a limit's subject without being part of it.
+var leadVerbs = toSet(`keep stay set leave hold limit cap allow actually also and ensure make let`)
+
 // subjectStart widens a threshold's span back to its subject word, so
 // "under 30s" is shown as "timeout under 30s".
 func subjectStart(s string, start int, subject string) int {
 	ws := words(s[:start])
 	for i := len(ws) - 1; i >= 0 && i >= len(ws)-4; i-- {
 		if stem(ws[i].w) == subject {
+			// a compound: "batch size", "p95 latency", "request timeout"
+			if i > 0 {
+				if p := plainWord(ws[i-1].w); p != "" && !stopWords[p] && !genericVerbs[p] && !leadVerbs[p] &&
+					!strings.ContainsAny(s[ws[i-1].end:ws[i].start], ",;:") {
+					return ws[i-1].start
+				}
+			}
 			return ws[i].start
 		}
 	}
@@ -184,8 +194,13 @@ func subjectStart(s string, start int, subject string) int {
 // the number: "at least 80% coverage".
 func subjectEnd(s string, end int, subject string) int {
 	ws := words(s[end:])
-	if len(ws) > 0 && stem(ws[0].w) == subject {
-		return end + ws[0].end
+	for i := 0; i < len(ws) && i < 3; i++ {
+		if stem(ws[i].w) == subject {
+			return end + ws[i].end
+		}
+		if stopWords[plainWord(ws[i].w)] {
+			break
+		}
 	}
 	return end
 }
@@ -233,7 +248,9 @@ func (l *Ledger) toolCall(ev *parse.Event) []*Obligation {
 			}
 			o := literalObligation(h, text)
 			o.Origin = origin
-			if got := l.record(o); got != nil {
+			// the agent writing a literal is not the literal coming back
+			// into its context: no restatement is noted for its own calls
+			if got := l.recordQuiet(o); got != nil {
 				changed = append(changed, got)
 			}
 			if n++; n >= maxToolLiterals {
@@ -357,10 +374,17 @@ func (l *Ledger) setState(o *Obligation, turn int) []*Obligation {
 
 // record adds an obligation, or notes a restatement of one already held.
 // It returns the obligation when the ledger changed.
-func (l *Ledger) record(o *Obligation) *Obligation {
+func (l *Ledger) record(o *Obligation) *Obligation { return l.add(o, true) }
+
+// recordQuiet adds an obligation without noting a restatement of one held.
+func (l *Ledger) recordQuiet(o *Obligation) *Obligation { return l.add(o, false) }
+
+func (l *Ledger) add(o *Obligation, restate bool) *Obligation {
 	k := o.key()
 	if prev, ok := l.byKey[k]; ok && prev.RetiredAt == 0 {
-		prev.Restated = append(prev.Restated, o.Origin.Turn)
+		if restate {
+			prev.Restated = append(prev.Restated, o.Origin.Turn)
+		}
 		// An instruction outranks a tool's mention of the same literal.
 		if o.Origin.Source.Instructive() && !prev.Origin.Source.Instructive() {
 			prev.Origin, prev.Span, prev.Standing = o.Origin, o.Span, o.Standing

@@ -31,6 +31,9 @@ dockerfile mk makefile cmake bat ps1 lua pl r dart zig nim elm clj cljs edn grap
 
 // tlds end host names; words that are also file extensions or common
 // English (app, run, page) are left out so "compile.app" stays a file.
+// devicePaths are plumbing, not places a later turn is held to.
+var devicePaths = toSet(`/dev/null /dev/stdout /dev/stderr /dev/stdin /dev/zero /dev/tty /tmp /tmp/`)
+
 var tlds = toSet(`com net org io dev ai co internal local localhost cloud svc gov edu corp lan`)
 
 // findLiterals extracts every literal from text.
@@ -43,6 +46,18 @@ func findLiterals(text string) []literalHit {
 		}
 		if h, ok := classifyToken(text, w.start, w.end); ok {
 			hits = append(hits, h)
+			continue
+		}
+		// a refspec or a key:value pair: HEAD:release-2026-03
+		if t := text[w.start:w.end]; strings.Count(t, ":") == 1 && !strings.Contains(t, "://") {
+			i := strings.IndexByte(t, ':')
+			for _, part := range [][2]int{{w.start, w.start + i}, {w.start + i + 1, w.end}} {
+				if part[1] > part[0] {
+					if h, ok := classifyToken(text, part[0], part[1]); ok {
+						hits = append(hits, h)
+					}
+				}
+			}
 		}
 	}
 	hits = appendLabelled(text, hits)
@@ -79,7 +94,7 @@ func appendQuoted(text string, hits []literalHit) []literalHit {
 			i = end
 			continue
 		}
-		if q == '`' && (strings.ContainsAny(body, " \t") || !hasAlnum(body) || len(body) < 2) {
+		if q == '`' && (strings.ContainsAny(body, " \t<>*?") || !hasAlnum(body) || len(body) < 2) {
 			// a command or phrase in backticks is not one token; its
 			// literals are found one by one
 			i = end
@@ -168,6 +183,9 @@ func isTokenSep(c byte) bool {
 // classifyToken decides whether text[start:end] is a literal, and which.
 func classifyToken(text string, start, end int) (literalHit, bool) {
 	t := text[start:end]
+	if strings.ContainsAny(t, "*?[]{}<>") && !strings.Contains(t, "://") {
+		return literalHit{}, false // a glob or a placeholder, not a value
+	}
 	h := literalHit{value: t, start: start, end: end}
 	lower := strings.ToLower(t)
 	switch {
@@ -176,6 +194,9 @@ func classifyToken(text string, start, end int) (literalHit, bool) {
 	case isEmail(t):
 		h.kind = "email"
 	case isAbsPath(t):
+		if devicePaths[t] {
+			return h, false
+		}
 		h.kind = "path"
 	case isRelPath(t):
 		h.kind = "path"
@@ -261,9 +282,12 @@ func isRelPath(t string) bool {
 	if len(segs) >= 3 {
 		return true
 	}
-	// "src/" and "vendor/" name folders; "and/or" does not end in a slash.
-	return strings.HasSuffix(t, "/") && len(segs) >= 1 && !stopWords[segs[0]]
+	// "src/" and "out/" name folders; "and/or" does not end in a slash.
+	return strings.HasSuffix(t, "/") && len(segs) >= 1 && !notFolders[strings.ToLower(segs[0])]
 }
+
+// notFolders are words that pair with a slash in prose: and/or, yes/no.
+var notFolders = toSet(`and or yes no true false either on off he she his her`)
 
 func isPathSegment(s string) bool {
 	for _, r := range s {
@@ -347,6 +371,10 @@ func allDigits(s string) bool {
 // isTicketID accepts JIRA-123, entry:4471, #1234 and PR-style ids.
 func isTicketID(t string) bool {
 	if strings.HasPrefix(t, "#") && len(t) >= 3 && allDigits(t[1:]) {
+		return true
+	}
+	// a chat channel: #ops-cutover
+	if strings.HasPrefix(t, "#") && len(t) >= 4 && strings.Contains(t, "-") && isLowerIdent(t[1:]) {
 		return true
 	}
 	if i := strings.IndexByte(t, ':'); i > 0 && i < len(t)-1 {

@@ -121,6 +121,12 @@ func nearMiss(t, lit string) bool {
 	if strings.Contains(nt, "://") && !sameScheme(nt, nl) {
 		return false
 	}
+	if isPathLike(nt) != isPathLike(nl) {
+		return false // a package name is not a near miss of its folder
+	}
+	if isPathLike(nt) {
+		return nearMissPath(nt, nl)
+	}
 	ta, tb := tailAfterCommon(nt, nl)
 	if ta == "" || tb == "" {
 		return false
@@ -148,6 +154,29 @@ func nearMiss(t, lit string) bool {
 	}
 	// one edit away in a short name: acme-stag-07 for acme-stage-07
 	return editDistance(ta, tb) <= 2 && len(tb) >= 6
+}
+
+func isPathLike(s string) bool {
+	return !strings.Contains(s, "://") && strings.Contains(s, "/")
+}
+
+// nearMissPath compares paths by their last segment: a file name one or
+// two edits away in the same folder (totals.ts for total.ts) is a miss; the
+// same name elsewhere, or another file of a shared tree, is not.
+func nearMissPath(t, l string) bool {
+	dt, bt := path.Split(strings.TrimSuffix(t, "/"))
+	dl, bl := path.Split(strings.TrimSuffix(l, "/"))
+	if path.Clean(dt) != path.Clean(dl) || bt == bl {
+		return false
+	}
+	if path.Ext(bt) != path.Ext(bl) {
+		return false
+	}
+	st, sl := strings.TrimSuffix(bt, path.Ext(bt)), strings.TrimSuffix(bl, path.Ext(bl))
+	if len(sl) < 4 {
+		return false
+	}
+	return editDistance(st, sl) <= 2
 }
 
 // editDistance is Levenshtein distance in bytes, for short names.
@@ -307,8 +336,14 @@ func mentions(sentence string, terms termSet, obj *Object) bool {
 	if len(ts) == 0 {
 		return false
 	}
-	if obj.Verb != "" && !terms[obj.Verb] && len(ts) == 1 && ts[0] == obj.Verb {
-		return false
+	// Summaries reword: "secrets must never be committed" for "never
+	// commit secrets to the repo". Half the object's words, rounded up,
+	// name it.
+	n := 0
+	for _, t := range ts {
+		if terms[t] {
+			n++
+		}
 	}
-	return terms.hasAll(ts)
+	return n > 0 && n*2 >= len(ts)
 }

@@ -229,22 +229,32 @@ func reasks(text string, o *Obligation) bool {
 	return false
 }
 
-// failedWithout reports a failed call that used a value of the same kind
-// as a lost literal in its place: a deploy to another bucket that failed.
+// failedWithout reports a failed call that put another value where a lost
+// labelled literal belonged, and whose error says the value does not
+// exist: a deploy to another bucket that failed with NoSuchBucket.
 func failedWithout(ev *WindowEvent, o *Obligation) bool {
+	if o.Label == "" || ev.Result == nil {
+		return false
+	}
+	errText := strings.ToLower(ErrorLine(ev.Result.Text))
+	missing := false
+	for _, w := range []string{"nosuch", "no such", "not found", "does not exist", "doesn't exist", "unknown " + o.Label, "invalid " + o.Label} {
+		if strings.Contains(errText, w) {
+			missing = true
+			break
+		}
+	}
+	if !missing {
+		return false
+	}
 	for _, tok := range ev.Tokens {
-		if tok.Kind != o.LiteralKind || normLiteral(tok.Value) == normLiteral(o.Literal) {
+		if tok.Kind != o.LiteralKind || !tok.Novel || normLiteral(tok.Value) == normLiteral(o.Literal) {
 			continue
 		}
 		if tok.Kind == "uri" && !sameScheme(tok.Value, o.Literal) {
 			continue
 		}
-		if o.Label != "" && tok.Label != "" && tok.Label != o.Label {
-			continue
-		}
-		if tok.Novel {
-			return true
-		}
+		return true
 	}
 	return false
 }
@@ -374,7 +384,7 @@ var keyValueRE = regexp.MustCompile(`(?i)(--?[a-z][a-z0-9_-]*|\b[a-z_][a-z0-9_]*
 // valuesFor finds the numbers a call sets for a threshold's subject:
 // --retries 8, max_workers=8, "timeout": 120.
 func valuesFor(ev *WindowEvent, t *Threshold) []observedValue {
-	if t.Subject == "" || t.Subject == "duration" || t.Subject == "size" || t.Subject == "percent" {
+	if t.Subject == "" || isGenericSubject(t.Subject) {
 		return nil
 	}
 	var out []observedValue

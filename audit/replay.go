@@ -3,6 +3,7 @@ package audit
 import (
 	"encoding/json"
 	"hash/maphash"
+	"path"
 	"strings"
 
 	"github.com/compaudit/compaudit/parse"
@@ -124,6 +125,7 @@ type agentReplay struct {
 	inWindow  map[uint64]bool
 	calls     map[string]*WindowEvent // window calls waiting for results
 	isEffect  func(parse.Format, *parse.Event) bool
+	project   string // the first working directory the agent's events name
 }
 
 func newAgentReplay(agent string, format parse.Format, isEffect func(parse.Format, *parse.Event) bool) *agentReplay {
@@ -136,6 +138,9 @@ func (a *agentReplay) hash(tok string) uint64 { return maphash.String(a.seed, no
 // observe takes one original event: the window keeps it, the ledger tags
 // it, and its tokens are indexed.
 func (a *agentReplay) observe(ev *parse.Event) {
+	if a.project == "" && ev.Cwd != "" {
+		a.project = ev.Cwd
+	}
 	var toks []literalHit
 	switch ev.Kind {
 	case parse.KindToolCall:
@@ -154,13 +159,18 @@ func (a *agentReplay) observe(ev *parse.Event) {
 	}
 	a.ledger.Observe(ev)
 	for _, h := range toks {
-		k := a.hash(h.value)
-		if _, ok := a.firstSeen[k]; !ok {
-			a.firstSeen[k] = ev.Index
-		}
-		if a.open != nil {
-			a.inWindow[k] = true
-		}
+		a.index(h.value, ev.Index)
+	}
+}
+
+// index records that a token stood in an event.
+func (a *agentReplay) index(v string, event int) {
+	k := a.hash(v)
+	if _, ok := a.firstSeen[k]; !ok {
+		a.firstSeen[k] = event
+	}
+	if a.open != nil {
+		a.inWindow[k] = true
 	}
 }
 
@@ -193,6 +203,12 @@ func (a *agentReplay) addToWindow(ev *parse.Event, toks []literalHit) {
 	for _, h := range toks {
 		k := a.hash(h.value)
 		first, seen := a.firstSeen[k]
+		if !seen {
+			// `aws s3 ls` shows acme-stage-08, the call says s3://acme-stage-08/
+			if bare := bareName(h.value); bare != "" {
+				first, seen = a.firstSeen[a.hash(bare)]
+			}
+		}
 		we.Tokens = append(we.Tokens, Token{Value: h.value, Kind: h.kind, Label: h.label,
 			Novel:   !seen,
 			Before:  seen && first < b.indexOfBoundary(),
@@ -206,7 +222,7 @@ func (r *BoundaryReplay) indexOfBoundary() int { return r.eventIndex }
 // openBoundary replays a boundary against the ledger as of its turn.
 func (a *agentReplay) openBoundary(ev *parse.Event) *BoundaryReplay {
 	r := &BoundaryReplay{Agent: a.agent, Index: len(a.boundaries) + 1, File: ev.File, Line: ev.Line, Offset: ev.Offset,
-		Turn: ev.Turn, Boundary: ev.Boundary, context: newPostContext(ev), trails: a.trails, eventIndex: ev.Index}
+		Turn: ev.Turn, Boundary: ev.Boundary, context: newPostContext(ev, a.project), trails: a.trails, eventIndex: ev.Index}
 	for _, o := range a.ledger.Live(ev.Turn) {
 		r.Before = append(r.Before, o)
 		r.Survivals = append(r.Survivals, r.context.judge(o))
@@ -257,7 +273,8 @@ func (a *agentReplay) closeWindow(nextTurn int) *BoundaryReplay {
 func restore(r *BoundaryReplay, s *Survival) {
 	need := r.refs.firstNeed(s.Obligation.ID)
 	for _, t := range s.Obligation.Restated {
-		if t <= r.Turn || r.NextTurn > 0 && t >= r.NextTurn {
+		// the boundary's turn is the first one after it
+		if t < r.Turn || r.NextTurn > 0 && t >= r.NextTurn {
 			continue
 		}
 		if need > 0 && t >= need {
@@ -267,4 +284,22 @@ func restore(r *BoundaryReplay, s *Survival) {
 		s.Detail = "the summary lost it, but turn " + itoa(t) + " stated it again before it was needed"
 		return
 	}
+}
+
+// bareName is the distinctive part of a URI or path: the bucket or host of
+// a URI, the file name of a path. Empty when the token is already bare.
+func bareName(v string) string {
+	if i := strings.Index(v, "://"); i > 0 {
+		rest := strings.TrimSuffix(v[i+3:], "/")
+		if j := strings.IndexByte(rest, '/'); j > 0 {
+			rest = rest[:j]
+		}
+		return rest
+	}
+	if strings.Contains(v, "/") {
+		if base := path.Base(strings.TrimSuffix(v, "/")); base != "." && base != "/" && len(base) >= 3 {
+			return base
+		}
+	}
+	return ""
 }

@@ -122,9 +122,13 @@ func firstLine(s string) string {
 	return clip(s, 120)
 }
 
+// taskID is an upper-case name (B, PAY-12) or a lower-case one with a
+// separator or digit (daily-totals, etl_2): never a plain word like "are".
+const taskID = `[A-Z0-9][\w.-]*|[a-z][a-z0-9]*[-_][\w.-]*|[a-z]+[0-9][\w.-]*`
+
 // taskStatusRE reads status updates: "task B failed", "tasks A and B are
 // complete", "the build is broken", "tests are passing".
-var taskStatusRE = regexp.MustCompile(`\b((?i:tasks?|steps?|jobs?|tickets?|subtasks?|phases?|migrations?|stories|story|items?))\s+((?:[A-Z0-9][\w.-]*)(?:(?:\s*,\s*|\s+and\s+)(?:[A-Z0-9][\w.-]*))*)\s+(?i:(?:is\s+|are\s+|has\s+|have\s+|was\s+|were\s+)?(?:now\s+|all\s+|both\s+)?(?:been\s+)?(failed|failing|pending|blocked|in[ -]progress|done|complete|completed|finished|succeeded|passed|passing|fixed|resolved|merged|deployed|outstanding|incomplete|unfinished))`)
+var taskStatusRE = regexp.MustCompile(`\b((?i:tasks?|steps?|jobs?|tickets?|subtasks?|phases?|migrations?|stories|story|items?))\s+((?:` + taskID + `)(?:(?:\s*,\s*|\s+and\s+)(?:` + taskID + `))*)\s+(?i:(?:is\s+|are\s+|has\s+|have\s+|was\s+|were\s+)?(?:now\s+|all\s+|both\s+)?(?:been\s+)?(failed|failing|pending|blocked|in[ -]progress|done|complete|completed|finished|succeeded|passed|passing|fixed|resolved|merged|deployed|outstanding|incomplete|unfinished))`)
 
 var runStatusRE = regexp.MustCompile(`(?i)\b(?:the\s+|all\s+)?(tests?|test suite|build|deploy(?:ment)?|ci|pipeline)\s+(?:is\s+|are\s+|was\s+|were\s+|now\s+)*(?:all\s+)?(failing|failed|broken|red|passing|passed|pass|green|fixed|succeeded|working|fail)\b`)
 

@@ -68,12 +68,13 @@ type postContext struct {
 	boundary  *parse.Boundary
 	text      string // summary and kept items
 	sentences []sentence
-	cwd       string
+	cwd       string // the shell's directory at the boundary
+	project   string // the session's first directory: summaries speak relative to it
 	keptTurns map[int]bool
 	cleared   map[string]bool
 }
 
-func newPostContext(ev *parse.Event) *postContext {
+func newPostContext(ev *parse.Event, project string) *postContext {
 	b := ev.Boundary
 	var parts []string
 	if b.Readable {
@@ -83,7 +84,7 @@ func newPostContext(ev *parse.Event) *postContext {
 		parts = append(parts, k.Text)
 	}
 	text := strings.Join(parts, "\n\n")
-	pc := &postContext{boundary: b, text: text, sentences: sentences(text), cwd: ev.Cwd,
+	pc := &postContext{boundary: b, text: text, sentences: sentences(text), cwd: ev.Cwd, project: project,
 		keptTurns: map[int]bool{}, cleared: map[string]bool{}}
 	for _, t := range b.KeptTurns {
 		pc.keptTurns[t] = true
@@ -149,14 +150,23 @@ func (pc *postContext) sentenceWith(lit string) string {
 
 func (pc *postContext) judgeLiteral(o *Obligation, s *Survival) {
 	if o.LiteralKind == "path" || o.LiteralKind == "file" {
-		visible, variant := pathVisible(pc.text, o.Literal, pc.cwd)
+		dir := pc.project
+		if dir == "" {
+			dir = pc.cwd
+		}
+		visible, variant := pathVisible(pc.text, o.Literal, dir)
+		if !visible && pc.cwd != "" && pc.cwd != dir {
+			if v2, _ := pathVisible(pc.text, o.Literal, pc.cwd); v2 {
+				visible = true
+			}
+		}
 		if visible {
 			s.State, s.Via = Preserved, "summary"
 			return
 		}
 		if variant != "" {
 			s.State, s.Variant = Paraphrased, variant
-			s.Detail = fmt.Sprintf("%q resolves to %s against %s, not to %s", variant, resolvePath(variant, pc.cwd), pc.cwd, o.Literal)
+			s.Detail = fmt.Sprintf("%q resolves to %s against %s, not to %s", variant, resolvePath(variant, dir), dir, o.Literal)
 			s.Excerpt = pc.sentenceWith(variant)
 			return
 		}
@@ -164,11 +174,25 @@ func (pc *postContext) judgeLiteral(o *Obligation, s *Survival) {
 		s.State, s.Via, s.Excerpt = Preserved, "summary", pc.sentenceWith(o.Literal)
 		return
 	}
-	for _, h := range findLiterals(pc.text) {
-		if nearMiss(h.value, o.Literal) {
-			s.State, s.Variant = Paraphrased, h.value
-			s.Detail = fmt.Sprintf("%q stands in the summary in place of %q", h.value, o.Literal)
-			s.Excerpt = pc.sentenceWith(h.value)
+	dir := pc.project
+	if dir == "" {
+		dir = pc.cwd
+	}
+	// any token may stand in for a literal: "checkout-rounding" is no
+	// literal of its own, but it is what became of "checkout-rounding-v2"
+	for _, h := range rawTokens(pc.text) {
+		v := strings.Trim(h.w, "`'\"*")
+		if len(v) < 3 || !identShaped(v) {
+			continue // a plain word ("refunds") stands in for nothing
+		}
+		candidate := v
+		if strings.Contains(v, "/") && !strings.Contains(v, "://") && strings.HasPrefix(o.Literal, "/") {
+			candidate = resolvePath(v, dir) // compare like with like
+		}
+		if nearMiss(candidate, o.Literal) {
+			s.State, s.Variant = Paraphrased, v
+			s.Detail = fmt.Sprintf("%q stands in the summary in place of %q", v, o.Literal)
+			s.Excerpt = pc.sentenceWith(v)
 			return
 		}
 	}
@@ -387,8 +411,7 @@ func unitText(u string) string {
 // thresholdSubjectIn reports whether a sentence speaks of a threshold's
 // subject.
 func (pc *postContext) thresholdSubjectIn(sentence string, t Threshold) bool {
-	switch t.Subject {
-	case "duration", "size", "percent":
+	if isGenericSubject(t.Subject) {
 		return false // no word to look for
 	}
 	return termsOf(sentence)[t.Subject]
@@ -400,12 +423,10 @@ func sameThresholdSubject(a, b Threshold) bool {
 	if a.Subject == b.Subject {
 		return true
 	}
-	generic := map[string]string{"duration": "s", "size": "bytes", "percent": "%"}
-	if u, ok := generic[a.Subject]; ok && baseOf(b.Unit) == u {
-		return true
-	}
-	if u, ok := generic[b.Subject]; ok && baseOf(a.Unit) == u {
-		return true
+	for base, g := range genericSubject {
+		if a.Subject == g && baseOf(b.Unit) == base || b.Subject == g && baseOf(a.Unit) == base {
+			return true
+		}
 	}
 	return false
 }
@@ -457,6 +478,20 @@ func numberIn(lower string, v float64) bool {
 	}
 	for w, n := range numberWords {
 		if n == v && strings.Contains(lower, " "+w+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// identShaped reports a token built like a name, not a word of prose:
+// separators, digits or inner capitals.
+func identShaped(v string) bool {
+	if strings.ContainsAny(v, "-_./:@0123456789") {
+		return true
+	}
+	for i, r := range v {
+		if i > 0 && r >= 'A' && r <= 'Z' {
 			return true
 		}
 	}

@@ -222,7 +222,8 @@ is are was were be been being am do does did done doing have has had having
 i me my we us our you your he she they them their
 not no never don't dont do-not must mustn't should shouldn't shall will would can could may might
 please just also only ever again anything everything something nothing anyone anybody
-there here now yet still even very really either neither too sure`)
+there here now yet still even very really either neither too sure
+directly straight manually automatically immediately yourself anymore accidentally unnecessarily just`)
 
 // genericVerbs name an action without saying which; the object decides.
 var genericVerbs = toSet(`touch use using used modify modifying change changing edit editing access accessing

@@ -255,7 +255,7 @@ func numberAfter(s string, i int) (num float64, unit string, end int, ok bool) {
 		if _, ok := unitScale[word]; ok {
 			return num, word, k, true
 		}
-		if countNouns[word] || word == "times" {
+		if countNouns[word] || word == "times" || pluralNoun(word) {
 			return num, word, k, true
 		}
 		// one word between: "400 changed lines", "5 parallel workers"
@@ -267,7 +267,7 @@ func numberAfter(s string, i int) (num float64, unit string, end int, ok bool) {
 		for k2 < len(s) && s[k2] >= 'a' && s[k2] <= 'z' {
 			k2++
 		}
-		if k2 > w2 && w2 > k && countNouns[s[w2:k2]] && !stopWords[word] {
+		if k2 > w2 && w2 > k && (countNouns[s[w2:k2]] || pluralNoun(s[w2:k2])) && !stopWords[word] {
 			return num, s[w2:k2], k2, true
 		}
 	}
@@ -287,16 +287,25 @@ func parseNumber(w string) (float64, bool) {
 // 30s", "retry at most 3 times"), else the word after the unit ("80%
 // coverage").
 func subjectFor(lower string, cmpStart, numEnd int, unit string) string {
-	if countNouns[unit] {
+	if countNouns[unit] || pluralNoun(unit) {
 		return stem(unit)
 	}
 	// the word after the number and unit: "at least 80% coverage"
 	if unitScale[unit].base == "%" {
-		rest := strings.Fields(lower[numEnd:])
-		if len(rest) > 0 {
-			if w := strings.Trim(rest[0], ".,;:"); w != "" && !stopWords[w] {
-				return stem(w)
+		// the head of the noun phrase: "80% test coverage on …" is coverage
+		head := ""
+		for _, w := range strings.Fields(lower[numEnd:]) {
+			w2 := strings.Trim(w, ".,;:")
+			if w2 == "" || stopWords[w2] || genericVerbs[w2] {
+				break
 			}
+			head = w2
+			if w2 != w {
+				break // punctuation ends the phrase
+			}
+		}
+		if head != "" {
+			return stem(head)
 		}
 	}
 	before := words(lower[:cmpStart])
@@ -312,7 +321,7 @@ func subjectFor(lower string, cmpStart, numEnd int, unit string) string {
 	}
 	if unit != "" && unit != "times" {
 		if u, ok := unitScale[unit]; ok {
-			return map[string]string{"s": "duration", "bytes": "size", "%": "percent"}[u.base]
+			return genericSubject[u.base]
 		}
 	}
 	return ""
@@ -336,3 +345,36 @@ var vagueQuantity = []string{"a few", "few", "several", "some", "a couple", "a h
 var qualitativeLimit = []string{"should be limited", "be limited", "limited", "limit ", "keep it low", "kept low",
 	"keep them low", "minimal", "minimize", "minimise", "sparingly", "not too many", "not too much", "excessive",
 	"bounded", "conservative", "reasonable", "keep retries", "keep timeouts", "short", "low", "small", "quick", "fast"}
+
+// pluralNoun reports a word that counts things: "2 engineers", "5 pods".
+func pluralNoun(w string) bool {
+	if len(w) < 4 || !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") || stopWords[w] {
+		return false
+	}
+	if _, isUnit := unitScale[w]; isUnit {
+		return false
+	}
+	switch w {
+	case "times", "this", "was", "has", "is", "as", "us", "its", "yes", "plus", "minus", "always", "perhaps", "thus", "previous", "various", "serious", "status", "bonus", "across", "less", "unless":
+		return false
+	}
+	for _, r := range w {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// genericSubject names a limit that says what it measures but not of what
+// ("under 30s"); the names cannot be words, so "batch size" stays a subject.
+var genericSubject = map[string]string{"s": "(duration)", "bytes": "(size)", "%": "(percent)"}
+
+func isGenericSubject(s string) bool {
+	for _, g := range genericSubject {
+		if s == g {
+			return true
+		}
+	}
+	return false
+}

@@ -21,6 +21,9 @@ finding carries a character diff of the two.
 Why it matters: a near variant reads as the real thing. The agent will use it
 with confidence, and the call fails or, worse, succeeds somewhere else.
 
+Severity: warning when the literal came from the user, the system or the
+developer; note when only the agent's own tool use held it.
+
 Example: ledger "/home/dev/acme-web/src/checkout/total.ts", summary
 "src/checkout/totals.ts".
 
@@ -40,6 +43,10 @@ func runParaphrasedLiteral(p *audit.Pass) {
 		f := audit.Finding{File: r.File, Line: r.Line, Turn: r.Turn, Obligation: o, Offset: r.Offset}
 		f.Message = fmt.Sprintf("%s (stated at turn %d) became %s in the summary at %s",
 			o.Literal, o.Origin.Turn, s.Variant, audit.BoundaryName(r))
+		if !o.Origin.Source.Instructive() {
+			// a fact of the agent's own tool use, not an instruction
+			f.Severity = audit.SeverityNote
+		}
 		f.Evidence.Chain = []audit.Step{audit.Stated(o), audit.AtBoundary(r, s)}
 		f.Evidence.Summary = s.Excerpt
 		f.Evidence.Original, f.Evidence.Variant = o.Literal, s.Variant
