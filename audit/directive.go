@@ -503,7 +503,7 @@ var specificVerbs = map[string][]string{
 
 // makeObject analyses an object phrase.
 func makeObject(phrase string) *Object {
-	o := &Object{Text: phrase}
+	o := &Object{Text: phrase, Terms: []string{}}
 	for _, h := range findLiterals(phrase) {
 		o.Literals = append(o.Literals, h.value)
 	}

@@ -25,6 +25,9 @@ NotebookEdit, Task and MCP tools whose name does not read; Codex: shell,
 exec_command, apply_patch and other custom tools; canonical: as flagged, or any
 tool whose name does not read.
 
+Example: "never prod" at turn 41, softened at the boundary at turn 63; at
+turn 98 the agent runs aws s3 sync out/ s3://acme-prod/.
+
 Why it matters: this is the incident. The chain shows where the rule was
 stated, what the boundary did to it, and the call that broke it.
 

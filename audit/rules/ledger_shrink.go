@@ -19,6 +19,10 @@ boundary, listing what was lost and how (dropped, paraphrased, softened,
 drifted, inverted). Its parts are reported by the rules above; this is the
 boundary's tally, a note by default.
 
+Example: 23 obligations in force before the boundary at turn 63, 11 after:
+the bucket literal and eight path literals dropped, the prohibition and the
+requirement softened, two promises gone.
+
 Why it matters: a falling count is data loss, whatever the summary reads like.
 
 Fix: raise the boundary's budget for obligations, or keep a ledger outside the

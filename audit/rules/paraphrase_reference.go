@@ -22,6 +22,9 @@ use instead.
 Severity: error in the arguments of a side-effecting call; warning in text or
 in a read-only call.
 
+Example: the ledger holds s3://acme-stage-07/ (turn 41); at turn 97 the agent
+runs aws s3 sync out/ s3://acme-staging/ and the call fails with NoSuchBucket.
+
 Why it matters: this is the moment the paraphrase becomes an action. The call
 fails (NoSuchBucket) or succeeds against the wrong resource.
 

@@ -17,6 +17,9 @@ under "at most 5 workers", a 120 s timeout under "under 30 seconds". A value
 without a unit is read in the threshold's unit. Repeating the same failing
 call counts as retrying it.
 
+Example: "retry ≤ 3" decayed to "retries should be limited"; the next
+deploy runs ./scripts/deploy.sh --retries 8.
+
 Why it matters: thresholds decay across compactions ("a few retries", then
 "retries should be limited"), and the agent acts on what is left.
 

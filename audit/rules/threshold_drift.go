@@ -21,6 +21,10 @@ summary is written from the previous one, so "retry ≤ 3" → "a few retries" �
 The same limit in other words ("no more than 3 retries" for "retry ≤ 3",
 "below 30 seconds" for "under 30s") is preserved.
 
+Example: "retry ≤ 3" at turn 41; the first summary keeps "no more than 3
+retries", the second says "a few retries", the third "retries should be
+limited".
+
 Why it matters: a vague limit is no limit. The agent retries eight times, or
 sets a 120 s timeout, and believes it complied.
 

@@ -17,6 +17,10 @@ path, a host, an id, a hash — that is not in the ledger, not in the summary or
 the kept messages, and not in any turn since the boundary, but that did stand
 in the original turns before it. The agent needed a span it no longer had.
 
+Example: before the boundary git log showed 9f3e2a1 as the culprit; the
+summary says "identified the culprit commit"; after it the agent runs git
+revert 9f3e2a1 without looking again.
+
 Why it matters: the value came from somewhere the agent could not see. It may
 be right by luck or reconstructed wrong; either way the binding is gone.
 

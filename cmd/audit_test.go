@@ -1,0 +1,296 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const drift = "../testdata/transcripts/incident-drift-claude.jsonl"
+
+type ndFinding struct {
+	Rule       string `json:"rule"`
+	Severity   string `json:"severity"`
+	File       string `json:"file"`
+	Line       int    `json:"line"`
+	Turn       int    `json:"turn"`
+	Boundary   int    `json:"boundary"`
+	Agent      string `json:"agent"`
+	Message    string `json:"message"`
+	Obligation struct {
+		ID       string `json:"id"`
+		Kind     string `json:"kind"`
+		Text     string `json:"text"`
+		Literal  string `json:"literal"`
+		Polarity string `json:"polarity"`
+		Origin   struct {
+			File string `json:"file"`
+			Line int    `json:"line"`
+			Turn int    `json:"turn"`
+			Role string `json:"role"`
+		} `json:"origin"`
+	} `json:"obligation"`
+	Evidence struct {
+		Chain []struct {
+			Kind     string `json:"kind"`
+			Turn     int    `json:"turn"`
+			Boundary int    `json:"boundary"`
+		} `json:"chain"`
+		Trail []struct {
+			Boundary int    `json:"boundary"`
+			State    string `json:"state"`
+		} `json:"trail"`
+		Change string `json:"change"`
+	} `json:"evidence"`
+	Fingerprint string `json:"fingerprint"`
+}
+
+func ndjson(t *testing.T, out string) []ndFinding {
+	t.Helper()
+	var fs []ndFinding
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if l == "" {
+			continue
+		}
+		var f ndFinding
+		if err := json.Unmarshal([]byte(l), &f); err != nil {
+			t.Fatalf("not one JSON object per line: %q: %v", l, err)
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// TestAuditIncident is the audit issue's acceptance check on the first
+// design note's incident, with its causal chain.
+func TestAuditIncident(t *testing.T) {
+	code, out, errOut := run(t, "", "audit", "--format", "ndjson", "--min-severity", "warning", incident)
+	if code != ExitFindings {
+		t.Fatalf("exit %d, want 1: %s", code, errOut)
+	}
+	fs := ndjson(t, out)
+	got := map[string]ndFinding{}
+	for _, f := range fs {
+		got[f.Rule] = f
+	}
+	if f := got["dropped-literal"]; f.Obligation.Literal != "s3://acme-stage-07/" || f.Severity != "error" || f.Turn != 63 {
+		t.Errorf("dropped-literal: %+v", f)
+	}
+	if f := got["softened-negation"]; f.Obligation.Text != "never prod" || f.Evidence.Change != "softened" || f.Obligation.Polarity != "forbid" {
+		t.Errorf("softened-negation: %+v", f)
+	}
+	if f := got["paraphrase-reference"]; f.Turn != 97 || !strings.Contains(f.Message, "s3://acme-staging/") || !strings.Contains(f.Message, "use s3://acme-stage-07/") {
+		t.Errorf("paraphrase-reference: %+v", f)
+	}
+	f := got["forbidden-action"]
+	if f.Turn != 98 || f.Obligation.Origin.Turn != 41 || f.Obligation.Origin.Role != "user" {
+		t.Fatalf("forbidden-action: %+v", f)
+	}
+	// stated at turn 41 → softened at boundary 1 (turn 63) → violated at turn 98
+	c := f.Evidence.Chain
+	if len(c) != 3 || c[0].Kind != "stated" || c[0].Turn != 41 || c[1].Kind != "boundary" || c[1].Boundary != 1 ||
+		c[1].Turn != 63 || c[2].Kind != "violated" || c[2].Turn != 98 {
+		t.Errorf("chain: %+v", c)
+	}
+}
+
+// TestAuditDrift: the same story over three compactions reports the
+// threshold's trail and the later breach.
+func TestAuditDrift(t *testing.T) {
+	code, out, _ := run(t, "", "audit", "--format", "ndjson", drift)
+	if code != ExitFindings {
+		t.Fatalf("exit %d", code)
+	}
+	var drifts, breaches []ndFinding
+	for _, f := range ndjson(t, out) {
+		switch f.Rule {
+		case "threshold-drift":
+			drifts = append(drifts, f)
+		case "threshold-breach":
+			breaches = append(breaches, f)
+		}
+	}
+	if len(drifts) != 2 || len(breaches) != 1 {
+		t.Fatalf("%d drifts, %d breaches", len(drifts), len(breaches))
+	}
+	trail := drifts[1].Evidence.Trail
+	if len(trail) != 3 || trail[0].State != "preserved" || trail[1].State != "drifted" || trail[2].State != "drifted" {
+		t.Errorf("trail: %+v", trail)
+	}
+	if b := breaches[0]; b.Turn != 151 || !strings.Contains(b.Message, "--retries 8") {
+		t.Errorf("breach: %+v", b)
+	}
+}
+
+func TestAuditFailOn(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"audit", incident}, ExitFindings},
+		{[]string{"audit", "--fail-on", "none", incident}, ExitOK},
+		{[]string{"audit", "--fail-on", "note", "../testdata/transcripts/audit/no-compaction.txtar"}, ExitUnreadable},
+		{[]string{"audit", "--fail-on", "sometimes", incident}, ExitUsage},
+		{[]string{"audit", "--min-severity", "fatal", incident}, ExitUsage},
+		{[]string{"audit", "--format", "xml", incident}, ExitUsage},
+	} {
+		if code, _, errOut := run(t, "", c.args...); code != c.code {
+			t.Errorf("%v: exit %d, want %d (%s)", c.args, code, c.code, errOut)
+		}
+	}
+	// a run with no compaction and nothing to report
+	chat := `{"role":"user","content":"Never deploy to prod."}` + "\n" + `{"role":"assistant","content":"OK."}` + "\n"
+	if code, out, _ := run(t, chat, "audit", "--fail-on", "note", "--format", "ndjson", "-"); code != ExitOK || out != "" {
+		t.Errorf("quiet run: exit %d, out %q", code, out)
+	}
+}
+
+// TestAuditJSON checks the document's shape: the fields the issue names, and
+// empty lists as [] rather than null.
+func TestAuditJSON(t *testing.T) {
+	code, out, _ := run(t, "", "audit", "--format", "json", incident)
+	if code != ExitFindings {
+		t.Fatalf("exit %d", code)
+	}
+	if strings.Contains(out, "null") {
+		t.Errorf("JSON output holds null")
+	}
+	var doc struct {
+		Tool        string `json:"tool"`
+		Version     string `json:"version"`
+		Transcripts []struct {
+			Path       string   `json:"path"`
+			Format     string   `json:"format"`
+			Agents     []string `json:"agents"`
+			Boundaries []struct {
+				Index             int    `json:"index"`
+				Line              int    `json:"line"`
+				Turn              int    `json:"turn"`
+				Kind              string `json:"kind"`
+				Trigger           string `json:"trigger"`
+				Readable          bool   `json:"readable"`
+				ObligationsBefore int    `json:"obligations_before"`
+				ObligationsAfter  int    `json:"obligations_after"`
+				Survival          map[string]int
+			} `json:"boundaries"`
+			Findings []json.RawMessage `json:"findings"`
+		} `json:"transcripts"`
+		Totals map[string]int `json:"totals"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	tr := doc.Transcripts[0]
+	b := tr.Boundaries[0]
+	if doc.Tool != "compaudit" || tr.Format != "claude-code" || len(tr.Agents) != 1 || b.Turn != 63 || b.Kind != "compact" ||
+		b.Trigger != "auto" || !b.Readable || b.ObligationsBefore <= b.ObligationsAfter {
+		t.Errorf("document: %+v", doc)
+	}
+	for _, k := range []string{"preserved", "paraphrased", "softened", "drifted", "dropped", "inverted", "unverifiable"} {
+		if _, ok := b.Survival[k]; !ok {
+			t.Errorf("survival lacks %s", k)
+		}
+	}
+	if doc.Totals["findings"] != len(tr.Findings) || doc.Totals["errors"] != 4 {
+		t.Errorf("totals %v for %d findings", doc.Totals, len(tr.Findings))
+	}
+}
+
+// TestDeterministic: the same input gives the same bytes in every format.
+func TestDeterministic(t *testing.T) {
+	for _, format := range []string{"text", "json", "ndjson"} {
+		_, a, _ := run(t, "", "audit", "--format", format, incident, drift)
+		_, b, _ := run(t, "", "audit", "--format", format, incident, drift)
+		if a != b || a == "" {
+			t.Errorf("%s output differs between runs", format)
+		}
+	}
+}
+
+// TestFingerprintsStable: fingerprints do not move when the file is edited
+// elsewhere — here, noise records inserted before every line.
+func TestFingerprintsStable(t *testing.T) {
+	_, before, _ := run(t, "", "audit", "--format", "ndjson", incident)
+	data, err := os.ReadFile(incident)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var edited bytes.Buffer
+	for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+		if len(l) > 0 {
+			edited.WriteString(`{"type":"progress","data":{"type":"hook_progress"},"uuid":"noise"}` + "\n")
+		}
+		edited.Write(l)
+	}
+	p := filepath.Join(t.TempDir(), filepath.Base(incident))
+	if err := os.WriteFile(p, edited.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, after, _ := run(t, "", "audit", "--format", "ndjson", p)
+	fa, fb := ndjson(t, before), ndjson(t, after)
+	if len(fa) != len(fb) || len(fa) == 0 {
+		t.Fatalf("%d findings before, %d after", len(fa), len(fb))
+	}
+	seen := map[string]bool{}
+	for i := range fa {
+		if fa[i].Fingerprint != fb[i].Fingerprint || fa[i].Line == fb[i].Line {
+			t.Errorf("%s: fingerprint %s → %s (line %d → %d)", fa[i].Rule, fa[i].Fingerprint, fb[i].Fingerprint, fa[i].Line, fb[i].Line)
+		}
+		if seen[fa[i].Fingerprint] {
+			t.Errorf("duplicate fingerprint %s", fa[i].Fingerprint)
+		}
+		seen[fa[i].Fingerprint] = true
+	}
+}
+
+func TestRulesAndExplain(t *testing.T) {
+	code, out, _ := run(t, "", "rules")
+	if code != 0 || !strings.Contains(out, "softened-negation") || !strings.Contains(out, "error") {
+		t.Errorf("rules: %d %s", code, out)
+	}
+	code, out, _ = run(t, "", "explain", "dropped-literal")
+	if code != 0 || !strings.Contains(out, "Why it matters") || !strings.Contains(out, "default severity: warning") {
+		t.Errorf("explain: %d %s", code, out)
+	}
+	if code, _, errOut := run(t, "", "explain", "no-such-rule"); code != ExitUsage || !strings.Contains(errOut, "compaudit rules") {
+		t.Errorf("explain unknown: %d %s", code, errOut)
+	}
+}
+
+func TestReplay(t *testing.T) {
+	code, out, _ := run(t, "", "replay", "--boundary", "2", drift)
+	if code != 0 || !strings.Contains(out, "boundary 2") || strings.Contains(out, "boundary 1 ") ||
+		!strings.Contains(out, "trail: b1 preserved → b2 drifted") {
+		t.Errorf("replay: %d\n%s", code, out)
+	}
+	code, out, _ = run(t, "", "replay", "--format", "json", incident)
+	var doc map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil {
+		t.Errorf("replay json: %d", code)
+	}
+}
+
+// TestRealCorpus audits every real transcript: the audit completes with exit
+// 0 or 1, and reads everything.
+func TestRealCorpus(t *testing.T) {
+	const dir = "../../shared/corpus"
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("../shared/corpus is not present")
+	}
+	code, out, errOut := run(t, "", "audit", "--format", "json", dir+"/claude-code", dir+"/codex")
+	if code != ExitOK && code != ExitFindings {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if errOut != "" {
+		t.Errorf("stderr: %s", errOut)
+	}
+	var doc struct {
+		Totals map[string]int `json:"totals"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Totals["transcripts"] != 14 || doc.Totals["boundaries"] != 6 {
+		t.Errorf("totals %v: %v", doc.Totals, err)
+	}
+}
