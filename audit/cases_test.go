@@ -3,80 +3,16 @@ package audit
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/compaudit/compaudit/parse"
-	"golang.org/x/tools/txtar"
+	"github.com/compaudit/compaudit/parse/parsetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the want sections of testdata cases")
-
-// caseArchive is a txtar case: its files are written to a temporary folder
-// and the first is the input.
-type caseArchive struct {
-	path  string
-	ar    *txtar.Archive
-	input string
-	dir   string
-}
-
-func loadCase(t *testing.T, path string) *caseArchive {
-	t.Helper()
-	ar, err := txtar.ParseFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &caseArchive{path: path, ar: ar, dir: t.TempDir()}
-	for _, f := range ar.Files {
-		if f.Name == "want" {
-			continue
-		}
-		p := filepath.Join(c.dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if c.input == "" {
-			c.input = p
-		}
-	}
-	return c
-}
-
-func (c *caseArchive) section(name string) (string, int) {
-	for i, f := range c.ar.Files {
-		if f.Name == name {
-			return string(f.Data), i
-		}
-	}
-	return "", -1
-}
-
-// check compares got with a section, or rewrites the section with -update.
-func (c *caseArchive) check(t *testing.T, name, got string) {
-	t.Helper()
-	want, i := c.section(name)
-	if *update {
-		if i < 0 {
-			c.ar.Files = append(c.ar.Files, txtar.File{Name: name})
-			i = len(c.ar.Files) - 1
-		}
-		c.ar.Files[i].Data = []byte(got)
-		if err := os.WriteFile(c.path, txtar.Format(c.ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if got != want {
-		t.Errorf("%s differs (go test ./audit -update rewrites it)\n--- got\n%s--- want\n%s", name, got, want)
-	}
-}
 
 // TestLedgerCases tags each case in testdata/transcripts/ledger and compares
 // the ledger with its want section: every obligation it must tag, and by
@@ -88,8 +24,8 @@ func TestLedgerCases(t *testing.T) {
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			c := loadCase(t, path)
-			ts, diags := parse.Discover([]string{c.input})
+			c := parsetest.Load(t, path, "want")
+			ts, diags := parse.Discover([]string{c.Input})
 			if len(diags) > 0 || len(ts) != 1 {
 				t.Fatalf("discover: %v", diags)
 			}
@@ -109,7 +45,7 @@ func TestLedgerCases(t *testing.T) {
 					b.WriteString("\n")
 				}
 			}
-			c.check(t, "want", b.String())
+			c.Check(t, "want", b.String(), *update)
 		})
 	}
 }

@@ -103,3 +103,32 @@ func (f *Finding) Key(parts ...string) { f.key = strings.Join(parts, "\x00") }
 func BoundaryName(r *BoundaryReplay) string {
 	return fmt.Sprintf("boundary %d (turn %d)", r.Index, r.Turn)
 }
+
+// BoundaryFinding starts a finding about what a boundary did to an
+// obligation: located at the boundary, with the chain from where the
+// obligation was stated to the boundary's judgement.
+func BoundaryFinding(r *BoundaryReplay, s *Survival) Finding {
+	f := Finding{File: r.File, Line: r.Line, Turn: r.Turn, Obligation: s.Obligation, Offset: r.Offset}
+	f.Evidence.Chain = []Step{Stated(s.Obligation), AtBoundary(r, s)}
+	f.Evidence.Summary = s.Excerpt
+	return f
+}
+
+// TurnFinding starts a finding about what a later turn did: located at the
+// turn, with the chain from the obligation through the boundary to the turn.
+func TurnFinding(r *BoundaryReplay, ref Reference, kind, detail string) Finding {
+	ev := ref.Event
+	f := Finding{File: ev.File, Line: ev.Line, Turn: ev.Turn, Obligation: ref.Obligation, Offset: ev.Offset}
+	if o := ref.Obligation; o != nil {
+		f.Evidence.Chain = append(f.Evidence.Chain, Stated(o))
+		if s := r.Survival(o.ID); s != nil {
+			f.Evidence.Chain = append(f.Evidence.Chain, AtBoundary(r, s))
+			f.Evidence.Summary = s.Excerpt
+		}
+	}
+	f.Evidence.Chain = append(f.Evidence.Chain, AtEvent(kind, ev, detail))
+	if ev.Kind == parse.KindToolCall {
+		f.Evidence.Tool, f.Evidence.Arguments = ev.ToolName, string(ev.Args)
+	}
+	return f
+}

@@ -25,6 +25,7 @@ type Result struct {
 	Agents     []string
 	Boundaries []*BoundaryReplay // main agent's first, each agent's in order
 	Ledgers    map[string]*Ledger
+	Turns      map[string]int // each agent's last turn
 	Findings   []Finding
 }
 
@@ -37,7 +38,7 @@ func Audit(t parse.Transcript, popts parse.Options, opts Options) (*Result, erro
 	if isEffect == nil {
 		isEffect = DefaultSideEffecting
 	}
-	res := &Result{Path: t.Path, Ledgers: map[string]*Ledger{}}
+	res := &Result{Path: t.Path, Ledgers: map[string]*Ledger{}, Turns: map[string]int{}}
 	agents := map[string]*agentReplay{}
 	var order []string
 	run := func(a *agentReplay, r *BoundaryReplay) {
@@ -59,6 +60,7 @@ func Audit(t parse.Transcript, popts parse.Options, opts Options) (*Result, erro
 			agents[ev.Agent] = a
 			order = append(order, ev.Agent)
 		}
+		res.Turns[ev.Agent] = max(res.Turns[ev.Agent], ev.Turn)
 		if ev.Kind == parse.KindBoundary {
 			run(a, a.closeWindow(ev.Turn))
 			a.openBoundary(ev)

@@ -22,33 +22,29 @@ type TranscriptLedgers struct {
 	Agents []*AgentLedger // main first, then subagents by id
 }
 
-// BuildLedgers reads a transcript and tags the ledger of each agent.
+// BuildLedgers reads a transcript and tags the ledger of each agent: an
+// audit with no rules.
 func BuildLedgers(t parse.Transcript, opts parse.Options) (*TranscriptLedgers, error) {
-	out := &TranscriptLedgers{Path: t.Path}
-	byAgent := map[string]*AgentLedger{}
-	files, err := t.Read(opts, func(ev *parse.Event) error {
-		al := byAgent[ev.Agent]
-		if al == nil {
-			al = &AgentLedger{Ledger: NewLedger(ev.Agent)}
-			byAgent[ev.Agent] = al
-		}
-		al.Turns = max(al.Turns, ev.Turn)
-		if ev.Kind == parse.KindBoundary {
-			al.Boundaries++
-			return nil
-		}
-		al.Observe(ev)
-		return nil
-	})
-	out.Files = files
-	if len(files) > 0 {
-		out.Format = files[0].Format
+	res, err := Audit(t, opts, Options{})
+	if res == nil {
+		return nil, err
 	}
-	for _, al := range byAgent {
+	return LedgersOf(res), err
+}
+
+// LedgersOf gives the ledgers of an audited transcript.
+func LedgersOf(res *Result) *TranscriptLedgers {
+	out := &TranscriptLedgers{Path: res.Path, Format: res.Format, Files: res.Files}
+	for _, name := range res.Agents {
+		al := &AgentLedger{Ledger: res.Ledgers[name], Turns: res.Turns[name]}
+		for _, b := range res.Boundaries {
+			if b.Agent == name {
+				al.Boundaries++
+			}
+		}
 		out.Agents = append(out.Agents, al)
 	}
-	sortAgents(out.Agents, func(a *AgentLedger) string { return a.Agent })
-	return out, err
+	return out
 }
 
 // sortAgents puts the main agent first and the rest by id.

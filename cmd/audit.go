@@ -70,18 +70,16 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 	}
 	view := report.AuditView{MinSeverity: minSev}
 	ro := report.Options{Color: a.colorOut(), Version: Version()}
-	var write func([]*audit.Result) error
-	switch opts.format {
-	case "text":
-		write = func(rs []*audit.Result) error { return report.AuditText(a.streams.Out, rs, view, ro) }
-	case "json":
-		write = func(rs []*audit.Result) error { return report.AuditJSON(a.streams.Out, rs, view, ro) }
-	case "ndjson":
-		write = func(rs []*audit.Result) error { return report.AuditNDJSON(a.streams.Out, rs, view, ro) }
-	default:
-		return usageError("--format must be text, json or ndjson, not %q", opts.format)
+	w := a.streams.Out
+	write, err := pick(opts.format, map[string]func([]*audit.Result) error{
+		"text":   func(rs []*audit.Result) error { return report.AuditText(w, rs, view, ro) },
+		"json":   func(rs []*audit.Result) error { return report.AuditJSON(w, rs, view, ro) },
+		"ndjson": func(rs []*audit.Result) error { return report.AuditNDJSON(w, rs, view, ro) },
+	})
+	if err != nil {
+		return err
 	}
-	results, health, err := auditAll(a, &opts.input, args)
+	results, health, err := auditAll(a, &opts.input, args, rules.All())
 	if err != nil {
 		return err
 	}
@@ -107,8 +105,9 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 	return nil
 }
 
-// auditAll reads and audits every transcript the arguments name.
-func auditAll(a *app, in *inputOptions, args []string) ([]*audit.Result, *inputHealth, error) {
+// auditAll reads and audits every transcript the arguments name; with no
+// rules it only builds the ledgers and replays.
+func auditAll(a *app, in *inputOptions, args []string, ruleSet []*audit.Rule) ([]*audit.Result, *inputHealth, error) {
 	popts, err := in.parseOptions(a.streams)
 	if err != nil {
 		return nil, nil, err
@@ -120,7 +119,7 @@ func auditAll(a *app, in *inputOptions, args []string) ([]*audit.Result, *inputH
 	}
 	health := &inputHealth{}
 	health.add(diags)
-	aopts := audit.Options{Rules: rules.All()}
+	aopts := audit.Options{Rules: ruleSet}
 	var results []*audit.Result
 	for _, t := range transcripts {
 		res, err := audit.Audit(t, popts, aopts)

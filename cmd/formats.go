@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"io"
+
 	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/report"
 	"github.com/spf13/cobra"
@@ -13,14 +15,12 @@ func newFormatsCmd(a *app) *cobra.Command {
 		Short: "List the transcript formats compaudit reads and how each is detected",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			ro := report.Options{Color: a.colorOut(), Version: Version()}
-			switch format {
-			case "text":
-				return report.FormatsText(a.streams.Out, parse.Formats(), ro)
-			case "json":
-				return report.FormatsJSON(a.streams.Out, parse.Formats(), ro)
+			render, err := pick(format, map[string]func(io.Writer, []parse.FormatInfo, report.Options) error{
+				"text": report.FormatsText, "json": report.FormatsJSON})
+			if err != nil {
+				return err
 			}
-			return usageError("--format must be text or json, not %q", format)
+			return render(a.streams.Out, parse.Formats(), report.Options{Color: a.colorOut(), Version: Version()})
 		},
 	}
 	c.Flags().StringVar(&format, "format", "text", "output format: text or json")

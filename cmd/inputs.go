@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/compaudit/compaudit/parse"
 	"github.com/spf13/cobra"
@@ -89,4 +91,19 @@ func (h *inputHealth) exit() error {
 	}
 	return &ExitError{Code: ExitUnreadable, Err: fmt.Errorf(
 		"input not fully read: %d file(s) unreadable, %d record(s) skipped (see the messages above)", h.failedFiles, h.lostRecords)}
+}
+
+// pick returns the renderer registered for a --format value, or a usage
+// error listing the ones there are.
+func pick[T any](name string, renderers map[string]T) (T, error) {
+	if r, ok := renderers[name]; ok {
+		return r, nil
+	}
+	names := make([]string, 0, len(renderers))
+	for n := range renderers {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var zero T
+	return zero, usageError("--format must be %s, not %q", strings.Join(names, ", "), name)
 }

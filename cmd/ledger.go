@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"fmt"
 
 	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/report"
@@ -40,38 +39,24 @@ func ledgerRun(a *app, opts *ledgerOptions, args []string) error {
 	if opts.at < 0 {
 		return usageError("--at must be a turn number (1 or more), not %d", opts.at)
 	}
-	var write func([]*audit.TranscriptLedgers) error
 	v := report.LedgerView{At: opts.at}
 	ro := report.Options{Color: a.colorOut(), Version: Version()}
-	switch opts.format {
-	case "text":
-		write = func(ts []*audit.TranscriptLedgers) error { return report.LedgerText(a.streams.Out, ts, v, ro) }
-	case "json":
-		write = func(ts []*audit.TranscriptLedgers) error { return report.LedgerJSON(a.streams.Out, ts, v, ro) }
-	case "ndjson":
-		write = func(ts []*audit.TranscriptLedgers) error { return report.LedgerNDJSON(a.streams.Out, ts, v, ro) }
-	default:
-		return usageError("--format must be text, json or ndjson, not %q", opts.format)
-	}
-	popts, err := opts.input.parseOptions(a.streams)
+	w := a.streams.Out
+	write, err := pick(opts.format, map[string]func([]*audit.TranscriptLedgers) error{
+		"text":   func(ts []*audit.TranscriptLedgers) error { return report.LedgerText(w, ts, v, ro) },
+		"json":   func(ts []*audit.TranscriptLedgers) error { return report.LedgerJSON(w, ts, v, ro) },
+		"ndjson": func(ts []*audit.TranscriptLedgers) error { return report.LedgerNDJSON(w, ts, v, ro) },
+	})
 	if err != nil {
 		return err
 	}
-	transcripts, diags, err := discover(a, args)
-	reportDiagnostics(a, diags)
+	results, health, err := auditAll(a, &opts.input, args, nil)
 	if err != nil {
 		return err
 	}
-	var out []*audit.TranscriptLedgers
-	var health inputHealth
-	health.add(diags)
-	for _, t := range transcripts {
-		tl, err := audit.BuildLedgers(t, popts)
-		if err != nil {
-			return &ExitError{Code: ExitInternal, Err: fmt.Errorf("%s: %w", t.Path, err)}
-		}
-		health.files(a, tl.Files)
-		out = append(out, tl)
+	out := make([]*audit.TranscriptLedgers, 0, len(results))
+	for _, r := range results {
+		out = append(out, audit.LedgersOf(r))
 	}
 	if err := write(out); err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}

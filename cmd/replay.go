@@ -27,16 +27,15 @@ func newReplayCmd(a *app) *cobra.Command {
 			}
 			ro := report.Options{Color: a.colorOut(), Version: Version()}
 			v := report.ReplayView{Boundary: opts.boundary, Agent: opts.agent}
-			var write func([]*audit.Result) error
-			switch opts.format {
-			case "text":
-				write = func(rs []*audit.Result) error { return report.ReplayText(a.streams.Out, rs, v, ro) }
-			case "json":
-				write = func(rs []*audit.Result) error { return report.ReplayJSON(a.streams.Out, rs, v, ro) }
-			default:
-				return usageError("--format must be text or json, not %q", opts.format)
+			w := a.streams.Out
+			write, err := pick(opts.format, map[string]func([]*audit.Result) error{
+				"text": func(rs []*audit.Result) error { return report.ReplayText(w, rs, v, ro) },
+				"json": func(rs []*audit.Result) error { return report.ReplayJSON(w, rs, v, ro) },
+			})
+			if err != nil {
+				return err
 			}
-			results, health, err := auditAll(a, &opts.input, args)
+			results, health, err := auditAll(a, &opts.input, args, nil)
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,9 @@
 package cmd
 
 import (
+	"io"
+
+	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/audit/rules"
 	"github.com/compaudit/compaudit/report"
 	"github.com/spf13/cobra"
@@ -13,14 +16,12 @@ func newRulesCmd(a *app) *cobra.Command {
 		Short: "List the rules with their default severity",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			ro := report.Options{Color: a.colorOut(), Version: Version()}
-			switch format {
-			case "text":
-				return report.RulesText(a.streams.Out, rules.All(), ro)
-			case "json":
-				return report.RulesJSON(a.streams.Out, rules.All(), ro)
+			render, err := pick(format, map[string]func(io.Writer, []*audit.Rule, report.Options) error{
+				"text": report.RulesText, "json": report.RulesJSON})
+			if err != nil {
+				return err
 			}
-			return usageError("--format must be text or json, not %q", format)
+			return render(a.streams.Out, rules.All(), report.Options{Color: a.colorOut(), Version: Version()})
 		},
 	}
 	c.Flags().StringVar(&format, "format", "text", "output format: text or json")

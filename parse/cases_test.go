@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compaudit/compaudit/parse/parsetest"
 	"golang.org/x/tools/txtar"
 )
 
@@ -33,24 +34,14 @@ func TestCases(t *testing.T) {
 			}
 			dir := t.TempDir()
 			var input string
-			var want []byte
-			wantIdx := -1
-			for i, f := range ar.Files {
+			for _, f := range ar.Files {
 				if f.Name == "want" {
-					want, wantIdx = f.Data, i
 					continue
 				}
 				name := f.Name
 				data := f.Data
 				if strings.HasSuffix(name, ".gz") {
-					var b bytes.Buffer
-					zw := gzip.NewWriter(&b)
-					zw.Write(data)
-					zw.Close()
-					data = b.Bytes()
-					if strings.Contains(string(ar.Comment), "cut-gzip") {
-						data = data[:len(data)*2/3]
-					}
+					data = gzipped(data, strings.Contains(string(ar.Comment), "cut-gzip"))
 				}
 				p := filepath.Join(dir, filepath.FromSlash(name))
 				os.MkdirAll(filepath.Dir(p), 0o755)
@@ -62,22 +53,23 @@ func TestCases(t *testing.T) {
 				}
 			}
 			got := renderCase(t, dir, input)
-			if *update {
-				if wantIdx < 0 {
-					ar.Files = append(ar.Files, txtar.File{Name: "want"})
-					wantIdx = len(ar.Files) - 1
-				}
-				ar.Files[wantIdx].Data = []byte(got)
-				if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if got != string(want) {
-				t.Errorf("events differ from want (go test ./parse -update rewrites it)\n--- got\n%s--- want\n%s", got, want)
-			}
+			c := &parsetest.Case{Path: path, Archive: ar}
+			c.Check(t, "want", got, *update)
 		})
 	}
+}
+
+// gzipped compresses data, cut short when asked, to test reading gzip
+// input and a truncated gzip file.
+func gzipped(data []byte, cut bool) []byte {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write(data)
+	zw.Close()
+	if cut {
+		return b.Bytes()[:b.Len()*2/3]
+	}
+	return b.Bytes()
 }
 
 // renderCase reads the input as the command line would and writes one line

@@ -12,7 +12,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/parse"
-	"golang.org/x/tools/txtar"
+	"github.com/compaudit/compaudit/parse/parsetest"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/precision-recall.md from this run")
@@ -81,33 +81,13 @@ func loadCases(t *testing.T) []labeledCase {
 	var cases []labeledCase
 	archives, _ := filepath.Glob("../../testdata/transcripts/audit/*.txtar")
 	for _, path := range archives {
-		ar, err := txtar.ParseFile(path)
-		if err != nil {
-			t.Fatal(err)
+		tc := parsetest.Load(t, path, "want")
+		want, ok := tc.Section("want")
+		if !ok {
+			t.Fatalf("%s has no want section", path)
 		}
-		dir := t.TempDir()
-		c := labeledCase{name: filepath.Base(path)}
-		wantFound := false
-		for _, f := range ar.Files {
-			if f.Name == "want" {
-				c.labels, c.scope = parseLabels(t, c.name, string(f.Data))
-				wantFound = true
-				continue
-			}
-			p := filepath.Join(dir, filepath.FromSlash(f.Name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if c.input == "" {
-				c.input = p
-			}
-		}
-		if !wantFound {
-			t.Fatalf("%s has no want section", c.name)
-		}
+		c := labeledCase{name: filepath.Base(path), input: tc.Input}
+		c.labels, c.scope = parseLabels(t, c.name, want)
 		cases = append(cases, c)
 	}
 	wants, _ := filepath.Glob("../../testdata/transcripts/*.want")

@@ -43,9 +43,7 @@ func runDroppedLiteral(p *audit.Pass) {
 		if o.Kind != audit.KindLiteral || s.State != audit.Dropped || !audit.Changed(r, o.ID) {
 			continue
 		}
-		f := audit.Finding{File: r.File, Line: r.Line, Turn: r.Turn, Obligation: o, Offset: r.Offset}
-		f.Evidence.Chain = []audit.Step{audit.Stated(o), audit.AtBoundary(r, s)}
-		f.Evidence.Summary = s.Excerpt
+		f := audit.BoundaryFinding(r, s)
 		need := refs.For(o.ID)
 		var needed []audit.Reference
 		for _, n := range need {

@@ -41,16 +41,9 @@ func runForbiddenAction(p *audit.Pass) {
 	for _, ref := range r.References().Of(audit.RefTouch) {
 		o := ref.Obligation
 		ev := ref.Event
-		f := audit.Finding{File: ev.File, Line: ev.Line, Turn: ev.Turn, Obligation: o, Offset: ev.Offset}
+		f := audit.TurnFinding(r, ref, "violated", "touched "+ref.Token)
 		f.Message = fmt.Sprintf("turn %d: %s call touches %s, forbidden by %q (turn %d)",
 			ev.Turn, ev.ToolName, ref.Token, o.Text, o.Origin.Turn)
-		f.Evidence.Chain = []audit.Step{audit.Stated(o)}
-		if s := r.Survival(o.ID); s != nil {
-			f.Evidence.Chain = append(f.Evidence.Chain, audit.AtBoundary(r, s))
-			f.Evidence.Summary = s.Excerpt
-		}
-		f.Evidence.Chain = append(f.Evidence.Chain, audit.AtEvent("violated", ev, "touched "+ref.Token))
-		f.Evidence.Tool, f.Evidence.Arguments = ev.ToolName, string(ev.Args)
 		f.Key(ref.Token, ev.ToolName, audit.EventText(ev))
 		p.Report(f)
 	}

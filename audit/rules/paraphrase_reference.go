@@ -38,7 +38,7 @@ func runParaphraseReference(p *audit.Pass) {
 	for _, ref := range r.References().Of(audit.RefNearMiss) {
 		o := ref.Obligation
 		ev := ref.Event
-		f := audit.Finding{File: ev.File, Line: ev.Line, Turn: ev.Turn, Obligation: o, Offset: ev.Offset}
+		f := audit.TurnFinding(r, ref, "used", "near miss: "+ref.Token)
 		where := "its text"
 		f.Severity = audit.SeverityWarning
 		if ev.Kind == parse.KindToolCall {
@@ -46,16 +46,9 @@ func runParaphraseReference(p *audit.Pass) {
 			if ev.SideEffect {
 				f.Severity = audit.SeverityError
 			}
-			f.Evidence.Tool, f.Evidence.Arguments = ev.ToolName, string(ev.Args)
 		}
 		f.Message = fmt.Sprintf("turn %d uses %s in %s, a near miss of %s (stated at turn %d); use %s",
 			ev.Turn, ref.Token, where, o.Literal, o.Origin.Turn, o.Literal)
-		f.Evidence.Chain = []audit.Step{audit.Stated(o)}
-		if s := r.Survival(o.ID); s != nil {
-			f.Evidence.Chain = append(f.Evidence.Chain, audit.AtBoundary(r, s))
-			f.Evidence.Summary = s.Excerpt
-		}
-		f.Evidence.Chain = append(f.Evidence.Chain, audit.AtEvent("used", ev, "near miss: "+ref.Token))
 		f.Evidence.Original, f.Evidence.Variant = o.Literal, ref.Token
 		f.Evidence.Diff = audit.CharDiff(o.Literal, ref.Token)
 		f.Evidence.Use = o.Literal

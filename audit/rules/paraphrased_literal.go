@@ -40,15 +40,13 @@ func runParaphrasedLiteral(p *audit.Pass) {
 		if o.Kind != audit.KindLiteral || s.State != audit.Paraphrased || !audit.Changed(r, o.ID) {
 			continue
 		}
-		f := audit.Finding{File: r.File, Line: r.Line, Turn: r.Turn, Obligation: o, Offset: r.Offset}
+		f := audit.BoundaryFinding(r, s)
 		f.Message = fmt.Sprintf("%s (stated at turn %d) became %s in the summary at %s",
 			o.Literal, o.Origin.Turn, s.Variant, audit.BoundaryName(r))
 		if !o.Origin.Source.Instructive() {
 			// a fact of the agent's own tool use, not an instruction
 			f.Severity = audit.SeverityNote
 		}
-		f.Evidence.Chain = []audit.Step{audit.Stated(o), audit.AtBoundary(r, s)}
-		f.Evidence.Summary = s.Excerpt
 		f.Evidence.Original, f.Evidence.Variant = o.Literal, s.Variant
 		f.Evidence.Diff = audit.CharDiff(o.Literal, s.Variant)
 		f.Evidence.Use = o.Literal

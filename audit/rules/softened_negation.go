@@ -41,11 +41,9 @@ func runSoftenedNegation(p *audit.Pass) {
 		if s.State != audit.Softened && s.State != audit.Dropped && s.State != audit.Inverted {
 			continue
 		}
-		f := audit.Finding{File: r.File, Line: r.Line, Turn: r.Turn, Obligation: o, Offset: r.Offset}
+		f := audit.BoundaryFinding(r, s)
 		how := map[string]string{"softened": "softened to a preference", "dropped": "dropped", "inverted": "inverted"}[s.Change]
 		f.Message = fmt.Sprintf("%q (turn %d) was %s at %s", o.Text, o.Origin.Turn, how, audit.BoundaryName(r))
-		f.Evidence.Chain = []audit.Step{audit.Stated(o), audit.AtBoundary(r, s)}
-		f.Evidence.Summary = s.Excerpt
 		f.Evidence.Change = s.Change
 		if s.Excerpt != "" {
 			f.Evidence.Original, f.Evidence.Variant = o.Span.Text, s.Excerpt

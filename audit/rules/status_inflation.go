@@ -38,11 +38,9 @@ func runStatusInflation(p *audit.Pass) {
 		if o.Kind != audit.KindState || s.State != audit.Inverted || !audit.Changed(r, o.ID) {
 			continue
 		}
-		f := audit.Finding{File: r.File, Line: r.Line, Turn: r.Turn, Obligation: o, Offset: r.Offset}
+		f := audit.BoundaryFinding(r, s)
 		f.Message = fmt.Sprintf("the summary at %s claims %s is done; its last state (turn %d) was %s: %s",
 			audit.BoundaryName(r), o.Status.Subject, o.Origin.Turn, o.Status.Value, o.Status.Detail)
-		f.Evidence.Chain = []audit.Step{audit.Stated(o), audit.AtBoundary(r, s)}
-		f.Evidence.Summary = s.Excerpt
 		p.Report(f)
 	}
 }

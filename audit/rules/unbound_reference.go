@@ -33,14 +33,11 @@ func runUnboundReference(p *audit.Pass) {
 	r := p.Replay
 	for _, ref := range r.References().Of(audit.RefUnbound) {
 		ev := ref.Event
-		f := audit.Finding{File: ev.File, Line: ev.Line, Turn: ev.Turn, Offset: ev.Offset}
+		f := audit.TurnFinding(r, ref, "used", "unbound: "+ref.Token)
 		f.Message = fmt.Sprintf("turn %d: %s uses %s, which stood only before %s and was not visible since",
 			ev.Turn, ev.ToolName, ref.Token, audit.BoundaryName(r))
-		f.Evidence.Chain = []audit.Step{
-			{Kind: "boundary", File: r.File, Line: r.Line, Turn: r.Turn, Boundary: r.Index, Detail: "not in the summary or kept messages"},
-			audit.AtEvent("used", ev, "unbound: "+ref.Token),
-		}
-		f.Evidence.Tool, f.Evidence.Arguments = ev.ToolName, string(ev.Args)
+		f.Evidence.Chain = append([]audit.Step{{Kind: "boundary", File: r.File, Line: r.Line, Turn: r.Turn,
+			Boundary: r.Index, Detail: "not in the summary or kept messages"}}, f.Evidence.Chain...)
 		f.Key(ref.Token, ev.ToolName)
 		p.Report(f)
 	}

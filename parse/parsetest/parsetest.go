@@ -1,0 +1,84 @@
+// Package parsetest unpacks the test cases kept as txtar archives: a
+// transcript (and its subagents) beside the expectations for it.
+package parsetest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+// Case is an unpacked archive.
+type Case struct {
+	Path    string // the archive
+	Archive *txtar.Archive
+	Dir     string // where its files were written
+	Input   string // the first file written: the transcript under test
+}
+
+// Load unpacks every file of an archive except its expectation sections
+// into a temporary folder; the first file is the input.
+func Load(t testing.TB, path string, sections ...string) *Case {
+	t.Helper()
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Case{Path: path, Archive: ar, Dir: t.TempDir()}
+	skip := map[string]bool{}
+	for _, s := range sections {
+		skip[s] = true
+	}
+	for _, f := range ar.Files {
+		if skip[f.Name] {
+			continue
+		}
+		p := filepath.Join(c.Dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if c.Input == "" {
+			c.Input = p
+		}
+	}
+	return c
+}
+
+// Section returns the data of a named section and whether it is there.
+func (c *Case) Section(name string) (string, bool) {
+	for _, f := range c.Archive.Files {
+		if f.Name == name {
+			return string(f.Data), true
+		}
+	}
+	return "", false
+}
+
+// Check compares got with a section, or, when update is set, rewrites the
+// section in the archive.
+func (c *Case) Check(t testing.TB, name, got string, update bool) {
+	t.Helper()
+	if update {
+		found := false
+		for i := range c.Archive.Files {
+			if c.Archive.Files[i].Name == name {
+				c.Archive.Files[i].Data, found = []byte(got), true
+			}
+		}
+		if !found {
+			c.Archive.Files = append(c.Archive.Files, txtar.File{Name: name, Data: []byte(got)})
+		}
+		if err := os.WriteFile(c.Path, txtar.Format(c.Archive), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if want, _ := c.Section(name); got != want {
+		t.Errorf("%s differs (-update rewrites it)\n--- got\n%s--- want\n%s", name, got, want)
+	}
+}
