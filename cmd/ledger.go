@@ -1,7 +1,6 @@
 package cmd
 
 import (
-
 	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/report"
 	"github.com/spf13/cobra"
