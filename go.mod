@@ -10,6 +10,7 @@ require (
 	github.com/sergi/go-diff v1.4.0
 	github.com/spf13/cobra v1.10.2
 	github.com/tidwall/gjson v1.20.2
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/tools v0.52.0
 )
 

@@ -15,6 +15,8 @@ type Options struct {
 	// SideEffecting decides whether a tool call changes anything; nil
 	// means the per-format defaults.
 	SideEffecting func(parse.Format, *parse.Event) bool
+	// StateMappings turn tool calls into shared-state reads and writes.
+	StateMappings []StateMapping
 }
 
 // Result is the audit of one transcript.
@@ -26,6 +28,7 @@ type Result struct {
 	Boundaries []*BoundaryReplay // main agent's first, each agent's in order
 	Ledgers    map[string]*Ledger
 	Turns      map[string]int // each agent's last turn
+	State      *StateRun      // shared-state history across agents
 	Findings   []Finding
 }
 
@@ -41,15 +44,20 @@ func Audit(t parse.Transcript, popts parse.Options, opts Options) (*Result, erro
 	res := &Result{Path: t.Path, Ledgers: map[string]*Ledger{}, Turns: map[string]int{}}
 	agents := map[string]*agentReplay{}
 	var order []string
+	state := newStateCollector(opts.StateMappings)
+	report := func(f Finding) { res.Findings = append(res.Findings, f) }
 	run := func(a *agentReplay, r *BoundaryReplay) {
 		if r == nil {
 			return
 		}
 		res.Boundaries = append(res.Boundaries, r)
 		for _, rule := range opts.Rules {
+			if rule.Scope != ScopeBoundary {
+				continue
+			}
 			p := &Pass{Transcript: t.Path, Format: a.format, Agent: a.agent, Ledger: a.ledger, Replay: r,
 				Boundaries: a.boundaries, rule: rule, cache: map[string]any{}}
-			p.report = func(f Finding) { res.Findings = append(res.Findings, f) }
+			p.report = report
 			rule.Run(p)
 		}
 	}
@@ -61,6 +69,7 @@ func Audit(t parse.Transcript, popts parse.Options, opts Options) (*Result, erro
 			order = append(order, ev.Agent)
 		}
 		res.Turns[ev.Agent] = max(res.Turns[ev.Agent], ev.Turn)
+		state.observe(ev)
 		if ev.Kind == parse.KindBoundary {
 			run(a, a.closeWindow(ev.Turn))
 			a.openBoundary(ev)
@@ -80,6 +89,14 @@ func Audit(t parse.Transcript, popts parse.Options, opts Options) (*Result, erro
 		res.Ledgers[name] = a.ledger
 	}
 	res.Agents = order
+	res.State = state.finish()
+	for _, rule := range opts.Rules {
+		if rule.Scope != ScopeRun {
+			continue
+		}
+		p := &Pass{Transcript: t.Path, Format: res.Format, State: res.State, rule: rule, cache: map[string]any{}, report: report}
+		rule.Run(p)
+	}
 	rank := map[string]int{}
 	for i, n := range order {
 		rank[n] = i

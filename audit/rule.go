@@ -13,8 +13,23 @@ type Rule struct {
 	Title    string
 	Doc      string
 	Severity Severity
-	Run      func(*Pass)
+	// Scope says when the rule runs: once per boundary, or once per run
+	// over the shared state of all its agents.
+	Scope Scope
+	Run   func(*Pass)
 }
+
+// Scope is when a rule runs.
+type Scope uint8
+
+const (
+	// ScopeBoundary rules run once per compaction boundary of each agent,
+	// with the turns after it.
+	ScopeBoundary Scope = iota
+	// ScopeRun rules run once per transcript, over every agent's reads,
+	// writes, compactions and messages.
+	ScopeRun
+)
 
 // Pass is what a rule sees: one boundary of one agent, replayed, and the
 // turns after it.
@@ -27,6 +42,8 @@ type Pass struct {
 	Replay *BoundaryReplay
 	// Boundaries are the agent's boundaries so far, Replay last.
 	Boundaries []*BoundaryReplay
+	// State is the run's shared-state history, for run rules.
+	State *StateRun
 
 	rule   *Rule
 	report func(Finding)

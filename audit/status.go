@@ -150,8 +150,8 @@ func textStatuses(s string) []Status {
 	}
 	for _, loc := range runStatusRE.FindAllStringSubmatchIndex(s, -1) {
 		m := []string{s[loc[0]:loc[1]], s[loc[2]:loc[3]], s[loc[4]:loc[5]]}
-		if negatedBefore(s[:loc[0]]) {
-			continue // "no tests failed", "not all tests pass"
+		if negatedBefore(s[:loc[0]]) || aspirational(s[:loc[0]]) {
+			continue // "no tests failed"; "get the tests green" is a goal
 		}
 		val := statusWords[strings.ToLower(m[2])]
 		if m[2] == "fail" {
@@ -178,6 +178,19 @@ func negatedBefore(before string) bool {
 	switch last {
 	case "no", "not", "none", "never", "zero", "without":
 		return true
+	}
+	return false
+}
+
+// aspirational reports a goal rather than a claim before a status: "get
+// the cart tests green", "make sure the tests pass", "until tests pass".
+func aspirational(before string) bool {
+	f := strings.Fields(strings.ToLower(before))
+	for i := len(f) - 1; i >= 0 && i >= len(f)-4; i-- {
+		switch strings.Trim(f[i], ",;:") {
+		case "get", "make", "keep", "until", "ensure", "sure", "want", "need", "needs", "should", "must", "to", "will", "so", "once", "if", "unless", "goal":
+			return true
+		}
 	}
 	return false
 }

@@ -112,6 +112,10 @@ func auditAll(a *app, in *inputOptions, args []string, ruleSet []*audit.Rule) ([
 	if err != nil {
 		return nil, nil, err
 	}
+	cfg, err := a.loadConfig()
+	if err != nil {
+		return nil, nil, err
+	}
 	transcripts, diags, err := discover(a, args)
 	reportDiagnostics(a, diags)
 	if err != nil {
@@ -119,7 +123,7 @@ func auditAll(a *app, in *inputOptions, args []string, ruleSet []*audit.Rule) ([
 	}
 	health := &inputHealth{}
 	health.add(diags)
-	aopts := audit.Options{Rules: ruleSet}
+	aopts := audit.Options{Rules: ruleSet, StateMappings: cfg.State}
 	var results []*audit.Result
 	for _, t := range transcripts {
 		res, err := audit.Audit(t, popts, aopts)

@@ -294,3 +294,70 @@ func TestRealCorpus(t *testing.T) {
 		t.Errorf("totals %v: %v", doc.Totals, err)
 	}
 }
+
+const multi = "../testdata/transcripts/multiagent-canonical.jsonl"
+
+// TestAuditMultiAgent is the shared-state issue's acceptance check: the
+// note's pipeline reports the five signals for the executor and nothing for
+// the planner or the verifier.
+func TestAuditMultiAgent(t *testing.T) {
+	code, out, _ := run(t, "", "audit", "--format", "ndjson", multi)
+	if code != ExitFindings {
+		t.Fatalf("exit %d", code)
+	}
+	byAgent := map[string]map[string]bool{}
+	for _, f := range ndjson(t, out) {
+		if byAgent[f.Agent] == nil {
+			byAgent[f.Agent] = map[string]bool{}
+		}
+		byAgent[f.Agent][f.Rule] = true
+	}
+	for _, r := range []string{"stale-revision", "write-without-reread", "false-completion", "write-breadth-collapse", "citation-decay"} {
+		if !byAgent["executor"][r] {
+			t.Errorf("executor: no %s", r)
+		}
+	}
+	if len(byAgent["planner"])+len(byAgent["verifier"]) > 0 {
+		t.Errorf("planner %v, verifier %v: want nothing", byAgent["planner"], byAgent["verifier"])
+	}
+}
+
+func TestAgentsCommand(t *testing.T) {
+	code, out, _ := run(t, "", "agents", multi)
+	for _, want := range []string{"agent executor", "compacted at turn 8", "notified: none", "baseline 4.2",
+		"t7:4 | t8:1 t9:1", "(categorical: \"the completed tasks\")"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("agents output lacks %q (exit %d)\n%s", want, code, out)
+		}
+	}
+	code, out, _ = run(t, "", "agents", "--format", "json", multi)
+	var doc struct {
+		Transcripts []struct {
+			Agents []struct {
+				Agent   string `json:"agent"`
+				Writes  int    `json:"writes"`
+				Breadth []struct {
+					Turn, Keys int
+				} `json:"write_breadth"`
+			} `json:"agents"`
+		} `json:"transcripts"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || len(doc.Transcripts[0].Agents) != 3 {
+		t.Fatalf("agents json: %d %s", code, out)
+	}
+}
+
+// TestConfigErrors: a bad configuration is exit 2 naming file and line;
+// a good one maps tools to state.
+func TestConfigErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("state:\n  - tool: w\n    op: write\n    key: args.k\n    colour: red\n"), 0o644)
+	code, _, errOut := run(t, "", "--config", bad, "audit", multi)
+	if code != ExitUsage || !strings.Contains(errOut, bad+":5: unknown key \"colour\"") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := run(t, "", "--config", filepath.Join(dir, "missing.yaml"), "audit", multi); code != ExitUsage || !strings.Contains(errOut, "missing.yaml") {
+		t.Errorf("missing config: exit %d: %s", code, errOut)
+	}
+}

@@ -4,15 +4,19 @@ package cmd
 
 import (
 	"fmt"
+	"os"
 	"runtime/debug"
+
+	"github.com/compaudit/compaudit/cmd/config"
 
 	"github.com/spf13/cobra"
 )
 
 // globalOptions are the flags every command shares.
 type globalOptions struct {
-	color string
-	quiet bool
+	color  string
+	quiet  bool
+	config string
 }
 
 // app is what every command is handed: streams and global options.
@@ -26,6 +30,29 @@ func (a *app) colorOut() bool { return a.streams.useColor(a.global.color, a.stre
 
 // colorErr says whether stderr gets colour.
 func (a *app) colorErr() bool { return a.streams.useColor(a.global.color, a.streams.ErrTTY) }
+
+// loadConfig reads --config, or .compaudit.yaml found upward from the
+// working directory; no file is an empty configuration. A bad file is a
+// usage error naming file and line.
+func (a *app) loadConfig() (*config.Config, error) {
+	path := a.global.config
+	if path == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return &config.Config{}, nil
+		}
+		found, ok := config.Find(wd)
+		if !ok {
+			return &config.Config{}, nil
+		}
+		path = found
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		return nil, &ExitError{Code: ExitUsage, Err: err}
+	}
+	return cfg, nil
+}
 
 // warnf writes a warning to stderr unless --quiet.
 func (a *app) warnf(format string, args ...any) {
@@ -59,10 +86,11 @@ compaction boundary and reports what the summary lost and what the agent did nex
 	root.SetErr(s.Err)
 	root.PersistentFlags().StringVar(&a.global.color, "color", "auto", "colour output: auto, always or never (NO_COLOR and TERM=dumb turn it off)")
 	root.PersistentFlags().BoolVarP(&a.global.quiet, "quiet", "q", false, "print no warnings about the input, only the results")
+	root.PersistentFlags().StringVar(&a.global.config, "config", "", "configuration file (default: .compaudit.yaml found upward from the working directory)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &ExitError{Code: ExitUsage, Err: err}
 	})
-	root.AddCommand(newAuditCmd(a), newReplayCmd(a), newLedgerCmd(a), newRulesCmd(a), newExplainCmd(a), newFormatsCmd(a), newVersionCmd(a))
+	root.AddCommand(newAuditCmd(a), newReplayCmd(a), newLedgerCmd(a), newAgentsCmd(a), newRulesCmd(a), newExplainCmd(a), newFormatsCmd(a), newVersionCmd(a))
 	return root
 }
 

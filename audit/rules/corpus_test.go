@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/cmd/config"
 	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/parse/parsetest"
 )
@@ -33,6 +34,7 @@ type label struct {
 type labeledCase struct {
 	name   string
 	input  string // the transcript to audit
+	config string // a .compaudit.yaml beside it, if any
 	labels []label
 	// scope is the lowest severity the labels cover; findings below it are
 	// not labeled in this case and not counted.
@@ -87,6 +89,9 @@ func loadCases(t *testing.T) []labeledCase {
 			t.Fatalf("%s has no want section", path)
 		}
 		c := labeledCase{name: filepath.Base(path), input: tc.Input}
+		if _, ok := tc.Section(config.FileName); ok {
+			c.config = filepath.Join(tc.Dir, config.FileName)
+		}
 		c.labels, c.scope = parseLabels(t, c.name, want)
 		cases = append(cases, c)
 	}
@@ -145,7 +150,15 @@ func TestCorpusPrecisionRecall(t *testing.T) {
 		if len(diags) > 0 || len(ts) != 1 {
 			t.Fatalf("%s: %v", c.name, diags)
 		}
-		res, err := audit.Audit(ts[0], parse.Options{}, audit.Options{Rules: All()})
+		opts := audit.Options{Rules: All()}
+		if c.config != "" {
+			cfg, err := config.Load(c.config)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			opts.StateMappings = cfg.State
+		}
+		res, err := audit.Audit(ts[0], parse.Options{}, opts)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

@@ -23,6 +23,13 @@ func All() []*audit.Rule {
 		ForbiddenAction,
 		ThresholdBreach,
 		UnboundReference,
+		StaleRevision,
+		WriteWithoutReread,
+		WriteBreadthCollapse,
+		CitationDecay,
+		FalseCompletion,
+		ConfidenceInflation,
+		SilentCompaction,
 	}
 	slices.SortFunc(list, func(a, b *audit.Rule) int { return strings.Compare(a.ID, b.ID) })
 	return list

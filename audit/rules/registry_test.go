@@ -13,8 +13,8 @@ import (
 // a default severity and a Run.
 func TestRegistry(t *testing.T) {
 	all := All()
-	if len(all) != 11 {
-		t.Errorf("%d rules, want the 11 the audit issue names", len(all))
+	if len(all) != 18 {
+		t.Errorf("%d rules, want the 11 of the audit issue and the 7 of the shared-state issue", len(all))
 	}
 	slug := regexp.MustCompile(`^[a-z]+(-[a-z]+)*$`)
 	seen := map[string]bool{}
@@ -49,7 +49,8 @@ func TestRegistry(t *testing.T) {
 	}
 	for _, want := range []string{"dropped-literal", "paraphrased-literal", "softened-negation", "threshold-drift",
 		"stale-obligation", "status-inflation", "ledger-shrink", "paraphrase-reference", "forbidden-action",
-		"threshold-breach", "unbound-reference"} {
+		"threshold-breach", "unbound-reference", "stale-revision", "write-without-reread", "write-breadth-collapse",
+		"citation-decay", "false-completion", "confidence-inflation", "silent-compaction"} {
 		if !seen[want] {
 			t.Errorf("rule %s is missing", want)
 		}

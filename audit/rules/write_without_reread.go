@@ -1,0 +1,106 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/compaudit/compaudit/audit"
+)
+
+// WriteWithoutReread reports a write to an existing key its writer did not
+// re-read.
+var WriteWithoutReread = &audit.Rule{
+	ID:       "write-without-reread",
+	Title:    "An agent writes an existing key without reading it since its last compaction",
+	Severity: audit.SeverityWarning,
+	Scope:    audit.ScopeRun,
+	Doc: `A summary is never a substitute for a read at write time. This rule reports a
+write to a key that already exists when the writer has not read it since its
+last compaction — or, for an agent that never compacted, has never read a key
+that another agent wrote. Creating a new key needs no read, and a key no other
+agent reads or writes is its writer's alone: what it last wrote is the truth.
+
+Why it matters: the compacted agent's summary feels like a fresh read, so it
+skips the read and writes from a compressed, possibly wrong, model of the
+state.
+
+Example: the executor compacts, then writes task/B = complete without reading
+task/B, whose last value was failed.
+
+Fix: demote a compacted agent to re-validate-before-write until it re-reads
+the keys it writes.`,
+	Run: runWriteWithoutReread,
+}
+
+func runWriteWithoutReread(p *audit.Pass) {
+	// who touches each key over the whole run: a key no peer reads or
+	// writes is the writer's alone, and what it last wrote is the truth
+	touchers := map[string]map[string]bool{}
+	for _, op := range p.State.Ops {
+		if touchers[op.Key] == nil {
+			touchers[op.Key] = map[string]bool{}
+		}
+		touchers[op.Key][op.Agent] = true
+	}
+	exists := map[string]bool{}
+	writers := map[string]map[string]bool{}
+	read := map[string]map[string]int{} // agent → key → last read index
+	for _, op := range p.State.Ops {
+		if op.Private {
+			continue
+		}
+		if !op.Write {
+			if read[op.Agent] == nil {
+				read[op.Agent] = map[string]int{}
+			}
+			read[op.Agent][op.Key] = op.Index
+			if op.Value != "" {
+				exists[op.Key] = true
+			}
+			continue
+		}
+		if !exists[op.Key] {
+			exists[op.Key] = true // creation needs no read
+			writers[op.Key] = map[string]bool{op.Agent: true}
+			continue
+		}
+		if len(touchers[op.Key]) < 2 {
+			continue
+		}
+		lastRead, hasRead := read[op.Agent][op.Key]
+		c := p.State.LastCompaction(op.Agent, op.Index)
+		var why string
+		switch {
+		case c != nil && (!hasRead || lastRead < c.Index):
+			why = fmt.Sprintf("its last compaction was at turn %d and it has not read %s since", c.Turn, op.Key)
+		case c == nil && !hasRead && !onlyWriter(writers[op.Key], op.Agent):
+			why = fmt.Sprintf("it never read %s, which another agent wrote", op.Key)
+		}
+		if writers[op.Key] == nil {
+			writers[op.Key] = map[string]bool{}
+		}
+		writers[op.Key][op.Agent] = true
+		if why == "" {
+			continue
+		}
+		f := p.State.OpFinding(op)
+		f.Message = fmt.Sprintf("%s wrote %s without reading it: %s", op.Agent, op.Key, why)
+		if prev, ok := p.State.LastValue(op.Key, op.Index); ok {
+			f.Evidence.Chain = append(f.Evidence.Chain, audit.OpStep("last value", prev, ""))
+		}
+		if c != nil {
+			f.Evidence.Chain = append(f.Evidence.Chain, audit.CompactionStep(c, p.State.CompactionNumber(op.Agent, c.Index+1), "no read of "+op.Key+" since"))
+		}
+		f.Evidence.Chain = append(f.Evidence.Chain, audit.OpStep("wrote", op, "without a read"))
+		f.Key(op.Key, op.Value, fmt.Sprint(op.Revision))
+		p.Report(f)
+	}
+}
+
+func onlyWriter(writers map[string]bool, agent string) bool {
+	for w := range writers {
+		if w != agent {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,605 @@
+package audit
+
+import (
+	"cmp"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/compaudit/compaudit/parse"
+	"github.com/tidwall/gjson"
+)
+
+// StateMapping turns a tool call into a state read or write, for
+// frameworks whose shared store is reached through tools. Selectors are
+// gjson paths into the call's arguments ("args.key") or its result
+// ("result.revision").
+type StateMapping struct {
+	Tool        string
+	Op          string // read or write
+	Key         string
+	Value       string
+	Revision    string
+	PayloadHash string
+	Confidence  string
+}
+
+// Validate checks a mapping's op and selectors.
+func (m StateMapping) Validate() error {
+	if m.Tool == "" {
+		return fmt.Errorf("a state mapping needs a tool")
+	}
+	if m.Op != "read" && m.Op != "write" {
+		return fmt.Errorf("op must be read or write, not %q", m.Op)
+	}
+	if m.Key == "" {
+		return fmt.Errorf("a state mapping needs a key selector")
+	}
+	for _, sel := range []string{m.Key, m.Value, m.Revision, m.PayloadHash, m.Confidence} {
+		if sel != "" && !strings.HasPrefix(sel, "args.") && !strings.HasPrefix(sel, "result.") && sel != "args" && sel != "result" {
+			return fmt.Errorf("selector %q must start with args. or result.", sel)
+		}
+	}
+	return nil
+}
+
+// usesResult reports whether the mapping needs the call's result.
+func (m StateMapping) usesResult() bool {
+	for _, sel := range []string{m.Key, m.Value, m.Revision, m.PayloadHash, m.Confidence} {
+		if strings.HasPrefix(sel, "result") {
+			return true
+		}
+	}
+	return false
+}
+
+// StateOp is one read or write of shared working state.
+type StateOp struct {
+	Index       int // position in the run's order (time order across files)
+	Time        string
+	File        string
+	Line        int
+	Offset      int64
+	Turn        int
+	Agent       string
+	Write       bool
+	Key         string
+	Value       string
+	Revision    int64
+	HasRevision bool
+	PayloadHash string
+	Confidence  float64
+	HasConf     bool
+	// Private state belongs to one agent (Claude Code's todo list): no peer
+	// reads or writes it, so concurrency rules leave it alone.
+	Private bool
+	// Via names what the op came from: a state event, or the tool mapped.
+	Via string
+}
+
+// Compaction is a boundary as the state rules see it.
+type Compaction struct {
+	Agent       string
+	Index       int
+	Time        string
+	File        string
+	Line        int
+	Turn        int
+	Notified    []string
+	HasNotified bool
+}
+
+// Message is an agent's outbound message, with the identifiers it cites.
+type Message struct {
+	Agent       string
+	Index       int
+	Time        string
+	File        string
+	Line        int
+	Offset      int64
+	Turn        int
+	Text        string
+	Citations   []string // entry:4471, rev 8, task B, hashes
+	Categorical []string // "the completed tasks"
+	Confidence  float64
+	HasConf     bool
+	Completes   []string // keys the message asserts complete
+}
+
+// RunOutcome is the result of a test run, for todos that depend on it.
+type RunOutcome struct {
+	Agent string
+	Index int
+	Time  string
+	Turn  int
+	Value string // failed or done
+}
+
+// StateRun is the shared-state history of a multi-agent run, in stream
+// order: small enough to keep whole, it is what the state rules walk.
+type StateRun struct {
+	Ops         []StateOp
+	Compactions []Compaction
+	Messages    []Message
+	Tests       []RunOutcome
+	Agents      []string
+}
+
+// stateCollector builds the StateRun as events stream past.
+type stateCollector struct {
+	run      *StateRun
+	mappings map[string][]StateMapping
+	pending  map[string]pendingCall
+	agents   map[string]bool
+}
+
+type pendingCall struct {
+	ev       *parse.Event
+	mappings []StateMapping
+	command  string
+}
+
+func newStateCollector(mappings []StateMapping) *stateCollector {
+	c := &stateCollector{run: &StateRun{}, mappings: map[string][]StateMapping{}, pending: map[string]pendingCall{}, agents: map[string]bool{}}
+	for _, m := range mappings {
+		c.mappings[m.Tool] = append(c.mappings[m.Tool], m)
+	}
+	return c
+}
+
+func (c *stateCollector) agent(name string) {
+	if !c.agents[name] {
+		c.agents[name] = true
+		c.run.Agents = append(c.run.Agents, name)
+	}
+}
+
+func (c *stateCollector) observe(ev *parse.Event) {
+	c.agent(ev.Agent)
+	switch ev.Kind {
+	case parse.KindStateRead, parse.KindStateWrite:
+		st := ev.State
+		c.run.Ops = append(c.run.Ops, StateOp{Index: ev.Index, Time: ev.Time, File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
+			Agent: ev.Agent, Write: ev.Kind == parse.KindStateWrite, Key: st.Key, Value: st.Value, Revision: st.Revision,
+			HasRevision: st.HasRevision, PayloadHash: st.PayloadHash, Confidence: st.Confidence, HasConf: st.HasConf, Via: "state"})
+	case parse.KindBoundary:
+		c.run.Compactions = append(c.run.Compactions, Compaction{Agent: ev.Agent, Index: ev.Index, Time: ev.Time, File: ev.File, Line: ev.Line,
+			Turn: ev.Turn, Notified: ev.Boundary.Notified, HasNotified: ev.Boundary.Notified != nil})
+	case parse.KindMessage:
+		if ev.Role == parse.RoleAssistant && ev.Origin == parse.OriginAuthored {
+			c.run.Messages = append(c.run.Messages, messageOf(ev))
+		}
+	case parse.KindToolCall:
+		if ev.Format == parse.FormatClaudeCode && ev.ToolName == "TodoWrite" {
+			c.todoWrite(ev)
+		}
+		ms := c.mappings[ev.ToolName]
+		cmd := commandOf(ev.Args)
+		if len(ms) > 0 || runKind(cmd) == "tests" {
+			c.pending[ev.ToolID] = pendingCall{ev: ev, mappings: ms, command: cmd}
+		}
+		for _, m := range ms {
+			if !m.usesResult() {
+				c.mapped(ev, nil, m)
+			}
+		}
+	case parse.KindToolResult:
+		p, ok := c.pending[ev.ToolID]
+		if !ok {
+			return
+		}
+		delete(c.pending, ev.ToolID)
+		for _, m := range p.mappings {
+			if m.usesResult() {
+				c.mapped(p.ev, ev, m)
+			}
+		}
+		if runKind(p.command) == "tests" {
+			if val, _ := runOutcome(ev.Text, ev.IsError); val != "" {
+				c.run.Tests = append(c.run.Tests, RunOutcome{Agent: ev.Agent, Index: ev.Index, Time: ev.Time, Turn: ev.Turn, Value: val})
+			}
+		}
+	}
+}
+
+// finish emits mapped calls that never got a result, with what the call
+// alone says.
+func (c *stateCollector) finish() *StateRun {
+	for _, p := range c.pending {
+		for _, m := range p.mappings {
+			if m.usesResult() {
+				c.mapped(p.ev, nil, m)
+			}
+		}
+	}
+	c.run.order()
+	return c.run
+}
+
+// order puts the run in time order. A session's subagents are separate
+// files read one after the other, so stream position is not time across
+// agents; when every item carries a timestamp the items are renumbered in
+// time order, stream position breaking ties. Without timestamps the stream
+// order stands.
+func (r *StateRun) order() {
+	type item struct {
+		time  string
+		index int
+		set   func(int)
+	}
+	var items []item
+	timed := true
+	add := func(t string, i int, set func(int)) {
+		if t == "" {
+			timed = false
+		}
+		items = append(items, item{t, i, set})
+	}
+	for i := range r.Ops {
+		op := &r.Ops[i]
+		add(op.Time, op.Index, func(n int) { op.Index = n })
+	}
+	for i := range r.Compactions {
+		c := &r.Compactions[i]
+		add(c.Time, c.Index, func(n int) { c.Index = n })
+	}
+	for i := range r.Messages {
+		m := &r.Messages[i]
+		add(m.Time, m.Index, func(n int) { m.Index = n })
+	}
+	for i := range r.Tests {
+		t := &r.Tests[i]
+		add(t.Time, t.Index, func(n int) { t.Index = n })
+	}
+	if timed {
+		slices.SortStableFunc(items, func(a, b item) int { return cmp.Or(strings.Compare(a.time, b.time), cmp.Compare(a.index, b.index)) })
+		for n, it := range items {
+			it.set(n)
+		}
+	}
+	slices.SortStableFunc(r.Ops, func(a, b StateOp) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortStableFunc(r.Compactions, func(a, b Compaction) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortStableFunc(r.Messages, func(a, b Message) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortStableFunc(r.Tests, func(a, b RunOutcome) int { return cmp.Compare(a.Index, b.Index) })
+}
+
+// mapped applies a mapping to a call and, when it has one, its result.
+func (c *stateCollector) mapped(call, result *parse.Event, m StateMapping) {
+	args := gjson.ParseBytes(call.Args)
+	var res gjson.Result
+	if result != nil {
+		res = gjson.Parse(result.Text)
+		if !res.IsObject() && !res.IsArray() {
+			res = gjson.Parse(`{"text":` + quoteJSON(result.Text) + `}`)
+		}
+	}
+	get := func(sel string) gjson.Result {
+		switch {
+		case sel == "":
+			return gjson.Result{}
+		case sel == "args":
+			return args
+		case sel == "result":
+			return res
+		case strings.HasPrefix(sel, "args."):
+			return args.Get(sel[len("args."):])
+		case strings.HasPrefix(sel, "result."):
+			return res.Get(sel[len("result."):])
+		}
+		return gjson.Result{}
+	}
+	key := get(m.Key)
+	if !key.Exists() || key.String() == "" {
+		return
+	}
+	at := call
+	if result != nil {
+		at = result
+	}
+	op := StateOp{Index: at.Index, Time: at.Time, File: at.File, Line: at.Line, Offset: at.Offset, Turn: call.Turn, Agent: call.Agent,
+		Write: m.Op == "write", Key: key.String(), Value: valueOf(get(m.Value)), Via: call.ToolName}
+	if r := get(m.Revision); r.Exists() {
+		op.Revision, op.HasRevision = r.Int(), true
+	}
+	op.PayloadHash = get(m.PayloadHash).String()
+	if cf := get(m.Confidence); cf.Exists() {
+		op.Confidence, op.HasConf = cf.Float(), true
+	}
+	c.run.Ops = append(c.run.Ops, op)
+}
+
+func valueOf(v gjson.Result) string {
+	if v.Type == gjson.String {
+		return v.Str
+	}
+	return v.Raw
+}
+
+func quoteJSON(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if r < 0x20 {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// todoWrite maps Claude Code's TodoWrite: each todo, by its content, is a
+// key of the agent's own state and its status the value.
+func (c *stateCollector) todoWrite(ev *parse.Event) {
+	for _, t := range gjson.GetBytes(ev.Args, "todos").Array() {
+		content := strings.TrimSpace(t.Get("content").String())
+		if content == "" {
+			continue
+		}
+		c.run.Ops = append(c.run.Ops, StateOp{Index: ev.Index, Time: ev.Time, File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
+			Agent: ev.Agent, Write: true, Key: "todo: " + content, Value: t.Get("status").String(), Private: true, Via: "TodoWrite"})
+	}
+}
+
+var (
+	revisionRE    = regexp.MustCompile(`(?i)\b(?:rev(?:ision)?\.?\s*#?\d+|r\d{2,})\b`)
+	taskRefRE     = regexp.MustCompile(`\b(?:[Tt]asks?|[Ee]ntry|[Kk]ey)\s+([A-Z0-9][\w./-]*)`)
+	categoricalRE = regexp.MustCompile(`(?i)\b(?:the|all|both|remaining|other)\s+(?:the\s+)?(?:completed|finished|done|pending|failed|remaining|open|outstanding|relevant|affected|other)?\s*(?:tasks|entries|items|keys|ones|jobs|records|tickets|issues|rows|shards|steps|fields|cases|changes|updates)\b`)
+	confidenceRE  = regexp.MustCompile(`(?i)\bconfidence\s*(?:[:=]|is|of)?\s*(0?\.\d+|1\.0|\d{1,3}\s*%)`)
+)
+
+// messageOf reads what an outbound message cites and claims.
+func messageOf(ev *parse.Event) Message {
+	m := Message{Agent: ev.Agent, Index: ev.Index, Time: ev.Time, File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn, Text: clip(ev.Text, 400)}
+	seen := map[string]bool{}
+	cite := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			m.Citations = append(m.Citations, s)
+		}
+	}
+	for _, h := range findLiterals(ev.Text) {
+		if h.kind == "id" || h.kind == "hash" {
+			cite(h.value)
+		}
+	}
+	for _, r := range revisionRE.FindAllString(ev.Text, -1) {
+		cite(r)
+	}
+	for _, t := range taskRefRE.FindAllString(ev.Text, -1) {
+		cite(t)
+	}
+	m.Categorical = categoricalRE.FindAllString(ev.Text, -1)
+	if cm := confidenceRE.FindStringSubmatch(ev.Text); cm != nil {
+		v := strings.TrimSpace(strings.TrimSuffix(cm[1], "%"))
+		var f float64
+		fmt.Sscanf(v, "%g", &f)
+		if strings.HasSuffix(cm[1], "%") {
+			f /= 100
+		}
+		m.Confidence, m.HasConf = f, true
+	}
+	for _, s := range sentences(ev.Text) {
+		for _, st := range textStatuses(s.text) {
+			if st.Value == StatusDone {
+				m.Completes = append(m.Completes, st.Subject)
+			}
+		}
+	}
+	return m
+}
+
+// completionWords are values that assert a key is done.
+var completionWords = toSet(`complete completed done finished succeeded success passed resolved closed merged shipped ok`)
+
+// failureOrPending are values a completion must not paper over.
+var failureOrPending = toSet(`failed failure failing error errored pending blocked retry retrying queued todo open in_progress in-progress incomplete`)
+
+// IsCompletion reports a value that asserts completion.
+func IsCompletion(v string) bool { return completionWords[strings.ToLower(strings.Trim(v, `"' `))] }
+
+// IsFailedOrPending reports a value recording failure or pending work.
+func IsFailedOrPending(v string) bool {
+	l := strings.ToLower(strings.Trim(v, `"' `))
+	if failureOrPending[l] {
+		return true
+	}
+	return strings.Contains(l, "fail") || strings.Contains(l, "pending") || strings.Contains(l, "retry")
+}
+
+// KeyMatches ties a message's "task B" to a key like "task/B" or "tasks.B".
+func KeyMatches(key, subject string) bool {
+	k := strings.ToLower(key)
+	s := strings.ToLower(subject)
+	if k == s {
+		return true
+	}
+	parts := strings.Fields(s)
+	if len(parts) != 2 {
+		return false
+	}
+	id := parts[1]
+	for _, sep := range []string{"/", ".", ":", "-", "_", " "} {
+		if strings.HasSuffix(k, sep+id) && strings.Contains(k, strings.TrimSuffix(parts[0], "s")) {
+			return true
+		}
+	}
+	return false
+}
+
+// LastCompaction is an agent's latest compaction before an event, or nil.
+func (r *StateRun) LastCompaction(agent string, before int) *Compaction {
+	var last *Compaction
+	for i := range r.Compactions {
+		c := &r.Compactions[i]
+		if c.Agent == agent && c.Index < before {
+			last = c
+		}
+	}
+	return last
+}
+
+// CompactionNumber is how many times an agent compacted before an event:
+// the boundary a finding falls after.
+func (r *StateRun) CompactionNumber(agent string, before int) int {
+	n := 0
+	for _, c := range r.Compactions {
+		if c.Agent == agent && c.Index < before {
+			n++
+		}
+	}
+	return n
+}
+
+// ReadBetween reports whether an agent read a key after one event and
+// before another.
+func (r *StateRun) ReadBetween(agent, key string, from, to int) bool {
+	for _, op := range r.Ops {
+		if !op.Write && op.Agent == agent && op.Key == key && op.Index > from && op.Index < to {
+			return true
+		}
+	}
+	return false
+}
+
+// Shares reports whether an agent touches shared (not private) state.
+func (r *StateRun) Shares(agent string) bool {
+	for _, op := range r.Ops {
+		if op.Agent == agent && !op.Private {
+			return true
+		}
+	}
+	return false
+}
+
+// Peers are the other agents that read or write a shared key the agent
+// reads or writes.
+func (r *StateRun) Peers(agent string) []string {
+	keys := map[string]bool{}
+	for _, op := range r.Ops {
+		if op.Agent == agent && !op.Private {
+			keys[op.Key] = true
+		}
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, op := range r.Ops {
+		if op.Agent != agent && keys[op.Key] && !seen[op.Agent] {
+			seen[op.Agent] = true
+			out = append(out, op.Agent)
+		}
+	}
+	return out
+}
+
+// OpStep is a state operation in a finding's chain.
+func OpStep(kind string, op StateOp, detail string) Step {
+	verb := "read"
+	if op.Write {
+		verb = "wrote"
+	}
+	text := fmt.Sprintf("%s %s %s", op.Agent, verb, op.Key)
+	if op.Value != "" {
+		text += " = " + clip(op.Value, 80)
+	}
+	if op.HasRevision {
+		text += fmt.Sprintf(" (revision %d)", op.Revision)
+	}
+	return Step{Kind: kind, File: op.File, Line: op.Line, Turn: op.Turn, Role: op.Agent, Text: text, Detail: detail}
+}
+
+// CompactionStep is a compaction in a finding's chain.
+func CompactionStep(c *Compaction, number int, detail string) Step {
+	return Step{Kind: "compacted", File: c.File, Line: c.Line, Turn: c.Turn, Boundary: number, Role: c.Agent, Detail: detail}
+}
+
+// MessageStep is an outbound message in a finding's chain.
+func MessageStep(kind string, m Message, detail string) Step {
+	return Step{Kind: kind, File: m.File, Line: m.Line, Turn: m.Turn, Role: m.Agent, Text: clip(m.Text, 300), Detail: detail}
+}
+
+// OpFinding starts a finding located at a state operation.
+func (r *StateRun) OpFinding(op StateOp) Finding {
+	return Finding{File: op.File, Line: op.Line, Turn: op.Turn, Agent: op.Agent, Offset: op.Offset,
+		Boundary: r.CompactionNumber(op.Agent, op.Index)}
+}
+
+// LastValue is the last value any agent read or wrote for a key before an
+// event, with the op that carried it.
+func (r *StateRun) LastValue(key string, before int) (StateOp, bool) {
+	var last StateOp
+	found := false
+	for _, op := range r.Ops {
+		if op.Key == key && op.Index < before && op.Value != "" {
+			last, found = op, true
+		}
+	}
+	return last, found
+}
+
+// TurnBreadth is how many distinct shared keys an agent wrote in one turn.
+type TurnBreadth struct {
+	Turn       int
+	Keys       int
+	FirstIndex int
+	File       string
+	Line       int
+	Offset     int64
+}
+
+// WriteBreadth lists an agent's writing turns with their distinct shared
+// keys, in order.
+func WriteBreadth(r *StateRun, agent string) []TurnBreadth {
+	var out []TurnBreadth
+	keys := map[string]bool{}
+	for _, op := range r.Ops {
+		if op.Agent != agent || !op.Write || op.Private {
+			continue
+		}
+		if len(out) == 0 || out[len(out)-1].Turn != op.Turn {
+			out = append(out, TurnBreadth{Turn: op.Turn, FirstIndex: op.Index, File: op.File, Line: op.Line, Offset: op.Offset})
+			keys = map[string]bool{}
+		}
+		if !keys[op.Key] {
+			keys[op.Key] = true
+			out[len(out)-1].Keys++
+		}
+	}
+	return out
+}
+
+// Baseline is the mean breadth of the last n writing turns before an
+// event, and how many turns it averaged.
+func Baseline(turns []TurnBreadth, before, n int) (float64, int) {
+	var sel []TurnBreadth
+	for _, t := range turns {
+		if t.FirstIndex < before {
+			sel = append(sel, t)
+		}
+	}
+	if len(sel) > n {
+		sel = sel[len(sel)-n:]
+	}
+	if len(sel) == 0 {
+		return 0, 0
+	}
+	sum := 0
+	for _, t := range sel {
+		sum += t.Keys
+	}
+	return float64(sum) / float64(len(sel)), len(sel)
+}

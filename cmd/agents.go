@@ -1,0 +1,47 @@
+package cmd
+
+import (
+	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/rules"
+	"github.com/compaudit/compaudit/report"
+	"github.com/spf13/cobra"
+)
+
+func newAgentsCmd(a *app) *cobra.Command {
+	var in inputOptions
+	var format string
+	c := &cobra.Command{
+		Use:   "agents FILE|DIR|- ...",
+		Short: "Show each agent's compactions, reads, writes, write breadth and citations",
+		Long: `agents shows, per agent of a run, what the shared-state rules look at: its
+compactions and whom they notified, its reads and writes, the distinct keys it
+wrote per turn against the baseline before each compaction, and the
+identifiers each of its messages cites — so a reviewer can see why a rule
+fired.`,
+		Example: "  compaudit agents testdata/transcripts/multiagent-canonical.jsonl",
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			ro := report.Options{Color: a.colorOut(), Version: Version()}
+			w := a.streams.Out
+			n := rules.BreadthBaselineTurns
+			write, err := pick(format, map[string]func([]*audit.Result) error{
+				"text": func(rs []*audit.Result) error { return report.AgentsText(w, rs, n, ro) },
+				"json": func(rs []*audit.Result) error { return report.AgentsJSON(w, rs, n, ro) },
+			})
+			if err != nil {
+				return err
+			}
+			results, health, err := auditAll(a, &in, args, nil)
+			if err != nil {
+				return err
+			}
+			if err := write(results); err != nil {
+				return &ExitError{Code: ExitInternal, Err: err}
+			}
+			return health.exit()
+		},
+	}
+	in.register(c)
+	c.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	return c
+}
