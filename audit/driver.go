@@ -44,7 +44,7 @@ func Audit(t parse.Transcript, popts parse.Options, opts Options) (*Result, erro
 	res := &Result{Path: t.Path, Ledgers: map[string]*Ledger{}, Turns: map[string]int{}}
 	agents := map[string]*agentReplay{}
 	var order []string
-	state := newStateCollector(opts.StateMappings)
+	state := newStateCollector(opts.StateMappings, isEffect)
 	report := func(f Finding) { res.Findings = append(res.Findings, f) }
 	run := func(a *agentReplay, r *BoundaryReplay) {
 		if r == nil {

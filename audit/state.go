@@ -123,12 +123,16 @@ type StateRun struct {
 	Compactions []Compaction
 	Messages    []Message
 	Tests       []RunOutcome
-	Agents      []string
+	// Work marks the side-effecting calls: what an agent did, as opposed to
+	// what it said it did.
+	Work   []RunOutcome
+	Agents []string
 }
 
 // stateCollector builds the StateRun as events stream past.
 type stateCollector struct {
 	run      *StateRun
+	isEffect func(parse.Format, *parse.Event) bool
 	mappings map[string][]StateMapping
 	pending  map[string]pendingCall
 	agents   map[string]bool
@@ -140,8 +144,8 @@ type pendingCall struct {
 	command  string
 }
 
-func newStateCollector(mappings []StateMapping) *stateCollector {
-	c := &stateCollector{run: &StateRun{}, mappings: map[string][]StateMapping{}, pending: map[string]pendingCall{}, agents: map[string]bool{}}
+func newStateCollector(mappings []StateMapping, isEffect func(parse.Format, *parse.Event) bool) *stateCollector {
+	c := &stateCollector{run: &StateRun{}, isEffect: isEffect, mappings: map[string][]StateMapping{}, pending: map[string]pendingCall{}, agents: map[string]bool{}}
 	for _, m := range mappings {
 		c.mappings[m.Tool] = append(c.mappings[m.Tool], m)
 	}
@@ -171,6 +175,9 @@ func (c *stateCollector) observe(ev *parse.Event) {
 			c.run.Messages = append(c.run.Messages, messageOf(ev))
 		}
 	case parse.KindToolCall:
+		if c.isEffect(ev.Format, ev) && ev.ToolName != "TodoWrite" {
+			c.run.Work = append(c.run.Work, RunOutcome{Agent: ev.Agent, Index: ev.Index, Time: ev.Time, Turn: ev.Turn})
+		}
 		if ev.Format == parse.FormatClaudeCode && ev.ToolName == "TodoWrite" {
 			c.todoWrite(ev)
 		}
@@ -248,9 +255,11 @@ func (r *StateRun) order() {
 		m := &r.Messages[i]
 		add(m.Time, m.Index, func(n int) { m.Index = n })
 	}
-	for i := range r.Tests {
-		t := &r.Tests[i]
-		add(t.Time, t.Index, func(n int) { t.Index = n })
+	for _, list := range [][]RunOutcome{r.Tests, r.Work} {
+		for i := range list {
+			t := &list[i]
+			add(t.Time, t.Index, func(n int) { t.Index = n })
+		}
 	}
 	if timed {
 		slices.SortStableFunc(items, func(a, b item) int { return cmp.Or(strings.Compare(a.time, b.time), cmp.Compare(a.index, b.index)) })
@@ -262,6 +271,7 @@ func (r *StateRun) order() {
 	slices.SortStableFunc(r.Compactions, func(a, b Compaction) int { return cmp.Compare(a.Index, b.Index) })
 	slices.SortStableFunc(r.Messages, func(a, b Message) int { return cmp.Compare(a.Index, b.Index) })
 	slices.SortStableFunc(r.Tests, func(a, b RunOutcome) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortStableFunc(r.Work, func(a, b RunOutcome) int { return cmp.Compare(a.Index, b.Index) })
 }
 
 // mapped applies a mapping to a call and, when it has one, its result.
@@ -602,4 +612,15 @@ func Baseline(turns []TurnBreadth, before, n int) (float64, int) {
 		sum += t.Keys
 	}
 	return float64(sum) / float64(len(sel)), len(sel)
+}
+
+// WorkedBetween reports whether an agent made a side-effecting call after
+// one event and before another.
+func (r *StateRun) WorkedBetween(agent string, from, to int) bool {
+	for _, w := range r.Work {
+		if w.Agent == agent && w.Index > from && w.Index < to {
+			return true
+		}
+	}
+	return false
 }

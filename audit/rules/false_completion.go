@@ -18,9 +18,9 @@ var FalseCompletion = &audit.Rule{
 completion value or by saying so in a message — when the key's last
 authoritative value was failed or pending, and it has not read the key since
 the compaction. Claude Code's TodoWrite is mapped too: each todo is a key of
-the agent's own state, and a todo about tests marked completed after a
-compaction, while the last test run failed and no run followed the
-compaction, is reported.
+the agent's own state. A todo marked completed after a compaction is reported
+when it was still pending (never started) before it and nothing was done
+since, or when it is about tests, the last test run failed and none ran since.
 
 Why it matters: this is the corruption the second design note describes. A
 verifier that trusts the reported state accepts it.
@@ -110,15 +110,29 @@ func wroteCompletion(st *audit.StateRun, agent, key string, from, to int) bool {
 	return false
 }
 
-// falseTodo reports a test-related todo completed after a compaction while
-// the last test run failed and none ran since the compaction.
+// falseTodo reports a todo completed after a compaction on the strength of
+// the summary: one still pending (never started) and completed with no
+// work since the compaction, or one about tests while the last test run
+// failed and none ran since.
 func falseTodo(p *audit.Pass, op audit.StateOp, c *audit.Compaction) {
+	prev, known := p.State.LastValue(op.Key, op.Index)
+	if known && audit.IsCompletion(prev.Value) {
+		return // TodoWrite rewrites the whole list: this todo was already done
+	}
+	if known && prev.Value == "pending" && prev.Index < c.Index && !p.State.WorkedBetween(op.Agent, c.Index, op.Index) {
+		f := p.State.OpFinding(op)
+		f.Message = fmt.Sprintf("%s marked %q completed after its compaction at turn %d; it was still pending before, and nothing was done since",
+			op.Agent, strings.TrimPrefix(op.Key, "todo: "), c.Turn)
+		f.Evidence.Chain = []audit.Step{audit.OpStep("last value", prev, "never started"),
+			audit.CompactionStep(c, p.State.CompactionNumber(op.Agent, c.Index+1), ""),
+			audit.OpStep("asserted", op, "completed with no side-effecting call since the compaction")}
+		f.Key(op.Key, op.Value)
+		p.Report(f)
+		return
+	}
 	content := strings.ToLower(op.Key)
 	if !strings.Contains(content, "test") && !strings.Contains(content, "spec") && !strings.Contains(content, " ci") {
 		return
-	}
-	if prev, ok := p.State.LastValue(op.Key, op.Index); ok && audit.IsCompletion(prev.Value) {
-		return // TodoWrite rewrites the whole list: this todo was already done
 	}
 	var last *audit.RunOutcome
 	ranSince := false
