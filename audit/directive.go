@@ -534,3 +534,23 @@ func makeObject(phrase string) *Object {
 // labelNoise are words that only say what kind of thing follows.
 var labelNoise = toSet(`tool tools command commands file files folder folders directory directories thing things
 bucket buckets branch branches anything stuff`)
+
+// cueDirectives reads prohibitions introduced by configured phrases: with
+// "strictly no", "Strictly no deploys on Fridays" forbids deploys on
+// Fridays.
+func cueDirectives(s string, cues []string) []directive {
+	var out []directive
+	lower := strings.ToLower(s)
+	for _, cue := range cues {
+		k := indexWord(lower, cue)
+		if k < 0 {
+			continue
+		}
+		obj, at := objectAt(s, k+len(cue))
+		if strings.TrimSpace(obj) == "" {
+			continue
+		}
+		out = append(out, directive{kind: KindProhibition, polarity: PolarityForbid, start: k, object: obj, objStart: at, end: at + len(obj)})
+	}
+	return out
+}

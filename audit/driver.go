@@ -17,6 +17,8 @@ type Options struct {
 	SideEffecting func(parse.Format, *parse.Event) bool
 	// StateMappings turn tool calls into shared-state reads and writes.
 	StateMappings []StateMapping
+	// Tagging adds configured literal patterns and prohibition cues.
+	Tagging Tagging
 }
 
 // Result is the audit of one transcript.
@@ -65,6 +67,7 @@ func Audit(t parse.Transcript, popts parse.Options, opts Options) (*Result, erro
 		a := agents[ev.Agent]
 		if a == nil {
 			a = newAgentReplay(ev.Agent, ev.Format, isEffect)
+			a.ledger.tagging = opts.Tagging
 			agents[ev.Agent] = a
 			order = append(order, ev.Agent)
 		}

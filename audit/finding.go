@@ -118,6 +118,10 @@ type Finding struct {
 	// in the file: rule, file identity, agent, boundary, obligation and
 	// reference, never line numbers.
 	Fingerprint string `json:"fingerprint"`
+	// Suppressed is the suppression that silences the finding, if any.
+	Suppressed *Suppression `json:"suppressed,omitempty"`
+	// BaselineState is new or unchanged when a baseline is in use.
+	BaselineState string `json:"baseline_state,omitempty"`
 
 	// Transcript is the session the finding belongs to (its main file).
 	Transcript string `json:"-"`

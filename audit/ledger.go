@@ -16,6 +16,7 @@ type Ledger struct {
 
 	byKey   map[string]*Obligation // live or retired, for deduplication
 	pending map[string]toolCall    // calls waiting for their result
+	tagging Tagging                // patterns from configuration
 }
 
 // toolCall is what a result needs to know of its call.
@@ -108,7 +109,7 @@ func (l *Ledger) message(ev *parse.Event) []*Obligation {
 	switch {
 	case src.Instructive():
 		sents := sentences(ev.Text)
-		for _, h := range findLiterals(ev.Text) {
+		for _, h := range l.literals(ev.Text) {
 			o := literalObligation(h, ev.Text)
 			o.Sentence = sentenceAt(sents, h.start)
 			put(o)
@@ -117,7 +118,7 @@ func (l *Ledger) message(ev *parse.Event) []*Obligation {
 			if r, ok := findRetraction(s.text); ok {
 				changed = append(changed, l.retract(r, s, ev, origin)...)
 			}
-			for _, d := range findDirectives(s.text) {
+			for _, d := range append(findDirectives(s.text), cueDirectives(s.text, l.tagging.ProhibitionCues)...) {
 				o := &Obligation{Kind: d.kind, Polarity: d.polarity, Object: makeObject(d.object)}
 				o.Span = Span{Text: s.text[d.start:d.end], Start: s.start + d.start, End: s.start + d.end}
 				o.Text, o.Sentence = o.Span.Text, s.text
@@ -242,7 +243,7 @@ func (l *Ledger) toolCall(ev *parse.Event) []*Obligation {
 	var changed []*Obligation
 	n := 0
 	for _, text := range callStrings(ev.Args) {
-		for _, h := range findLiterals(text) {
+		for _, h := range l.literals(text) {
 			if !callLiteralKinds[h.kind] || h.kind == "name" && h.label == "" {
 				continue
 			}
@@ -261,10 +262,26 @@ func (l *Ledger) toolCall(ev *parse.Event) []*Obligation {
 	return changed
 }
 
+// literals finds the literals of a text, with the configured patterns.
+func (l *Ledger) literals(text string) []literalHit {
+	hits := findLiterals(text)
+	for _, re := range l.tagging.Literals {
+		for _, m := range re.FindAllStringIndex(text, -1) {
+			if m[1] > m[0] {
+				hits = append(hits, literalHit{value: text[m[0]:m[1]], kind: "pattern", start: m[0], end: m[1]})
+			}
+		}
+	}
+	if len(l.tagging.Literals) > 0 {
+		hits = dedupeHits(hits)
+	}
+	return hits
+}
+
 // callLiteralKinds are the literals a tool call's arguments bind later turns
 // to: what it touched and where. Flags and versions are how, not what.
 var callLiteralKinds = map[string]bool{"uri": true, "path": true, "email": true, "host": true, "id": true,
-	"env": true, "port": true, "file": true, "name": true}
+	"env": true, "port": true, "file": true, "name": true, "pattern": true}
 
 // bulkKeys hold file contents and patches, whose every identifier would
 // otherwise become a literal.

@@ -15,7 +15,7 @@ type literalHit struct {
 
 // Literal kinds ranked from most to least specific; when two readings of
 // one span compete, the more specific wins.
-var literalRank = map[string]int{"uri": 1, "email": 2, "path": 3, "host": 4, "id": 5, "hash": 6,
+var literalRank = map[string]int{"pattern": 0, "uri": 1, "email": 2, "path": 3, "host": 4, "id": 5, "hash": 6,
 	"version": 7, "env": 8, "flag": 9, "port": 10, "file": 11, "name": 12, "code": 13}
 
 // labelWords name the thing a following (or preceding) token is.

@@ -51,7 +51,7 @@ func underPath(p, dir string) bool {
 // or as a relative path that resolves to it against the working directory.
 // It returns the relative form that resolves elsewhere when one stands in
 // its place ("src/app.go" for /home/dev/other/src/app.go), for diffs.
-func pathVisible(text, lit, cwd string) (visible bool, variant string) {
+func pathVisible(text, lit, cwd string, known map[string]bool) (visible bool, variant string) {
 	if containsLiteral(text, lit) {
 		return true, ""
 	}
@@ -70,9 +70,10 @@ func pathVisible(text, lit, cwd string) (visible bool, variant string) {
 			return true, ""
 		}
 		// same file name, other place: a relative path that no longer
-		// resolves to what it replaced
+		// resolves to what it replaced. One that resolves to another path
+		// the session knows is a mention of that file, not a replacement.
 		if path.Base(strings.TrimSuffix(h.value, "/")) == path.Base(strings.TrimSuffix(abs, "/")) &&
-			!strings.HasPrefix(h.value, "/") && strings.Contains(h.value, "/") {
+			!strings.HasPrefix(h.value, "/") && strings.Contains(h.value, "/") && !known[resolvePath(h.value, cwd)] {
 			variant = h.value
 		}
 	}

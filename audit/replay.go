@@ -223,6 +223,12 @@ func (r *BoundaryReplay) indexOfBoundary() int { return r.eventIndex }
 func (a *agentReplay) openBoundary(ev *parse.Event) *BoundaryReplay {
 	r := &BoundaryReplay{Agent: a.agent, Index: len(a.boundaries) + 1, File: ev.File, Line: ev.Line, Offset: ev.Offset,
 		Turn: ev.Turn, Boundary: ev.Boundary, context: newPostContext(ev, a.project), trails: a.trails, eventIndex: ev.Index}
+	r.context.known = map[string]bool{}
+	for _, o := range a.ledger.Obligations {
+		if o.Kind == KindLiteral && (o.LiteralKind == "path" || o.LiteralKind == "file") {
+			r.context.known[resolvePath(o.Literal, a.project)] = true
+		}
+	}
 	for _, o := range a.ledger.Live(ev.Turn) {
 		r.Before = append(r.Before, o)
 		r.Survivals = append(r.Survivals, r.context.judge(o))

@@ -72,6 +72,9 @@ type postContext struct {
 	project   string // the session's first directory: summaries speak relative to it
 	keptTurns map[int]bool
 	cleared   map[string]bool
+	// known holds every path literal of the ledger, resolved: a summary's
+	// relative path that resolves to one of them names that file.
+	known map[string]bool
 }
 
 func newPostContext(ev *parse.Event, project string) *postContext {
@@ -154,9 +157,9 @@ func (pc *postContext) judgeLiteral(o *Obligation, s *Survival) {
 		if dir == "" {
 			dir = pc.cwd
 		}
-		visible, variant := pathVisible(pc.text, o.Literal, dir)
+		visible, variant := pathVisible(pc.text, o.Literal, dir, pc.known)
 		if !visible && pc.cwd != "" && pc.cwd != dir {
-			if v2, _ := pathVisible(pc.text, o.Literal, pc.cwd); v2 {
+			if v2, _ := pathVisible(pc.text, o.Literal, pc.cwd, pc.known); v2 {
 				visible = true
 			}
 		}

@@ -59,8 +59,10 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 	if err != nil {
 		return err
 	}
+	// people read text and pull-request comments: notes are counted there,
+	// shown on request; machines and postmortem pages get everything
 	minSev := audit.SeverityNote
-	if opts.format == "text" {
+	if opts.format == "text" || opts.format == "markdown" {
 		minSev = audit.SeverityWarning
 	}
 	if opts.minSeverity != "" {
@@ -69,12 +71,15 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 		}
 	}
 	view := report.AuditView{MinSeverity: minSev}
-	ro := report.Options{Color: a.colorOut(), Version: Version()}
+	ro := report.Options{Color: a.colorOut(), Version: Version(), Rules: rules.All()}
 	w := a.streams.Out
 	write, err := pick(opts.format, map[string]func([]*audit.Result) error{
-		"text":   func(rs []*audit.Result) error { return report.AuditText(w, rs, view, ro) },
-		"json":   func(rs []*audit.Result) error { return report.AuditJSON(w, rs, view, ro) },
-		"ndjson": func(rs []*audit.Result) error { return report.AuditNDJSON(w, rs, view, ro) },
+		"text":     func(rs []*audit.Result) error { return report.AuditText(w, rs, view, ro) },
+		"json":     func(rs []*audit.Result) error { return report.AuditJSON(w, rs, view, ro) },
+		"ndjson":   func(rs []*audit.Result) error { return report.AuditNDJSON(w, rs, view, ro) },
+		"sarif":    func(rs []*audit.Result) error { return report.AuditSARIF(w, rs, view, ro) },
+		"markdown": func(rs []*audit.Result) error { return report.AuditMarkdown(w, rs, view, ro) },
+		"html":     func(rs []*audit.Result) error { return report.AuditHTML(w, rs, view, ro) },
 	})
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime/debug"
 
+	"github.com/compaudit/compaudit/audit/rules"
 	"github.com/compaudit/compaudit/cmd/config"
 
 	"github.com/spf13/cobra"
@@ -47,7 +48,11 @@ func (a *app) loadConfig() (*config.Config, error) {
 		}
 		path = found
 	}
-	cfg, err := config.Load(path)
+	var ids []string
+	for _, r := range rules.All() {
+		ids = append(ids, r.ID)
+	}
+	cfg, err := config.Load(path, ids)
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Err: err}
 	}

@@ -8,13 +8,15 @@ import (
 	"io"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/compaudit/compaudit/audit"
 	"github.com/muesli/termenv"
 )
 
 // Options shared by every renderer.
 type Options struct {
-	Color   bool   // style terminal text
-	Version string // compaudit's version, for JSON headers
+	Color   bool          // style terminal text
+	Version string        // compaudit's version, for JSON headers
+	Rules   []*audit.Rule // the rules that ran, for SARIF and the reports' rule tables
 }
 
 // styles is the palette of text output. With colour off every style

@@ -152,7 +152,7 @@ func TestCorpusPrecisionRecall(t *testing.T) {
 		}
 		opts := audit.Options{Rules: All()}
 		if c.config != "" {
-			cfg, err := config.Load(c.config)
+			cfg, err := config.Load(c.config, nil)
 			if err != nil {
 				t.Fatalf("%s: %v", c.name, err)
 			}

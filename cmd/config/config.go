@@ -9,8 +9,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/parse"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -19,8 +24,21 @@ const FileName = ".compaudit.yaml"
 
 // Config is a parsed configuration file.
 type Config struct {
-	Path  string
-	State []audit.StateMapping
+	Path string
+	// Disable lists rules not to run.
+	Disable []string
+	// Severity overrides rules' default severities.
+	Severity map[string]audit.Severity
+	// FailOn is the default for --fail-on; empty when not set.
+	FailOn string
+	// SideEffecting adds and removes tools per transcript format.
+	SideEffecting map[parse.Format]audit.ToolAdjust
+	// LiteralPatterns are extra regular expressions tagged as literals.
+	LiteralPatterns []*regexp.Regexp
+	// ProhibitionCues are extra phrases that forbid what follows them.
+	ProhibitionCues []string
+	State           []audit.StateMapping
+	Suppressions    []audit.Suppression
 }
 
 // Error is a configuration problem at a file and line.
@@ -57,7 +75,7 @@ func Find(dir string) (string, bool) {
 }
 
 // Load reads and validates a configuration file.
-func Load(path string) (*Config, error) {
+func Load(path string, ruleIDs []string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		var pe *os.PathError
@@ -66,22 +84,68 @@ func Load(path string) (*Config, error) {
 		}
 		return nil, &Error{File: path, Msg: err.Error()}
 	}
-	return Parse(path, data)
+	return Parse(path, data, ruleIDs)
 }
 
-// schema lists the keys each mapping may hold; a nested schema is a map
-// value, a list of schemas a list of mappings.
+// schema lists the keys each mapping may hold: nil for a scalar or a list
+// of scalars, a schema for a nested mapping, a one-element []schema for a
+// list of mappings, and mapOf for a mapping with free keys.
 type schema map[string]any
 
+// mapOf is a mapping whose keys are values (rule ids, formats) and whose
+// values follow a schema (nil: scalars).
+type mapOf struct{ value schema }
+
 var topSchema = schema{
-	"state": []schema{stateSchema},
+	"rules":          schema{"disable": nil, "severity": mapOf{}},
+	"fail-on":        nil,
+	"side-effecting": mapOf{schema{"add": nil, "remove": nil}},
+	"patterns":       schema{"literals": nil, "prohibitions": nil},
+	"state":          []schema{{"tool": nil, "op": nil, "key": nil, "value": nil, "revision": nil, "payload_hash": nil, "confidence": nil}},
+	"suppressions":   []schema{{"rule": nil, "fingerprint": nil, "path": nil, "contains": nil, "reason": nil, "expires": nil}},
 }
 
-var stateSchema = schema{"tool": nil, "op": nil, "key": nil, "value": nil, "revision": nil, "payload_hash": nil, "confidence": nil}
+// raw mirrors the file for decoding once its keys are checked.
+type raw struct {
+	Rules struct {
+		Disable  []string          `yaml:"disable"`
+		Severity map[string]string `yaml:"severity"`
+	} `yaml:"rules"`
+	FailOn        string `yaml:"fail-on"`
+	SideEffecting map[string]struct {
+		Add    []string `yaml:"add"`
+		Remove []string `yaml:"remove"`
+	} `yaml:"side-effecting"`
+	Patterns struct {
+		Literals     []string `yaml:"literals"`
+		Prohibitions []string `yaml:"prohibitions"`
+	} `yaml:"patterns"`
+	State []struct {
+		Tool        string `yaml:"tool"`
+		Op          string `yaml:"op"`
+		Key         string `yaml:"key"`
+		Value       string `yaml:"value"`
+		Revision    string `yaml:"revision"`
+		PayloadHash string `yaml:"payload_hash"`
+		Confidence  string `yaml:"confidence"`
+	} `yaml:"state"`
+	Suppressions []struct {
+		Rule        string `yaml:"rule"`
+		Fingerprint string `yaml:"fingerprint"`
+		Path        string `yaml:"path"`
+		Contains    string `yaml:"contains"`
+		Reason      string `yaml:"reason"`
+		Expires     string `yaml:"expires"`
+	} `yaml:"suppressions"`
+}
 
-// Parse validates and reads configuration data.
-func Parse(path string, data []byte) (*Config, error) {
-	cfg := &Config{Path: path}
+// Formats whose side-effecting tools can be adjusted.
+var formats = []string{"claude-code", "codex", "canonical", "chat"}
+
+// Parse validates and reads configuration data. ruleIDs are the known rule
+// ids, to catch a misspelled one.
+func Parse(path string, data []byte, ruleIDs []string) (*Config, error) {
+	cfg := &Config{Path: path, Severity: map[string]audit.Severity{}, SideEffecting: map[parse.Format]audit.ToolAdjust{}}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return cfg, nil
 	}
@@ -93,30 +157,97 @@ func Parse(path string, data []byte) (*Config, error) {
 		return cfg, nil
 	}
 	doc := root.Content[0]
+	if doc.Kind == yaml.ScalarNode && doc.Tag == "!!null" {
+		return cfg, nil
+	}
 	if err := check(path, doc, topSchema); err != nil {
 		return nil, err
 	}
-	var raw struct {
-		State []struct {
-			Tool        string `yaml:"tool"`
-			Op          string `yaml:"op"`
-			Key         string `yaml:"key"`
-			Value       string `yaml:"value"`
-			Revision    string `yaml:"revision"`
-			PayloadHash string `yaml:"payload_hash"`
-			Confidence  string `yaml:"confidence"`
-		} `yaml:"state"`
-	}
-	if err := doc.Decode(&raw); err != nil {
+	var r raw
+	if err := doc.Decode(&r); err != nil {
 		return nil, yamlError(path, err)
 	}
-	for i, s := range raw.State {
+	at := func(keys ...any) int { return lineOf(doc, keys...) }
+	bad := func(line int, format string, args ...any) error {
+		return &Error{File: path, Line: line, Msg: fmt.Sprintf(format, args...)}
+	}
+	known := func(id string) bool { return ruleIDs == nil || slices.Contains(ruleIDs, id) }
+
+	for i, id := range r.Rules.Disable {
+		if !known(id) {
+			return nil, bad(at("rules", "disable", i), "rules.disable: no rule %q (compaudit rules lists them)", id)
+		}
+		cfg.Disable = append(cfg.Disable, id)
+	}
+	for id, sev := range r.Rules.Severity {
+		if !known(id) {
+			return nil, bad(at("rules", "severity", id), "rules.severity: no rule %q (compaudit rules lists them)", id)
+		}
+		s, err := audit.ParseSeverity(sev)
+		if err != nil {
+			return nil, bad(at("rules", "severity", id), "rules.severity.%s: %v", id, err)
+		}
+		cfg.Severity[id] = s
+	}
+	if r.FailOn != "" {
+		if _, err := audit.ParseSeverity(r.FailOn); err != nil && r.FailOn != "none" {
+			return nil, bad(at("fail-on"), "fail-on must be error, warning, note or none, not %q", r.FailOn)
+		}
+		cfg.FailOn = r.FailOn
+	}
+	for format, tl := range r.SideEffecting {
+		if !slices.Contains(formats, format) {
+			return nil, bad(at("side-effecting", format), "side-effecting: no format %q (want %s)", format, strings.Join(formats, ", "))
+		}
+		cfg.SideEffecting[parse.Format(format)] = audit.ToolAdjust{Add: tl.Add, Remove: tl.Remove}
+	}
+	for i, p := range r.Patterns.Literals {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return nil, bad(at("patterns", "literals", i), "patterns.literals: %v", err)
+		}
+		cfg.LiteralPatterns = append(cfg.LiteralPatterns, re)
+	}
+	for i, p := range r.Patterns.Prohibitions {
+		if strings.TrimSpace(p) == "" {
+			return nil, bad(at("patterns", "prohibitions", i), "patterns.prohibitions: an empty phrase")
+		}
+		cfg.ProhibitionCues = append(cfg.ProhibitionCues, strings.ToLower(strings.TrimSpace(p)))
+	}
+	for i, s := range r.State {
 		m := audit.StateMapping{Tool: s.Tool, Op: s.Op, Key: s.Key, Value: s.Value, Revision: s.Revision,
 			PayloadHash: s.PayloadHash, Confidence: s.Confidence}
 		if err := m.Validate(); err != nil {
-			return nil, &Error{File: path, Line: itemLine(doc, "state", i), Msg: "state: " + err.Error()}
+			return nil, bad(at("state", i), "state: %v", err)
 		}
 		cfg.State = append(cfg.State, m)
+	}
+	for i, s := range r.Suppressions {
+		line := at("suppressions", i)
+		if strings.TrimSpace(s.Reason) == "" {
+			return nil, bad(line, "suppressions: every suppression needs a reason")
+		}
+		if s.Rule == "" && s.Fingerprint == "" && s.Path == "" && s.Contains == "" {
+			return nil, bad(line, "suppressions: say what to suppress (rule, fingerprint, path or contains)")
+		}
+		if s.Rule != "" && !known(s.Rule) {
+			return nil, bad(line, "suppressions: no rule %q", s.Rule)
+		}
+		if s.Path != "" {
+			if _, err := filepath.Match(s.Path, ""); err != nil {
+				return nil, bad(line, "suppressions: bad path pattern %q: %v", s.Path, err)
+			}
+		}
+		sup := audit.Suppression{Rule: s.Rule, Fingerprint: s.Fingerprint, Path: s.Path, Contains: s.Contains, Reason: s.Reason,
+			Source: fmt.Sprintf("%s:%d", path, line)}
+		if s.Expires != "" {
+			t, err := time.Parse("2006-01-02", s.Expires)
+			if err != nil {
+				return nil, bad(line, "suppressions: expires must be a date like 2027-01-31, not %q", s.Expires)
+			}
+			sup.Expires = t
+		}
+		cfg.Suppressions = append(cfg.Suppressions, sup)
 	}
 	return cfg, nil
 }
@@ -131,56 +262,82 @@ func check(path string, n *yaml.Node, s schema) error {
 		k, v := n.Content[i], n.Content[i+1]
 		sub, ok := s[k.Value]
 		if !ok {
-			return &Error{File: path, Line: k.Line, Msg: fmt.Sprintf("unknown key %q%s", k.Value, known(s))}
+			return &Error{File: path, Line: k.Line, Msg: fmt.Sprintf("unknown key %q (known keys: %s)", k.Value, keysOf(s))}
 		}
-		switch sub := sub.(type) {
-		case schema:
-			if err := check(path, v, sub); err != nil {
+		if err := checkValue(path, k.Value, v, sub); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkValue(path, name string, v *yaml.Node, sub any) error {
+	switch sub := sub.(type) {
+	case schema:
+		return check(path, v, sub)
+	case mapOf:
+		if v.Kind != yaml.MappingNode {
+			return &Error{File: path, Line: v.Line, Msg: name + " must be a mapping"}
+		}
+		if sub.value == nil {
+			return nil
+		}
+		for i := 1; i < len(v.Content); i += 2 {
+			if err := check(path, v.Content[i], sub.value); err != nil {
 				return err
 			}
-		case []schema:
-			if v.Kind != yaml.SequenceNode {
-				return &Error{File: path, Line: v.Line, Msg: fmt.Sprintf("%s must be a list", k.Value)}
-			}
-			for _, item := range v.Content {
-				if err := check(path, item, sub[0]); err != nil {
-					return err
-				}
+		}
+	case []schema:
+		if v.Kind != yaml.SequenceNode {
+			return &Error{File: path, Line: v.Line, Msg: name + " must be a list"}
+		}
+		for _, item := range v.Content {
+			if err := check(path, item, sub[0]); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
 }
 
-func known(s schema) string {
-	var keys []string
+func keysOf(s schema) string {
+	keys := make([]string, 0, len(s))
 	for k := range s {
 		keys = append(keys, k)
 	}
-	sortStrings(keys)
-	out := " (known keys:"
-	for _, k := range keys {
-		out += " " + k
-	}
-	return out + ")"
+	slices.Sort(keys)
+	return strings.Join(keys, ", ")
 }
 
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
+// lineOf finds the line of a value by its path of mapping keys and list
+// indexes; 0 when it is not there.
+func lineOf(n *yaml.Node, path ...any) int {
+	line := n.Line
+	for _, p := range path {
+		switch p := p.(type) {
+		case string:
+			if n.Kind != yaml.MappingNode {
+				return line
+			}
+			found := false
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == p {
+					line, n, found = n.Content[i].Line, n.Content[i+1], true
+					break
+				}
+			}
+			if !found {
+				return line
+			}
+		case int:
+			if n.Kind != yaml.SequenceNode || p >= len(n.Content) {
+				return line
+			}
+			n = n.Content[p]
+			line = n.Line
 		}
 	}
-}
-
-// itemLine is the line of the i-th item of a top-level list.
-func itemLine(doc *yaml.Node, key string, i int) int {
-	for j := 0; j+1 < len(doc.Content); j += 2 {
-		if doc.Content[j].Value == key && i < len(doc.Content[j+1].Content) {
-			return doc.Content[j+1].Content[i].Line
-		}
-	}
-	return 0
+	return line
 }
 
 // yamlError turns the YAML library's "yaml: line 3: …" into file:line.

@@ -9,7 +9,11 @@ import (
 )
 
 func TestParseStateMappings(t *testing.T) {
-	cfg, err := Parse("c.yaml", []byte(`
+	cfg, err := Parse("c.yaml", nil, nil)
+	if err != nil || len(cfg.State) != 0 {
+		t.Fatalf("empty file: %v", err)
+	}
+	cfg, err = Parse("c.yaml", []byte(`
 state:
   - {tool: ledger_write, op: write, key: "args.key", value: "args.value", revision: "args.revision"}
   - tool: ledger_read
@@ -17,7 +21,7 @@ state:
     key: args.key
     value: result.value
     revision: result.revision
-`))
+`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +43,7 @@ func TestErrorsNameFileAndLine(t *testing.T) {
 		{"state: [\n", "c.yaml:"},
 		{"state: 3\n", "c.yaml:1: state must be a list"},
 	} {
-		_, err := Parse("c.yaml", []byte(c.data))
+		_, err := Parse("c.yaml", []byte(c.data), nil)
 		var ce *Error
 		if !errors.As(err, &ce) || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%q: got %v, want prefix %q", c.data, err, c.want)
