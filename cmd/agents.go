@@ -31,7 +31,12 @@ fired.`,
 			if err != nil {
 				return err
 			}
-			results, health, err := auditAll(a, &in, args, nil)
+			setup, err := newAuditSetup(a)
+			if err != nil {
+				return err
+			}
+			setup.options.Rules = nil
+			results, health, err := auditAll(a, &in, args, setup.options)
 			if err != nil {
 				return err
 			}

@@ -49,7 +49,12 @@ func ledgerRun(a *app, opts *ledgerOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	results, health, err := auditAll(a, &opts.input, args, nil)
+	setup, err := newAuditSetup(a)
+	if err != nil {
+		return err
+	}
+	setup.options.Rules = nil
+	results, health, err := auditAll(a, &opts.input, args, setup.options)
 	if err != nil {
 		return err
 	}

@@ -35,7 +35,12 @@ func newReplayCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			results, health, err := auditAll(a, &opts.input, args, nil)
+			setup, err := newAuditSetup(a)
+			if err != nil {
+				return err
+			}
+			setup.options.Rules = nil
+			results, health, err := auditAll(a, &opts.input, args, setup.options)
 			if err != nil {
 				return err
 			}

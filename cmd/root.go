@@ -95,7 +95,7 @@ compaction boundary and reports what the summary lost and what the agent did nex
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &ExitError{Code: ExitUsage, Err: err}
 	})
-	root.AddCommand(newAuditCmd(a), newReplayCmd(a), newLedgerCmd(a), newAgentsCmd(a), newRulesCmd(a), newExplainCmd(a), newFormatsCmd(a), newVersionCmd(a))
+	root.AddCommand(newAuditCmd(a), newBaselineCmd(a), newReplayCmd(a), newLedgerCmd(a), newAgentsCmd(a), newConfigCmd(a), newRulesCmd(a), newExplainCmd(a), newFormatsCmd(a), newVersionCmd(a))
 	return root
 }
 

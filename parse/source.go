@@ -187,3 +187,64 @@ func peekSessionID(path string) string {
 	}
 	return ""
 }
+
+// SessionDir reads the working directory a session recorded: Claude Code's
+// cwd field, or Codex's session_meta payload.cwd. Empty when none is found
+// in its first records.
+func SessionDir(path string) string {
+	fh, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer fh.Close()
+	r, err := maybeGunzip(fh)
+	if err != nil {
+		return ""
+	}
+	lr := newLineReader(r)
+	for i := 0; i < 32; i++ {
+		line, _, _, ok := lr.next()
+		if !ok {
+			return ""
+		}
+		if rec, ok := parseRecord(line); ok {
+			if cwd := rec.Get("cwd").Str; cwd != "" {
+				return cwd
+			}
+			if cwd := rec.Get("payload.cwd").Str; cwd != "" {
+				return cwd
+			}
+		}
+	}
+	return ""
+}
+
+// ClaudeProjectDir is the folder where Claude Code keeps the sessions of a
+// working directory: every character that is not a letter or a digit
+// becomes a dash.
+func ClaudeProjectDir(claudeHome, cwd string) string {
+	b := []byte(cwd)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			b[i] = '-'
+		}
+	}
+	return filepath.Join(claudeHome, "projects", string(b))
+}
+
+// CodexSessionsFor finds the Codex rollouts under a sessions folder whose
+// recorded working directory is cwd.
+func CodexSessionsFor(sessions, cwd string) []string {
+	var out []string
+	_ = filepath.WalkDir(sessions, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasPrefix(d.Name(), "rollout-") || !isTranscriptName(d.Name()) {
+			return nil
+		}
+		if SessionDir(p) == cwd {
+			out = append(out, p)
+		}
+		return nil
+	})
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,62 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/compaudit/compaudit/report"
+	"github.com/spf13/cobra"
+)
+
+func newBaselineCmd(a *app) *cobra.Command {
+	var in inputOptions
+	c := &cobra.Command{
+		Use:   "baseline FILE|DIR|- ...",
+		Short: "Record the current findings by fingerprint, to adopt compaudit on an existing corpus",
+		Long: `baseline audits the transcripts and prints their findings' fingerprints as a
+baseline file. Run later audits with --baseline FILE: findings in the baseline
+are reported as unchanged and only new ones can fail the run. Fingerprints do
+not depend on line numbers, so edits elsewhere in a transcript keep them.`,
+		Example: `  compaudit baseline sessions/ > .compaudit-baseline.json
+  compaudit audit --baseline .compaudit-baseline.json sessions/`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			setup, err := newAuditSetup(a)
+			if err != nil {
+				return err
+			}
+			results, health, err := auditAll(a, &in, args, setup.options)
+			if err != nil {
+				return err
+			}
+			setup.postProcess(a, results, nil)
+			if err := report.Baseline(a.streams.Out, results, report.Options{Version: Version()}); err != nil {
+				return &ExitError{Code: ExitInternal, Err: err}
+			}
+			return health.exit()
+		},
+	}
+	in.register(c)
+	return c
+}
+
+// loadBaseline reads a baseline file into the set of its fingerprints.
+func loadBaseline(path string) (map[string]bool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usageError("--baseline: %v", err)
+	}
+	var b report.BaselineFile
+	if err := json.Unmarshal(data, &b); err != nil || b.Tool != "compaudit" {
+		if err == nil {
+			err = fmt.Errorf("not a compaudit baseline (no \"tool\": \"compaudit\")")
+		}
+		return nil, usageError("--baseline %s: %v", path, err)
+	}
+	known := map[string]bool{}
+	for _, f := range b.Findings {
+		known[f.Fingerprint] = true
+	}
+	return known, nil
+}
