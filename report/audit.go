@@ -139,7 +139,7 @@ func AuditText(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
 	st := newStyles(w, o.Color)
 	var b strings.Builder
 	var total totalsDoc
-	hiddenNotes := 0
+	hiddenNotes, suppressed := 0, 0
 	for i, r := range rs {
 		if i > 0 {
 			b.WriteString("\n")
@@ -152,6 +152,10 @@ func AuditText(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
 		findings := r.Findings
 		byBoundary := map[string][]audit.Finding{}
 		for _, f := range findings {
+			if f.Suppressed != nil {
+				suppressed++
+				continue
+			}
 			if f.Severity < v.MinSeverity {
 				if f.Severity == audit.SeverityNote {
 					hiddenNotes++
@@ -175,6 +179,9 @@ func AuditText(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
 				writeFinding(&b, st, f)
 			}
 		}
+	}
+	if suppressed > 0 {
+		fmt.Fprintf(&b, "\n%s\n", st.dim.Render(fmt.Sprintf("%d suppressed finding(s) not shown (see .compaudit.yaml; JSON and SARIF list them)", suppressed)))
 	}
 	if hiddenNotes > 0 {
 		fmt.Fprintf(&b, "\n%s\n", st.dim.Render(fmt.Sprintf("%d note(s) not shown (--min-severity note shows them)", hiddenNotes)))
@@ -246,7 +253,11 @@ func (st styles) severity(s audit.Severity) string {
 }
 
 func writeFinding(b *strings.Builder, st styles, f audit.Finding) {
-	fmt.Fprintf(b, "    %s %s  %s\n", st.severity(f.Severity), st.bold.Render(f.Rule), f.Message)
+	tag := ""
+	if f.BaselineState != "" {
+		tag = st.dim.Render("[" + f.BaselineState + "] ")
+	}
+	fmt.Fprintf(b, "    %s %s%s  %s\n", st.severity(f.Severity), tag, st.bold.Render(f.Rule), f.Message)
 	pad := "            "
 	for _, s := range f.Evidence.Chain {
 		where := ""
