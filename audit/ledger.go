@@ -218,10 +218,7 @@ var toolLiteralKinds = map[string]bool{"uri": true, "id": true, "email": true, "
 func (l *Ledger) toolLiterals(ev *parse.Event, text string, origin Origin) []*Obligation {
 	var changed []*Obligation
 	n := 0
-	for _, h := range findLiterals(text) {
-		if !toolLiteralKinds[h.kind] {
-			continue
-		}
+	for _, h := range toolLiteralsFast(text, maxToolLiterals) {
 		o := literalObligation(h, text)
 		o.Origin = origin
 		if got := l.record(o); got != nil {

@@ -51,18 +51,19 @@ func underPath(p, dir string) bool {
 // or as a relative path that resolves to it against the working directory.
 // It returns the relative form that resolves elsewhere when one stands in
 // its place ("src/app.go" for /home/dev/other/src/app.go), for diffs.
-func pathVisible(text, lit, cwd string, known map[string]bool) (visible bool, variant string) {
-	if containsLiteral(text, lit) {
+func pathVisible(text *foldedText, lit, cwd string, known map[string]bool) (visible bool, variant string) {
+	if text.contains(lit) {
 		return true, ""
 	}
 	if cwd == "" {
 		return false, ""
 	}
 	abs := resolvePath(lit, cwd)
-	if abs != lit && containsLiteral(text, abs) {
+	if abs != lit && text.contains(abs) {
 		return true, ""
 	}
-	for _, h := range findLiterals(text) {
+	base := path.Base(strings.TrimSuffix(abs, "/"))
+	for _, h := range text.literals() {
 		if h.kind != "path" && h.kind != "file" {
 			continue
 		}
@@ -72,7 +73,7 @@ func pathVisible(text, lit, cwd string, known map[string]bool) (visible bool, va
 		// same file name, other place: a relative path that no longer
 		// resolves to what it replaced. One that resolves to another path
 		// the session knows is a mention of that file, not a replacement.
-		if path.Base(strings.TrimSuffix(h.value, "/")) == path.Base(strings.TrimSuffix(abs, "/")) &&
+		if path.Base(strings.TrimSuffix(h.value, "/")) == base &&
 			!strings.HasPrefix(h.value, "/") && strings.Contains(h.value, "/") && !known[resolvePath(h.value, cwd)] {
 			variant = h.value
 		}
@@ -292,10 +293,24 @@ func clauses(s string) []string {
 // object, and the sentence that gives it. found is false when nothing
 // mentions it.
 func objectForce(ctx []sentence, obj *Object) (force Force, excerpt string, found bool) {
-	rank := map[Force]int{ForceForbid: 5, ForceRequire: 4, ForcePreference: 3, ForcePermit: 2, ForceNone: 1}
+	return objectForceIn(ctx, nil, obj)
+}
+
+// forceRank orders forces from the strongest binding down.
+var forceRank = map[Force]int{ForceForbid: 5, ForceRequire: 4, ForcePreference: 3, ForcePermit: 2, ForceNone: 1}
+
+// objectForceIn is objectForce with the sentences' terms computed already.
+func objectForceIn(ctx []sentence, terms []termSet, obj *Object) (force Force, excerpt string, found bool) {
+	rank := forceRank
 	best := -1
-	for _, s := range ctx {
-		if !mentions(s.text, termsOf(s.text), obj) {
+	for i, s := range ctx {
+		var ts termSet
+		if terms != nil {
+			ts = terms[i]
+		} else {
+			ts = termsOf(s.text)
+		}
+		if !mentions(s.text, ts, obj) {
 			continue
 		}
 		f := ForceNone

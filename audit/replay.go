@@ -133,7 +133,20 @@ func newAgentReplay(agent string, format parse.Format, isEffect func(parse.Forma
 		seed: maphash.MakeSeed(), firstSeen: map[uint64]int{}, calls: map[string]*WindowEvent{}, isEffect: isEffect}
 }
 
-func (a *agentReplay) hash(tok string) uint64 { return maphash.String(a.seed, normLiteral(tok)) }
+// hash identifies a token as normLiteral would compare it, without
+// allocating for the usual lower-case token.
+func (a *agentReplay) hash(tok string) uint64 {
+	tok = strings.Trim(tok, "`'\"")
+	if len(tok) > 1 {
+		tok = strings.TrimSuffix(tok, "/")
+	}
+	for i := 0; i < len(tok); i++ {
+		if c := tok[i]; c >= 'A' && c <= 'Z' || c >= 0x80 {
+			return maphash.String(a.seed, strings.ToLower(tok))
+		}
+	}
+	return maphash.String(a.seed, tok)
+}
 
 // observe takes one original event: the window keeps it, the ledger tags
 // it, and its tokens are indexed.
@@ -141,25 +154,34 @@ func (a *agentReplay) observe(ev *parse.Event) {
 	if a.project == "" && ev.Cwd != "" {
 		a.project = ev.Cwd
 	}
+	// Inside a window, calls and the agent's words are read closely: rules
+	// look at their literals. Everything else is only indexed, on the fast
+	// path.
 	var toks []literalHit
-	switch ev.Kind {
-	case parse.KindToolCall:
-		for _, s := range callStrings(ev.Args) {
-			toks = append(toks, findLiterals(s)...)
-		}
-	case parse.KindMessage, parse.KindToolResult:
-		text := ev.Text
-		if len(text) > maxIndexedText {
-			text = text[:maxIndexedText]
-		}
-		toks = findLiterals(text)
-	}
 	if a.open != nil {
+		switch {
+		case ev.Kind == parse.KindToolCall:
+			for _, s := range callStrings(ev.Args) {
+				toks = append(toks, findLiterals(s)...)
+			}
+		case ev.Kind == parse.KindMessage && ev.Role == parse.RoleAssistant:
+			toks = findLiterals(ev.Text)
+		}
 		a.addToWindow(ev, toks)
 	}
 	a.ledger.Observe(ev)
 	for _, h := range toks {
 		a.index(h.value, ev.Index)
+	}
+	switch ev.Kind {
+	case parse.KindToolCall:
+		scanTokens(string(ev.Args), func(tok string) { a.index(tok, ev.Index) })
+	case parse.KindMessage, parse.KindToolResult:
+		text := ev.Text
+		if len(text) > maxIndexedText {
+			text = text[:maxIndexedText]
+		}
+		scanTokens(text, func(tok string) { a.index(tok, ev.Index) })
 	}
 }
 

@@ -387,14 +387,23 @@ func messageOf(ev *parse.Event) Message {
 			cite(h.value)
 		}
 	}
-	for _, r := range revisionRE.FindAllString(ev.Text, -1) {
-		cite(r)
+	lower := strings.ToLower(ev.Text)
+	if strings.Contains(lower, "rev") || strings.Contains(lower, " r") {
+		for _, r := range revisionRE.FindAllString(ev.Text, -1) {
+			cite(r)
+		}
 	}
-	for _, t := range taskRefRE.FindAllString(ev.Text, -1) {
-		cite(t)
+	if strings.Contains(lower, "task") || strings.Contains(lower, "entry") || strings.Contains(lower, "key") {
+		for _, t := range taskRefRE.FindAllString(ev.Text, -1) {
+			cite(t)
+		}
 	}
-	m.Categorical = categoricalRE.FindAllString(ev.Text, -1)
-	if cm := confidenceRE.FindStringSubmatch(ev.Text); cm != nil {
+	if strings.Contains(lower, "the ") || strings.Contains(lower, "all ") || strings.Contains(lower, "both ") {
+		m.Categorical = categoricalRE.FindAllString(ev.Text, -1)
+	}
+	if !strings.Contains(lower, "confidence") {
+		// nothing to read
+	} else if cm := confidenceRE.FindStringSubmatch(ev.Text); cm != nil {
 		v := strings.TrimSpace(strings.TrimSuffix(cm[1], "%"))
 		var f float64
 		fmt.Sscanf(v, "%g", &f)

@@ -135,7 +135,19 @@ var runStatusRE = regexp.MustCompile(`(?i)\b(?:the\s+|all\s+)?(tests?|test suite
 // textStatuses reads status statements from a sentence.
 func textStatuses(s string) []Status {
 	var out []Status
+	lower := strings.ToLower(s)
+	mentionsTask := strings.Contains(lower, "task") || strings.Contains(lower, "step") || strings.Contains(lower, "job") ||
+		strings.Contains(lower, "ticket") || strings.Contains(lower, "phase") || strings.Contains(lower, "migration") ||
+		strings.Contains(lower, "stor") || strings.Contains(lower, "item")
+	mentionsRun := strings.Contains(lower, "test") || strings.Contains(lower, "build") || strings.Contains(lower, "deploy") ||
+		strings.Contains(lower, "ci ") || strings.Contains(lower, "pipeline")
+	if !mentionsTask && !mentionsRun {
+		return nil // the regular expressions below are the costly part
+	}
 	for _, m := range taskStatusRE.FindAllStringSubmatch(s, -1) {
+		if !mentionsTask {
+			break
+		}
 		val := statusWords[strings.ToLower(strings.ReplaceAll(m[3], " ", "_"))]
 		if val == "" {
 			continue
@@ -147,6 +159,9 @@ func textStatuses(s string) []Status {
 		for _, id := range splitList(m[2]) {
 			out = append(out, Status{Subject: noun + " " + id, Value: val, Detail: m[0]})
 		}
+	}
+	if !mentionsRun {
+		return out
 	}
 	for _, loc := range runStatusRE.FindAllStringSubmatchIndex(s, -1) {
 		m := []string{s[loc[0]:loc[1]], s[loc[2]:loc[3]], s[loc[4]:loc[5]]}

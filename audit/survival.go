@@ -67,6 +67,7 @@ func (s *Survival) Lost() bool { return s.State != Preserved && s.State != Unver
 type postContext struct {
 	boundary  *parse.Boundary
 	text      string // summary and kept items
+	folded    *foldedText
 	sentences []sentence
 	cwd       string // the shell's directory at the boundary
 	project   string // the session's first directory: summaries speak relative to it
@@ -87,7 +88,8 @@ func newPostContext(ev *parse.Event, project string) *postContext {
 		parts = append(parts, k.Text)
 	}
 	text := strings.Join(parts, "\n\n")
-	pc := &postContext{boundary: b, text: text, sentences: sentences(text), cwd: ev.Cwd, project: project,
+	folded := newFoldedText(text)
+	pc := &postContext{boundary: b, text: text, folded: folded, sentences: folded.sentences, cwd: ev.Cwd, project: project,
 		keptTurns: map[int]bool{}, cleared: map[string]bool{}}
 	for _, t := range b.KeptTurns {
 		pc.keptTurns[t] = true
@@ -143,6 +145,9 @@ func (pc *postContext) judge(o *Obligation) Survival {
 }
 
 func (pc *postContext) sentenceWith(lit string) string {
+	if !pc.folded.contains(lit) {
+		return ""
+	}
 	for _, st := range pc.sentences {
 		if containsLiteral(st.text, lit) {
 			return st.text
@@ -157,9 +162,9 @@ func (pc *postContext) judgeLiteral(o *Obligation, s *Survival) {
 		if dir == "" {
 			dir = pc.cwd
 		}
-		visible, variant := pathVisible(pc.text, o.Literal, dir, pc.known)
+		visible, variant := pathVisible(pc.folded, o.Literal, dir, pc.known)
 		if !visible && pc.cwd != "" && pc.cwd != dir {
-			if v2, _ := pathVisible(pc.text, o.Literal, pc.cwd, pc.known); v2 {
+			if v2, _ := pathVisible(pc.folded, o.Literal, pc.cwd, pc.known); v2 {
 				visible = true
 			}
 		}
@@ -173,7 +178,7 @@ func (pc *postContext) judgeLiteral(o *Obligation, s *Survival) {
 			s.Excerpt = pc.sentenceWith(variant)
 			return
 		}
-	} else if containsLiteral(pc.text, o.Literal) {
+	} else if pc.folded.contains(o.Literal) {
 		s.State, s.Via, s.Excerpt = Preserved, "summary", pc.sentenceWith(o.Literal)
 		return
 	}
@@ -183,10 +188,11 @@ func (pc *postContext) judgeLiteral(o *Obligation, s *Survival) {
 	}
 	// any token may stand in for a literal: "checkout-rounding" is no
 	// literal of its own, but it is what became of "checkout-rounding-v2"
-	for _, h := range rawTokens(pc.text) {
-		v := strings.Trim(h.w, "`'\"*")
-		if len(v) < 3 || !identShaped(v) {
-			continue // a plain word ("refunds") stands in for nothing
+	litParts := partSet(o.Literal)
+	for _, c := range pc.folded.candidates() {
+		v := c.value
+		if !sharesPart(litParts, c.parts) {
+			continue // nothing in common: no near variant
 		}
 		candidate := v
 		if strings.Contains(v, "/") && !strings.Contains(v, "://") && strings.HasPrefix(o.Literal, "/") {
@@ -203,7 +209,7 @@ func (pc *postContext) judgeLiteral(o *Obligation, s *Survival) {
 }
 
 func (pc *postContext) judgeProhibition(o *Obligation, s *Survival) {
-	force, excerpt, found := objectForce(pc.sentences, o.Object)
+	force, excerpt, found := objectForceIn(pc.sentences, pc.folded.terms, o.Object)
 	s.Excerpt = excerpt
 	switch {
 	case found && force == ForceForbid:
@@ -241,7 +247,7 @@ func (pc *postContext) judgeRequirement(o *Obligation, s *Survival) {
 	}
 	obj := *o.Object
 	obj.Literals = nil
-	force, excerpt, found := objectForce(pc.sentences, &obj)
+	force, excerpt, found := objectForceIn(pc.sentences, pc.folded.terms, &obj)
 	s.Excerpt = excerpt
 	switch {
 	case !found:
@@ -264,8 +270,8 @@ func (pc *postContext) judgeCommitment(o *Obligation, s *Survival) {
 	if need < 2 {
 		need = min(2, len(terms))
 	}
-	for _, st := range pc.sentences {
-		ts := termsOf(st.text)
+	for i, st := range pc.sentences {
+		ts := pc.folded.terms[i]
 		n := 0
 		for _, t := range terms {
 			if ts[t] {
@@ -340,8 +346,8 @@ func (pc *postContext) judgeThreshold(o *Obligation, s *Survival) {
 	t := *o.Threshold
 	var changed *thresholdHit
 	var changedIn string
-	for _, st := range pc.sentences {
-		for _, h := range findThresholds(st.text) {
+	for i, st := range pc.sentences {
+		for _, h := range pc.folded.thresholds(i) {
 			if !sameThresholdSubject(h.t, t) {
 				continue
 			}
@@ -367,8 +373,8 @@ func (pc *postContext) judgeThreshold(o *Obligation, s *Survival) {
 		return
 	}
 	var mention string
-	for _, st := range pc.sentences {
-		if !pc.thresholdSubjectIn(st.text, t) {
+	for i, st := range pc.sentences {
+		if !pc.thresholdSubjectIn(pc.folded.terms[i], t) {
 			continue
 		}
 		l := " " + strings.ToLower(st.text) + " "
@@ -413,11 +419,11 @@ func unitText(u string) string {
 
 // thresholdSubjectIn reports whether a sentence speaks of a threshold's
 // subject.
-func (pc *postContext) thresholdSubjectIn(sentence string, t Threshold) bool {
+func (pc *postContext) thresholdSubjectIn(terms termSet, t Threshold) bool {
 	if isGenericSubject(t.Subject) {
 		return false // no word to look for
 	}
-	return termsOf(sentence)[t.Subject]
+	return terms[t.Subject]
 }
 
 // sameThresholdSubject matches the subjects of two thresholds; a limit

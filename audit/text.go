@@ -306,20 +306,7 @@ func indexFold(hay, needle string) int {
 	if needle == "" {
 		return -1
 	}
-	lh, ln := strings.ToLower(hay), strings.ToLower(needle)
-	from := 0
-	for {
-		i := strings.Index(lh[from:], ln)
-		if i < 0 {
-			return -1
-		}
-		i += from
-		end := i + len(ln)
-		if boundaryBefore(lh, i, ln) && boundaryAfter(lh, end, ln) {
-			return i
-		}
-		from = i + 1
-	}
+	return indexLower(strings.ToLower(hay), strings.ToLower(needle))
 }
 
 func boundaryBefore(s string, i int, needle string) bool {

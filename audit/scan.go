@@ -1,0 +1,223 @@
+package audit
+
+import (
+	"strings"
+)
+
+// The hot path. Every tool output and message passes through here, so it
+// looks at each byte once and allocates nothing for ordinary words.
+
+// sepTable marks the bytes that end a token.
+var sepTable = func() (t [256]bool) {
+	for _, c := range []byte(" \t\n\r,;|()[]{}<>\"'`\\") {
+		t[c] = true
+	}
+	return t
+}()
+
+// markTable marks the bytes that make a token worth indexing: identifiers
+// carry separators or digits, prose words do not.
+var markTable = func() (t [256]bool) {
+	for _, c := range []byte("/:@.-_#0123456789") {
+		t[c] = true
+	}
+	return t
+}()
+
+// scanTokens calls fn with every identifier-shaped token of text: paths,
+// URIs, hosts, ids, hashes, names with separators or digits. Plain words
+// are skipped without work.
+func scanTokens(text string, fn func(tok string)) {
+	scanTokensAt(text, func(tok string, _ int) { fn(tok) })
+}
+
+// scanTokensAt is scanTokens with each token's byte offset.
+func scanTokensAt(text string, fn func(tok string, at int)) {
+	n := len(text)
+	i := 0
+	for i < n {
+		for i < n && sepTable[text[i]] {
+			i++
+		}
+		start := i
+		marked := false
+		for i < n && !sepTable[text[i]] {
+			if markTable[text[i]] {
+				marked = true
+			}
+			i++
+		}
+		if !marked || i-start < 3 || i-start > 512 {
+			continue
+		}
+		tok := strings.TrimRight(text[start:i], ".,:;!?*")
+		lead := len(tok)
+		tok = strings.TrimLeft(tok, "*")
+		start += lead - len(tok)
+		if len(tok) < 3 {
+			continue
+		}
+		fn(tok, start)
+		// a refspec or key:value pair also names its parts
+		if c := strings.IndexByte(tok, ':'); c > 0 && c < len(tok)-1 && !strings.Contains(tok, "://") && strings.Count(tok, ":") == 1 {
+			if c >= 3 {
+				fn(tok[:c], start)
+			}
+			if len(tok)-c-1 >= 3 {
+				fn(tok[c+1:], start+c+1)
+			}
+		}
+	}
+}
+
+// toolLiteralsFast finds the literals worth holding a later turn to in tool
+// output — URIs, ids, emails, hosts — without the full extractor: only
+// tokens that could be one of them are classified.
+func toolLiteralsFast(text string, limit int) []literalHit {
+	var out []literalHit
+	scanTokensAt(text, func(tok string, start int) {
+		if len(out) >= limit {
+			return
+		}
+		if !strings.Contains(tok, "://") && !strings.ContainsAny(tok, "@.:-#") {
+			return
+		}
+		h, ok := classifyToken(text, start, start+len(tok))
+		if ok && toolLiteralKinds[h.kind] {
+			out = append(out, h)
+		}
+	})
+	return dedupeHits(out)
+}
+
+// foldedText is a text prepared for many case-insensitive searches: a
+// summary is searched once per obligation in the ledger.
+type foldedText struct {
+	text      string
+	lower     string
+	sentences []sentence
+	terms     []termSet // per sentence
+	hits      []literalHit
+	hitsDone  bool
+	tokens    []word
+	limits    [][]thresholdHit // per sentence, found once
+	cands     []candidate
+	candsDone bool
+}
+
+// candidate is a token of a summary that could stand in for a literal.
+type candidate struct {
+	value string
+	parts map[string]bool
+}
+
+// candidates are the identifier-shaped tokens of the text with their
+// stemmed parts, found once: a plain word stands in for nothing.
+func (f *foldedText) candidates() []candidate {
+	if !f.candsDone {
+		f.candsDone = true
+		for _, h := range f.rawTokens() {
+			v := strings.Trim(h.w, "`'\"*")
+			if len(v) < 3 || !identShaped(v) {
+				continue
+			}
+			f.cands = append(f.cands, candidate{value: v, parts: partSet(v)})
+		}
+	}
+	return f.cands
+}
+
+// partSet is the stemmed alphanumeric parts of a token.
+func partSet(v string) map[string]bool {
+	m := map[string]bool{}
+	for _, p := range splitIdent(strings.ToLower(v)) {
+		if len(p) >= 3 && !allDigits(p) {
+			m[stem(p)] = true
+		}
+	}
+	return m
+}
+
+func sharesPart(a, b map[string]bool) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	for p := range a {
+		if b[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// thresholds are the numeric limits of each sentence, found once.
+func (f *foldedText) thresholds(i int) []thresholdHit {
+	if f.limits == nil {
+		f.limits = make([][]thresholdHit, len(f.sentences))
+		for j, s := range f.sentences {
+			f.limits[j] = findThresholds(s.text)
+		}
+	}
+	return f.limits[i]
+}
+
+func newFoldedText(text string) *foldedText {
+	f := &foldedText{text: text, lower: strings.ToLower(text), sentences: sentences(text)}
+	f.terms = make([]termSet, len(f.sentences))
+	for i, s := range f.sentences {
+		f.terms[i] = termsOf(s.text)
+	}
+	return f
+}
+
+// contains reports a literal standing verbatim in the text (see
+// containsLiteral).
+func (f *foldedText) contains(lit string) bool {
+	lit = strings.Trim(lit, "`'\"")
+	if lit == "" {
+		return false
+	}
+	if indexLower(f.lower, strings.ToLower(lit)) >= 0 {
+		return true
+	}
+	if len(lit) > 1 && strings.HasSuffix(lit, "/") {
+		return indexLower(f.lower, strings.ToLower(strings.TrimSuffix(lit, "/"))) >= 0
+	}
+	return false
+}
+
+// literals are the literal hits of the text, found once.
+func (f *foldedText) literals() []literalHit {
+	if !f.hitsDone {
+		f.hits, f.hitsDone = findLiterals(f.text), true
+	}
+	return f.hits
+}
+
+// rawTokens are the whitespace tokens of the text, found once.
+func (f *foldedText) rawTokens() []word {
+	if f.tokens == nil {
+		f.tokens = rawTokens(f.text)
+	}
+	return f.tokens
+}
+
+// indexLower is indexFold for a haystack and a needle already lower-cased.
+func indexLower(lh, ln string) int {
+	if ln == "" {
+		return -1
+	}
+	from := 0
+	for {
+		i := strings.Index(lh[from:], ln)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end := i + len(ln)
+		if boundaryBefore(lh, i, ln) && boundaryAfter(lh, end, ln) {
+			return i
+		}
+		from = i + 1
+	}
+}
