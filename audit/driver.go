@@ -62,6 +62,9 @@ func Audit(t parse.Transcript, popts parse.Options, opts Options) (*Result, erro
 			p.report = report
 			rule.Run(p)
 		}
+		// the rules have read the window; only the events that findings and
+		// references point at stay, so memory does not grow with the file
+		r.Window = nil
 	}
 	files, err := t.Read(popts, func(ev *parse.Event) error {
 		a := agents[ev.Agent]

@@ -269,21 +269,30 @@ func isRelPath(t string) bool {
 	if strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../") {
 		return len(t) > 2
 	}
-	segs := strings.Split(strings.TrimSuffix(t, "/"), "/")
-	for _, s := range segs {
-		if s == "" || !isPathSegment(s) {
+	trimmed := strings.TrimSuffix(t, "/")
+	nseg, last, first := 0, "", ""
+	for rest := trimmed; ; {
+		seg, tail, more := strings.Cut(rest, "/")
+		if seg == "" || !isPathSegment(seg) {
 			return false
 		}
+		if nseg == 0 {
+			first = seg
+		}
+		nseg, last = nseg+1, seg
+		if !more {
+			break
+		}
+		rest = tail
 	}
-	last := strings.ToLower(segs[len(segs)-1])
-	if dot := strings.LastIndexByte(last, '.'); dot > 0 && fileExts[last[dot+1:]] {
+	if dot := strings.LastIndexByte(last, '.'); dot > 0 && fileExts[asciiLower(last[dot+1:])] {
 		return true
 	}
-	if len(segs) >= 3 {
+	if nseg >= 3 {
 		return true
 	}
 	// "src/" and "out/" name folders; "and/or" does not end in a slash.
-	return strings.HasSuffix(t, "/") && len(segs) >= 1 && !notFolders[strings.ToLower(segs[0])]
+	return strings.HasSuffix(t, "/") && !notFolders[asciiLower(first)]
 }
 
 // notFolders are words that pair with a slash in prose: and/or, yes/no.
@@ -340,20 +349,36 @@ func isHost(lower string) bool {
 		}
 		host = host[:i]
 	}
-	labels := strings.Split(host, ".")
-	if len(labels) < 2 {
-		return false
-	}
-	for _, l := range labels {
+	labels, lastLabel := 0, ""
+	for rest := host; ; {
+		l, tail, more := strings.Cut(rest, ".")
 		if l == "" || !isLowerIdent(l) {
 			return false
 		}
+		labels, lastLabel = labels+1, l
+		if !more {
+			break
+		}
+		rest = tail
 	}
-	last := labels[len(labels)-1]
-	if !tlds[last] || fileExts[last] && len(labels) == 2 {
+	if labels < 2 {
+		return false
+	}
+	if !tlds[lastLabel] || fileExts[lastLabel] && labels == 2 {
 		return false
 	}
 	return true
+}
+
+// asciiLower lowers a short ASCII word without allocating when it is
+// already lower case.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' || c >= 0x80 {
+			return strings.ToLower(s)
+		}
+	}
+	return s
 }
 
 func allDigits(s string) bool {
@@ -430,16 +455,22 @@ func isVersion(text string, start int, lower string) bool {
 	if i := strings.IndexAny(s, "-+"); i > 0 {
 		s = s[:i]
 	}
-	parts := strings.Split(s, ".")
-	for _, p := range parts {
+	parts := 0
+	for rest := s; ; {
+		p, tail, more := strings.Cut(rest, ".")
 		if !allDigits(p) {
 			return false
 		}
+		parts++
+		if !more {
+			break
+		}
+		rest = tail
 	}
-	if len(parts) >= 3 || explicit && len(parts) >= 1 || strings.Contains(lower, "@") && len(parts) >= 2 {
+	if parts >= 3 || explicit && parts >= 1 || strings.Contains(lower, "@") && parts >= 2 {
 		return true
 	}
-	if len(parts) == 2 {
+	if parts == 2 {
 		before := strings.ToLower(strings.TrimSpace(text[max(0, start-12):start]))
 		return strings.HasSuffix(before, "version") || strings.HasSuffix(before, "go") || strings.HasSuffix(before, "python") ||
 			strings.HasSuffix(before, "node") || strings.HasSuffix(before, "release")

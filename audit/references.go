@@ -80,40 +80,42 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 			lost[s.Obligation.ID] = true
 		}
 	}
-	var liveAt func(turn int) []*Obligation
-	{
-		cacheTurn, cache := -1, []*Obligation(nil)
-		liveAt = func(turn int) []*Obligation {
-			if turn != cacheTurn {
-				cacheTurn, cache = turn, l.Live(turn)
-			}
-			return cache
-		}
-	}
+	// the ledger only changes between turns: what is live, and which of it
+	// are the instructions' literals, is worked out once per turn
+	var (
+		cacheTurn = -1
+		live      []*Obligation
+		lits      []*Obligation  // literals an instruction bound
+		litFirst  map[string]int // normalized literal → earliest event binding it
+	)
 	retries := newRetryCounter()
 	for _, ev := range r.Window {
-		live := liveAt(ev.Turn)
-		// literals an instruction bound before this event: using one of
-		// them is never a near miss of another
-		liveLits := map[string]bool{}
-		for _, o := range live {
-			if o.Kind == KindLiteral && o.Origin.Source.Instructive() && o.Origin.Event < ev.Index {
-				liveLits[normLiteral(o.Literal)] = true
+		if ev.Turn != cacheTurn {
+			cacheTurn, live, lits, litFirst = ev.Turn, l.Live(ev.Turn), nil, map[string]int{}
+			for _, o := range live {
+				if o.Kind == KindLiteral && o.Origin.Source.Instructive() {
+					lits = append(lits, o)
+					k := normLiteral(o.Literal)
+					if at, ok := litFirst[k]; !ok || o.Origin.Event < at {
+						litFirst[k] = o.Origin.Event
+					}
+				}
 			}
 		}
 		isCall := ev.Kind == parse.KindToolCall
 		isText := ev.Kind == parse.KindMessage && ev.Source == SourceAssistant
 		// near misses of the instructions' literals, in calls and in the
-		// agent's own words
+		// agent's own words; a literal an instruction bound before this
+		// event is never a near miss of another
 		if isCall || isText {
 			for _, tok := range ev.Tokens {
-				if !tok.Novel || liveLits[normLiteral(tok.Value)] {
+				if !tok.Novel {
 					continue
 				}
-				for _, o := range live {
-					if o.Kind != KindLiteral || !o.Origin.Source.Instructive() {
-						continue
-					}
+				if at, ok := litFirst[normLiteral(tok.Value)]; ok && at < ev.Index {
+					continue
+				}
+				for _, o := range lits {
 					if nearMiss(tok.Value, o.Literal) {
 						rs.List = append(rs.List, Reference{Kind: RefNearMiss, Event: ev, Obligation: o, Token: tok.Value})
 						break

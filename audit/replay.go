@@ -62,7 +62,9 @@ type BoundaryReplay struct {
 	Before    []*Obligation // in force as of the boundary
 	Survivals []Survival    // one per Before, in the same order
 	Retired   []*Obligation // retracted or superseded by then
-	Window    []*WindowEvent
+	// Window is the turns after the boundary, up to the next one. Audit
+	// releases it once the boundary's rules have run.
+	Window []*WindowEvent
 	// NextTurn is the turn of the next boundary, or 0 at the end.
 	NextTurn int
 

@@ -79,7 +79,7 @@ func toolLiteralsFast(text string, limit int) []literalHit {
 		if len(out) >= limit {
 			return
 		}
-		if !strings.Contains(tok, "://") && !strings.ContainsAny(tok, "@.:-#") {
+		if !toolCandidate(tok) {
 			return
 		}
 		h, ok := classifyToken(text, start, start+len(tok))
@@ -88,6 +88,31 @@ func toolLiteralsFast(text string, limit int) []literalHit {
 		}
 	})
 	return dedupeHits(out)
+}
+
+// toolCandidate rejects, without allocating, the tokens classifyToken could
+// never give a tool-output kind (uri, email, host, id): most tokens of code
+// and logs are paths and dotted names.
+func toolCandidate(tok string) bool {
+	if strings.IndexByte(tok, '@') >= 0 || strings.Contains(tok, "://") {
+		return true
+	}
+	if strings.IndexByte(tok, '/') >= 0 {
+		return false // a path; hosts and ids have no slash
+	}
+	if dot := strings.LastIndexByte(tok, '.'); dot >= 0 {
+		// only a host has a dot: its last label is a top-level domain
+		label := tok[dot+1:]
+		if c := strings.IndexByte(label, ':'); c >= 0 {
+			label = label[:c]
+		}
+		return len(label) <= 9 && tlds[asciiLower(label)]
+	}
+	if tok[0] == '#' {
+		return true
+	}
+	last := tok[len(tok)-1]
+	return last >= '0' && last <= '9' && (strings.IndexByte(tok, ':') > 0 || strings.IndexByte(tok, '-') > 0)
 }
 
 // foldedText is a text prepared for many case-insensitive searches: a

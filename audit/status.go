@@ -89,24 +89,43 @@ func runOutcome(text string, isError bool) (string, string) {
 	if isError {
 		return StatusFailed, firstLine(text)
 	}
-	if m := exitRE.FindStringSubmatch(text); m != nil {
-		if code, _ := strconv.Atoi(m[1]); code != 0 {
-			return StatusFailed, m[0]
+	// the expressions are slow on long logs: each runs only where its
+	// words occur
+	lower := strings.ToLower(text)
+	has := func(words ...string) bool {
+		for _, w := range words {
+			if strings.Contains(lower, w) {
+				return true
+			}
+		}
+		return false
+	}
+	if has("exit") {
+		if m := exitRE.FindStringSubmatch(text); m != nil {
+			if code, _ := strconv.Atoi(m[1]); code != 0 {
+				return StatusFailed, m[0]
+			}
 		}
 	}
-	if m := failCountRE.FindString(text); m != "" {
-		return StatusFailed, m
+	if has("fail", "error") {
+		if m := failCountRE.FindString(text); m != "" {
+			return StatusFailed, m
+		}
 	}
-	if goFailRE.MatchString(text) || strings.Contains(text, "test result: FAILED") || strings.Contains(text, "FAILED ") {
+	if strings.Contains(text, "FAIL") && (goFailRE.MatchString(text) || strings.Contains(text, "test result: FAILED") || strings.Contains(text, "FAILED ")) {
 		return StatusFailed, "FAIL"
 	}
-	if m := zeroFailRE.FindString(text); m != "" {
-		return StatusDone, m
+	if has("0 fail") {
+		if m := zeroFailRE.FindString(text); m != "" {
+			return StatusDone, m
+		}
 	}
-	if m := passCountRE.FindString(text); m != "" {
-		return StatusDone, m
+	if has("pass", "example") {
+		if m := passCountRE.FindString(text); m != "" {
+			return StatusDone, m
+		}
 	}
-	if goOkRE.MatchString(text) || strings.Contains(text, "test result: ok") {
+	if (strings.Contains(text, "ok") || strings.Contains(text, "PASS")) && (goOkRE.MatchString(text) || strings.Contains(text, "test result: ok")) {
 		return StatusDone, "ok"
 	}
 	// No marker either way: the tool said it did not fail, and agents'
