@@ -47,6 +47,12 @@ func Audit(t parse.Transcript, popts parse.Options, opts Options) (*Result, erro
 	agents := map[string]*agentReplay{}
 	var order []string
 	state := newStateCollector(opts.StateMappings, isEffect)
+	hasher := newTokenHasher()
+	if popts.Prepare == nil {
+		// the per-event work that needs no state runs in the reader's
+		// goroutines
+		popts.Prepare = func(ev *parse.Event) { ev.Prepared = hasher.prepare(ev) }
+	}
 	report := func(f Finding) { res.Findings = append(res.Findings, f) }
 	run := func(a *agentReplay, r *BoundaryReplay) {
 		if r == nil {
@@ -69,7 +75,7 @@ func Audit(t parse.Transcript, popts parse.Options, opts Options) (*Result, erro
 	files, err := t.Read(popts, func(ev *parse.Event) error {
 		a := agents[ev.Agent]
 		if a == nil {
-			a = newAgentReplay(ev.Agent, ev.Format, isEffect)
+			a = newAgentReplay(ev.Agent, ev.Format, hasher, isEffect)
 			a.ledger.tagging = opts.Tagging
 			agents[ev.Agent] = a
 			order = append(order, ev.Agent)

@@ -17,6 +17,22 @@ type Ledger struct {
 	byKey   map[string]*Obligation // live or retired, for deduplication
 	pending map[string]toolCall    // calls waiting for their result
 	tagging Tagging                // patterns from configuration
+	// since is the first turn after the agent's latest compaction: only the
+	// first restatement since then is noted, so a literal a tool prints in
+	// every turn does not grow the ledger with the file.
+	since int
+}
+
+// Compacted tells the ledger the agent's context was compacted; turn is the
+// first turn after it.
+func (l *Ledger) Compacted(turn int) { l.since = turn }
+
+// restated notes a later turn that stated an obligation again.
+func (l *Ledger) restated(o *Obligation, turn int) {
+	if n := len(o.Restated); n > 0 && o.Restated[n-1] >= l.since {
+		return
+	}
+	o.Restated = append(o.Restated, turn)
 }
 
 // toolCall is what a result needs to know of its call.
@@ -40,15 +56,16 @@ func NewLedger(agent string) *Ledger {
 func (l *Ledger) Live(turn int) []*Obligation {
 	var out []*Obligation
 	for _, o := range l.Obligations {
-		if o.Kind == KindRetraction || o.Origin.Turn > turn {
-			continue
+		if o.liveAt(turn) {
+			out = append(out, o)
 		}
-		if o.RetiredAt != 0 && o.RetiredAt <= turn {
-			continue
-		}
-		out = append(out, o)
 	}
 	return out
+}
+
+// liveAt reports an obligation in force as of a turn.
+func (o *Obligation) liveAt(turn int) bool {
+	return o.Kind != KindRetraction && o.Origin.Turn <= turn && (o.RetiredAt == 0 || o.RetiredAt > turn)
 }
 
 // Retired returns the obligations retracted or superseded as of a turn.
@@ -75,17 +92,26 @@ func (l *Ledger) Find(id string) *Obligation {
 // Observe tags one original event and records what it binds. It returns the
 // obligations the event added or retired. Summaries never come here: the
 // ledger is built from what was said, not from what a summarizer kept.
-func (l *Ledger) Observe(ev *parse.Event) []*Obligation {
+func (l *Ledger) Observe(ev *parse.Event) []*Obligation { return l.observe(ev, nil) }
+
+// observe is Observe with what the reader prepared for the event, if anything.
+func (l *Ledger) observe(ev *parse.Event, p *prepared) []*Obligation {
 	if ev.Agent != l.Agent {
 		return nil
 	}
 	switch ev.Kind {
 	case parse.KindMessage:
-		return l.message(ev)
+		return l.message(ev, p)
 	case parse.KindToolCall:
-		return l.toolCall(ev)
+		return l.toolCall(ev, p)
 	case parse.KindToolResult:
-		return l.toolResult(ev)
+		var hits []literalHit
+		if p != nil {
+			hits = p.toolHits
+		} else {
+			hits = toolLiteralsFast(ev.Text, maxToolLiterals)
+		}
+		return l.toolResult(ev, hits)
 	}
 	return nil
 }
@@ -95,7 +121,7 @@ func originOf(ev *parse.Event) Origin {
 		Agent: ev.Agent, Event: ev.Index, UUID: ev.UUID, ToolID: ev.ToolID, Source: sourceOf(ev)}
 }
 
-func (l *Ledger) message(ev *parse.Event) []*Obligation {
+func (l *Ledger) message(ev *parse.Event, p *prepared) []*Obligation {
 	src := sourceOf(ev)
 	origin := originOf(ev)
 	standing := ev.Origin == parse.OriginRules
@@ -142,21 +168,59 @@ func (l *Ledger) message(ev *parse.Event) []*Obligation {
 			}
 		}
 	case src == SourceAssistant:
-		for _, s := range sentences(ev.Text) {
-			if d, ok := findCommitment(s.text); ok {
+		var claims []sentenceClaims
+		if p != nil && p.claimsRead {
+			claims = p.claims
+		} else {
+			claims = assistantClaims(ev.Text)
+		}
+		for _, c := range claims {
+			s := c.sentence
+			if c.hasCommit {
+				d := c.commit
 				o := &Obligation{Kind: KindCommitment, Polarity: d.polarity, Object: makeObject(d.object)}
 				o.Span = Span{Text: s.text[d.start:d.end], Start: s.start + d.start, End: s.start + d.end}
 				o.Text = o.Span.Text
 				put(o)
 			}
-			for _, st := range textStatuses(s.text) {
+			for _, st := range c.statuses {
 				changed = append(changed, l.state(st, s, ev, origin)...)
 			}
 		}
 	default:
-		changed = append(changed, l.toolLiterals(ev, ev.Text, origin)...)
+		hits := []literalHit(nil)
+		if p != nil {
+			hits = p.toolHits
+		} else {
+			hits = toolLiteralsFast(ev.Text, maxToolLiterals)
+		}
+		changed = append(changed, l.toolLiterals(ev.Text, hits, origin)...)
 	}
 	return changed
+}
+
+// sentenceClaims is what one sentence of the agent's own words commits to
+// or claims.
+type sentenceClaims struct {
+	sentence  sentence
+	commit    directive
+	hasCommit bool
+	statuses  []Status
+}
+
+// assistantClaims reads the commitments and status claims of the agent's
+// words; only the sentences that make one are kept.
+func assistantClaims(text string) []sentenceClaims {
+	var out []sentenceClaims
+	for _, s := range sentences(text) {
+		c := sentenceClaims{sentence: s}
+		c.commit, c.hasCommit = findCommitment(s.text)
+		c.statuses = textStatuses(s.text)
+		if c.hasCommit || len(c.statuses) > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // sentenceAt returns the sentence holding a byte offset.
@@ -215,10 +279,10 @@ func literalObligation(h literalHit, text string) *Obligation {
 // tool or the harness produced them: created resources, ids, addresses.
 var toolLiteralKinds = map[string]bool{"uri": true, "id": true, "email": true, "host": true}
 
-func (l *Ledger) toolLiterals(ev *parse.Event, text string, origin Origin) []*Obligation {
+func (l *Ledger) toolLiterals(text string, hits []literalHit, origin Origin) []*Obligation {
 	var changed []*Obligation
 	n := 0
-	for _, h := range toolLiteralsFast(text, maxToolLiterals) {
+	for _, h := range hits {
 		o := literalObligation(h, text)
 		o.Origin = origin
 		if got := l.record(o); got != nil {
@@ -231,16 +295,29 @@ func (l *Ledger) toolLiterals(ev *parse.Event, text string, origin Origin) []*Ob
 	return changed
 }
 
-func (l *Ledger) toolCall(ev *parse.Event) []*Obligation {
-	cmd := commandOf(ev.Args)
+func (l *Ledger) toolCall(ev *parse.Event, p *prepared) []*Obligation {
+	var cmd string
+	var texts []string
+	var lits [][]literalHit
+	if p != nil {
+		cmd, texts, lits = p.command, p.callTexts, p.callLits
+	} else {
+		cmd, texts = commandOf(ev.Args), callStrings(ev.Args)
+	}
 	if ev.ToolID != "" {
 		l.pending[ev.ToolID] = toolCall{name: ev.ToolName, command: cmd, turn: ev.Turn}
 	}
 	origin := originOf(ev)
 	var changed []*Obligation
 	n := 0
-	for _, text := range callStrings(ev.Args) {
-		for _, h := range l.literals(text) {
+	for i, text := range texts {
+		var hits []literalHit
+		if lits != nil && len(l.tagging.Literals) == 0 {
+			hits = lits[i]
+		} else {
+			hits = l.literals(text)
+		}
+		for _, h := range hits {
 			if !callLiteralKinds[h.kind] || h.kind == "name" && h.label == "" {
 				continue
 			}
@@ -336,9 +413,9 @@ func patchPaths(patch string) []string {
 	return out
 }
 
-func (l *Ledger) toolResult(ev *parse.Event) []*Obligation {
+func (l *Ledger) toolResult(ev *parse.Event, hits []literalHit) []*Obligation {
 	origin := originOf(ev)
-	changed := l.toolLiterals(ev, ev.Text, origin)
+	changed := l.toolLiterals(ev.Text, hits, origin)
 	call, ok := l.pending[ev.ToolID]
 	if !ok {
 		return changed
@@ -348,7 +425,7 @@ func (l *Ledger) toolResult(ev *parse.Event) []*Obligation {
 	if kind == "" {
 		return changed
 	}
-	val, detail := runOutcome(ev.Text, ev.IsError)
+	val, detail := outcomeOf(ev)
 	if val == "" {
 		return changed
 	}
@@ -373,7 +450,7 @@ func (l *Ledger) setState(o *Obligation, turn int) []*Obligation {
 			continue
 		}
 		if prev.Status.Value == o.Status.Value {
-			prev.Restated = append(prev.Restated, turn)
+			l.restated(prev, turn)
 			return nil
 		}
 		prev.RetiredAt, prev.Superseded = turn, true
@@ -397,7 +474,7 @@ func (l *Ledger) add(o *Obligation, restate bool) *Obligation {
 	k := o.key()
 	if prev, ok := l.byKey[k]; ok && prev.RetiredAt == 0 {
 		if restate {
-			prev.Restated = append(prev.Restated, o.Origin.Turn)
+			l.restated(prev, o.Origin.Turn)
 		}
 		// An instruction outranks a tool's mention of the same literal.
 		if o.Origin.Source.Instructive() && !prev.Origin.Source.Instructive() {

@@ -196,11 +196,13 @@ type Obligation struct {
 	Standing bool `json:"standing,omitempty"`
 
 	// Ledger bookkeeping.
-	Restated   []int  `json:"restated,omitempty"`   // later turns that stated it again
+	Restated   []int  `json:"restated,omitempty"`   // later turns that stated it again: the first before the first compaction and after each
 	RetiredAt  int    `json:"retired_at,omitempty"` // turn of the retraction or supersession
 	RetiredBy  string `json:"retired_by,omitempty"` // id of that retraction
 	Superseded bool   `json:"superseded,omitempty"` // retired by a new value rather than lifted
-	StatusSeq  int    `json:"-"`                    // order among states of one subject
+
+	parts     map[string]bool // stemmed parts of the literal, for near variants
+	StatusSeq int             `json:"-"` // order among states of one subject
 }
 
 // key identifies an obligation for deduplication within one agent: the same
@@ -239,3 +241,12 @@ func normLiteral(s string) string {
 }
 
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// literalParts is partSet of the literal, worked out once: every boundary
+// compares the ledger's literals with its summary.
+func (o *Obligation) literalParts() map[string]bool {
+	if o.parts == nil {
+		o.parts = partSet(o.Literal)
+	}
+	return o.parts
+}

@@ -80,25 +80,65 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 			lost[s.Obligation.ID] = true
 		}
 	}
-	// the ledger only changes between turns: what is live, and which of it
-	// are the instructions' literals, is worked out once per turn
+	// What is live changes only between turns, and only among what was
+	// live at the boundary or stated since: the rest of the ledger is
+	// history. The lists the checks below need are drawn up once per turn.
+	type candidate struct {
+		o             *Obligation
+		lit, lostLit  bool
+		forbid, limit bool
+	}
+	var candidates []candidate
+	for _, o := range append(append([]*Obligation(nil), r.Before...), l.Obligations[r.ledgerLen:]...) {
+		c := candidate{o: o}
+		switch o.Kind {
+		case KindLiteral:
+			c.lostLit, c.lit = lost[o.ID], o.Origin.Source.Instructive()
+		case KindProhibition:
+			c.forbid = true
+		case KindThreshold:
+			c.limit = true
+		}
+		if c.lit || c.lostLit || c.forbid || c.limit {
+			candidates = append(candidates, c)
+		}
+	}
 	var (
 		cacheTurn = -1
-		live      []*Obligation
 		lits      []*Obligation  // literals an instruction bound
 		litFirst  map[string]int // normalized literal → earliest event binding it
+		lostLits  []*Obligation  // literals the summary lost
+		forbids   []*Obligation  // prohibitions
+		limits    []*Obligation  // thresholds
 	)
 	retries := newRetryCounter()
 	for _, ev := range r.Window {
 		if ev.Turn != cacheTurn {
-			cacheTurn, live, lits, litFirst = ev.Turn, l.Live(ev.Turn), nil, map[string]int{}
-			for _, o := range live {
-				if o.Kind == KindLiteral && o.Origin.Source.Instructive() {
+			cacheTurn, lits, lostLits, forbids, limits = ev.Turn, lits[:0], lostLits[:0], forbids[:0], limits[:0]
+			clear(litFirst)
+			if litFirst == nil {
+				litFirst = map[string]int{}
+			}
+			for _, c := range candidates {
+				o := c.o
+				if !o.liveAt(ev.Turn) {
+					continue
+				}
+				if c.lostLit {
+					lostLits = append(lostLits, o)
+				}
+				if c.lit {
 					lits = append(lits, o)
 					k := normLiteral(o.Literal)
 					if at, ok := litFirst[k]; !ok || o.Origin.Event < at {
 						litFirst[k] = o.Origin.Event
 					}
+				}
+				if c.forbid {
+					forbids = append(forbids, o)
+				}
+				if c.limit {
+					limits = append(limits, o)
 				}
 			}
 		}
@@ -124,8 +164,8 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 			}
 		}
 		if isText && strings.Contains(ev.Text, "?") {
-			for _, o := range live {
-				if o.Kind == KindLiteral && lost[o.ID] && reasks(ev.Text, o) {
+			for _, o := range lostLits {
+				if reasks(ev.Text, o) {
 					rs.List = append(rs.List, Reference{Kind: RefReask, Event: ev, Obligation: o, Detail: firstQuestion(ev.Text)})
 				}
 			}
@@ -135,32 +175,29 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 		}
 		readOnly := readOnlyCommand(commandOfCall(ev))
 		if ev.Result != nil && ev.Result.IsError {
-			for _, o := range live {
-				if o.Kind == KindLiteral && lost[o.ID] && failedWithout(ev, o) {
+			for _, o := range lostLits {
+				if failedWithout(ev, o) {
 					rs.List = append(rs.List, Reference{Kind: RefFailed, Event: ev, Obligation: o, Detail: ErrorLine(ev.Result.Text)})
 				}
 			}
 		}
-		for _, o := range live {
-			switch o.Kind {
-			case KindProhibition:
-				if readOnly {
-					continue
-				}
+		if !readOnly {
+			for _, o := range forbids {
 				if tok, ok := touches(ev, o.Object); ok {
 					rs.List = append(rs.List, Reference{Kind: RefTouch, Event: ev, Obligation: o, Token: tok})
 				}
-			case KindThreshold:
-				for _, v := range valuesFor(ev, o.Threshold) {
-					if breaches(v, o.Threshold) {
-						rs.List = append(rs.List, Reference{Kind: RefBreach, Event: ev, Obligation: o, Token: v.text, Value: v.value, Unit: v.unit})
-					}
+			}
+		}
+		for _, o := range limits {
+			for _, v := range valuesFor(ev, o.Threshold) {
+				if breaches(v, o.Threshold) {
+					rs.List = append(rs.List, Reference{Kind: RefBreach, Event: ev, Obligation: o, Token: v.text, Value: v.value, Unit: v.unit})
 				}
 			}
 		}
 		if n, ok := retries.observe(ev); ok {
-			for _, o := range live {
-				if o.Kind == KindThreshold && o.Threshold.Subject == "retry" && !isDurationOrSize(o.Threshold) {
+			for _, o := range limits {
+				if o.Threshold.Subject == "retry" && !isDurationOrSize(o.Threshold) {
 					v := observedValue{value: float64(n), text: strconv.Itoa(n) + " retries of the same failing call"}
 					if breaches(v, o.Threshold) && !retries.reported(o.ID) {
 						rs.List = append(rs.List, Reference{Kind: RefBreach, Event: ev, Obligation: o, Token: v.text, Value: v.value})
@@ -263,7 +300,14 @@ func failedWithout(ev *WindowEvent, o *Obligation) bool {
 
 // callTexts are the strings of a call that say what it does: the command
 // of a shell call, the paths of an edit, the file headers of a patch.
-func callTexts(ev *WindowEvent) []string { return callStrings(ev.Args) }
+// callTexts are the strings of a call's arguments, read once per event:
+// every prohibition and threshold in force looks at them.
+func callTexts(ev *WindowEvent) []string {
+	if !ev.textsRead {
+		ev.texts, ev.textsRead = callStrings(ev.Args), true
+	}
+	return ev.texts
+}
 
 func commandOfCall(ev *WindowEvent) string { return commandOf(ev.Args) }
 
@@ -297,7 +341,10 @@ func touches(ev *WindowEvent, obj *Object) (string, bool) {
 	if len(obj.Terms) == 0 {
 		return "", false
 	}
-	all := termsOf(ev.ToolName + " " + strings.Join(texts, " "))
+	if ev.terms == nil {
+		ev.terms = termsOf(ev.ToolName + " " + strings.Join(texts, " "))
+	}
+	all := ev.terms
 	if !all.hasAll(obj.Terms) {
 		return "", false
 	}
@@ -390,38 +437,60 @@ func valuesFor(ev *WindowEvent, t *Threshold) []observedValue {
 		return nil
 	}
 	var out []observedValue
-	consider := func(key, num, unit, text string) {
-		parts := splitIdent(strings.ToLower(key))
+	for _, kv := range keyValuesOf(ev) {
 		hit := false
-		for _, p := range parts {
-			if stem(p) == t.Subject {
+		for _, p := range kv.parts {
+			if p == t.Subject {
 				hit = true
 			}
 		}
-		if !hit {
-			return
+		if hit {
+			out = append(out, observedValue{value: kv.value, unit: unitFromKey(kv.key, kv.unit), text: kv.text})
 		}
+	}
+	return out
+}
+
+// keyValue is a number a call's arguments give under a name:
+// --retries=8, {"timeout_ms": 900}.
+type keyValue struct {
+	key, unit, text string
+	parts           []string // the key's stemmed parts
+	value           float64
+}
+
+// keyValuesOf reads a call's named numbers once per event.
+func keyValuesOf(ev *WindowEvent) []keyValue {
+	if ev.kvRead {
+		return ev.kvs
+	}
+	ev.kvRead = true
+	add := func(key, num, unit, text string) {
 		v, err := strconv.ParseFloat(num, 64)
 		if err != nil {
 			return
 		}
-		out = append(out, observedValue{value: v, unit: unitFromKey(key, unit), text: strings.TrimSpace(text)})
+		kv := keyValue{key: key, unit: unit, text: strings.TrimSpace(text), value: v}
+		for _, p := range splitIdent(strings.ToLower(key)) {
+			kv.parts = append(kv.parts, stem(p))
+		}
+		ev.kvs = append(ev.kvs, kv)
 	}
 	for _, s := range callTexts(ev) {
 		for _, m := range keyValueRE.FindAllStringSubmatch(s, -1) {
-			consider(m[1], m[2], m[3], m[0])
+			add(m[1], m[2], m[3], m[0])
 		}
 	}
 	if len(ev.Args) > 0 && !strings.EqualFold(ev.ToolName, "Bash") {
 		// structured arguments: {"retries": 8}
 		gjson.ParseBytes(ev.Args).ForEach(func(k, v gjson.Result) bool {
 			if v.Type == gjson.Number {
-				consider(k.Str, v.Raw, "", k.Str+"="+v.Raw)
+				add(k.Str, v.Raw, "", k.Str+"="+v.Raw)
 			}
 			return true
 		})
 	}
-	return out
+	return ev.kvs
 }
 
 // unitFromKey reads a unit from a suffix or from the key's name

@@ -2,7 +2,6 @@ package audit
 
 import (
 	"encoding/json"
-	"hash/maphash"
 	"path"
 	"strings"
 
@@ -29,6 +28,13 @@ type WindowEvent struct {
 	SideEffect bool
 	Result     *WindowEvent // a call's result, once it came
 	Tokens     []Token      // literal-shaped tokens of its text or arguments
+
+	// read once, for every obligation that looks at the event
+	texts     []string
+	textsRead bool
+	terms     termSet
+	kvs       []keyValue
+	kvRead    bool
 }
 
 // Token is a literal-shaped token a later event used.
@@ -72,6 +78,7 @@ type BoundaryReplay struct {
 	trails     map[string][]TrailStep
 	refs       *References
 	eventIndex int
+	ledgerLen  int // obligations in the ledger when the boundary opened
 }
 
 // Survival returns the judgement on an obligation at this boundary.
@@ -122,33 +129,20 @@ type agentReplay struct {
 	open       *BoundaryReplay
 	trails     map[string][]TrailStep
 
-	seed      maphash.Seed
-	firstSeen map[uint64]int // token hash → index of the first event it stood in
+	hasher    tokenHasher
+	firstSeen map[uint64]int32 // token hash → index of the first event it stood in
 	inWindow  map[uint64]bool
 	calls     map[string]*WindowEvent // window calls waiting for results
 	isEffect  func(parse.Format, *parse.Event) bool
 	project   string // the first working directory the agent's events name
 }
 
-func newAgentReplay(agent string, format parse.Format, isEffect func(parse.Format, *parse.Event) bool) *agentReplay {
+func newAgentReplay(agent string, format parse.Format, hasher tokenHasher, isEffect func(parse.Format, *parse.Event) bool) *agentReplay {
 	return &agentReplay{agent: agent, format: format, ledger: NewLedger(agent), trails: map[string][]TrailStep{},
-		seed: maphash.MakeSeed(), firstSeen: map[uint64]int{}, calls: map[string]*WindowEvent{}, isEffect: isEffect}
+		hasher: hasher, firstSeen: map[uint64]int32{}, calls: map[string]*WindowEvent{}, isEffect: isEffect}
 }
 
-// hash identifies a token as normLiteral would compare it, without
-// allocating for the usual lower-case token.
-func (a *agentReplay) hash(tok string) uint64 {
-	tok = strings.Trim(tok, "`'\"")
-	if len(tok) > 1 {
-		tok = strings.TrimSuffix(tok, "/")
-	}
-	for i := 0; i < len(tok); i++ {
-		if c := tok[i]; c >= 'A' && c <= 'Z' || c >= 0x80 {
-			return maphash.String(a.seed, strings.ToLower(tok))
-		}
-	}
-	return maphash.String(a.seed, tok)
-}
+func (a *agentReplay) hash(tok string) uint64 { return a.hasher.hash(tok) }
 
 // observe takes one original event: the window keeps it, the ledger tags
 // it, and its tokens are indexed.
@@ -156,50 +150,26 @@ func (a *agentReplay) observe(ev *parse.Event) {
 	if a.project == "" && ev.Cwd != "" {
 		a.project = ev.Cwd
 	}
-	// Inside a window, calls and the agent's words are read closely: rules
-	// look at their literals. Everything else is only indexed, on the fast
-	// path.
-	var toks []literalHit
+	p := a.hasher.preparedOf(ev)
 	if a.open != nil {
-		switch {
-		case ev.Kind == parse.KindToolCall:
-			for _, s := range callStrings(ev.Args) {
-				toks = append(toks, findLiterals(s)...)
-			}
-		case ev.Kind == parse.KindMessage && ev.Role == parse.RoleAssistant:
-			toks = findLiterals(ev.Text)
+		// Inside a window, calls and the agent's words are read closely:
+		// rules look at their literals.
+		var toks []literalHit
+		if ev.Kind == parse.KindToolCall || ev.Kind == parse.KindMessage && ev.Role == parse.RoleAssistant {
+			toks = p.literals
 		}
 		a.addToWindow(ev, toks)
 	}
-	a.ledger.Observe(ev)
-	for _, h := range toks {
-		a.index(h.value, ev.Index)
-	}
-	switch ev.Kind {
-	case parse.KindToolCall:
-		scanTokens(string(ev.Args), func(tok string) { a.index(tok, ev.Index) })
-	case parse.KindMessage, parse.KindToolResult:
-		text := ev.Text
-		if len(text) > maxIndexedText {
-			text = text[:maxIndexedText]
+	a.ledger.observe(ev, p)
+	for _, k := range p.hashes {
+		if _, ok := a.firstSeen[k]; !ok {
+			a.firstSeen[k] = int32(ev.Index)
 		}
-		scanTokens(text, func(tok string) { a.index(tok, ev.Index) })
+		if a.open != nil {
+			a.inWindow[k] = true
+		}
 	}
 }
-
-// index records that a token stood in an event.
-func (a *agentReplay) index(v string, event int) {
-	k := a.hash(v)
-	if _, ok := a.firstSeen[k]; !ok {
-		a.firstSeen[k] = event
-	}
-	if a.open != nil {
-		a.inWindow[k] = true
-	}
-}
-
-// maxIndexedText bounds the text of one event searched for tokens.
-const maxIndexedText = 256 << 10
 
 func (a *agentReplay) addToWindow(ev *parse.Event, toks []literalHit) {
 	we := &WindowEvent{Index: ev.Index, File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
@@ -235,8 +205,8 @@ func (a *agentReplay) addToWindow(ev *parse.Event, toks []literalHit) {
 		}
 		we.Tokens = append(we.Tokens, Token{Value: h.value, Kind: h.kind, Label: h.label,
 			Novel:   !seen,
-			Before:  seen && first < b.indexOfBoundary(),
-			Visible: a.inWindow[k] || containsLiteral(b.context.text, h.value)})
+			Before:  seen && int(first) < b.indexOfBoundary(),
+			Visible: a.inWindow[k] || b.context.folded.contains(h.value)})
 	}
 	b.Window = append(b.Window, we)
 }
@@ -258,6 +228,8 @@ func (a *agentReplay) openBoundary(ev *parse.Event) *BoundaryReplay {
 		r.Survivals = append(r.Survivals, r.context.judge(o))
 	}
 	r.Retired = a.ledger.Retired(ev.Turn)
+	r.ledgerLen = len(a.ledger.Obligations)
+	a.ledger.Compacted(ev.Turn)
 	a.boundaries = append(a.boundaries, r)
 	a.open = r
 	a.inWindow = map[uint64]bool{}

@@ -24,6 +24,14 @@ var markTable = func() (t [256]bool) {
 	return t
 }()
 
+// trailTable marks the bytes trimmed from a token's end.
+var trailTable = func() (t [256]bool) {
+	for _, c := range []byte(".,:;!?*") {
+		t[c] = true
+	}
+	return t
+}()
+
 // scanTokens calls fn with every identifier-shaped token of text: paths,
 // URIs, hosts, ids, hashes, names with separators or digits. Plain words
 // are skipped without work.
@@ -50,13 +58,18 @@ func scanTokensAt(text string, fn func(tok string, at int)) {
 		if !marked || i-start < 3 || i-start > 512 {
 			continue
 		}
-		tok := strings.TrimRight(text[start:i], ".,:;!?*")
-		lead := len(tok)
-		tok = strings.TrimLeft(tok, "*")
-		start += lead - len(tok)
-		if len(tok) < 3 {
+		// trailing punctuation and markdown emphasis are not part of it
+		end := i
+		for end > start && trailTable[text[end-1]] {
+			end--
+		}
+		for start < end && text[start] == '*' {
+			start++
+		}
+		if end-start < 3 {
 			continue
 		}
+		tok := text[start:end]
 		fn(tok, start)
 		// a refspec or key:value pair also names its parts
 		if c := strings.IndexByte(tok, ':'); c > 0 && c < len(tok)-1 && !strings.Contains(tok, "://") && strings.Count(tok, ":") == 1 {
@@ -74,21 +87,26 @@ func scanTokensAt(text string, fn func(tok string, at int)) {
 // output — URIs, ids, emails, hosts — without the full extractor: only
 // tokens that could be one of them are classified.
 func toolLiteralsFast(text string, limit int) []literalHit {
-	var out []literalHit
-	scanTokensAt(text, func(tok string, start int) {
-		if len(out) >= limit {
-			return
-		}
-		if !toolCandidate(tok) {
-			return
-		}
-		h, ok := classifyToken(text, start, start+len(tok))
-		if ok && toolLiteralKinds[h.kind] {
-			out = append(out, h)
-		}
-	})
-	return dedupeHits(out)
+	var hits toolHits
+	scanTokensAt(text, func(tok string, start int) { hits.consider(text, tok, start, limit) })
+	return hits.done()
 }
+
+// toolHits collects tool-output literals as a scan passes over the text,
+// so one pass can serve the index and the ledger.
+type toolHits []literalHit
+
+func (t *toolHits) consider(text, tok string, start, limit int) {
+	if len(*t) >= limit || !toolCandidate(tok) {
+		return
+	}
+	h, ok := classifyToken(text, start, start+len(tok))
+	if ok && toolLiteralKinds[h.kind] {
+		*t = append(*t, h)
+	}
+}
+
+func (t toolHits) done() []literalHit { return dedupeHits(t) }
 
 // toolCandidate rejects, without allocating, the tokens classifyToken could
 // never give a tool-output kind (uri, email, host, id): most tokens of code

@@ -172,7 +172,11 @@ func (c *stateCollector) observe(ev *parse.Event) {
 			Turn: ev.Turn, Notified: ev.Boundary.Notified, HasNotified: ev.Boundary.Notified != nil})
 	case parse.KindMessage:
 		if ev.Role == parse.RoleAssistant && ev.Origin == parse.OriginAuthored {
-			c.run.Messages = append(c.run.Messages, messageOf(ev))
+			var content *Message
+			if p, ok := ev.Prepared.(*prepared); ok {
+				content = p.message
+			}
+			c.run.Messages = append(c.run.Messages, messageOf(ev, content))
 		}
 	case parse.KindToolCall:
 		if c.isEffect(ev.Format, ev) && ev.ToolName != "TodoWrite" {
@@ -203,7 +207,7 @@ func (c *stateCollector) observe(ev *parse.Event) {
 			}
 		}
 		if runKind(p.command) == "tests" {
-			if val, _ := runOutcome(ev.Text, ev.IsError); val != "" {
+			if val, _ := outcomeOf(ev); val != "" {
 				c.run.Tests = append(c.run.Tests, RunOutcome{Agent: ev.Agent, Index: ev.Index, Time: ev.Time, Turn: ev.Turn, Value: val})
 			}
 		}
@@ -373,8 +377,50 @@ var (
 )
 
 // messageOf reads what an outbound message cites and claims.
-func messageOf(ev *parse.Event) Message {
-	m := Message{Agent: ev.Agent, Index: ev.Index, Time: ev.Time, File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn, Text: clip(ev.Text, 400)}
+func messageOf(ev *parse.Event, content *Message) Message {
+	var m Message
+	if content != nil {
+		m = *content
+	} else {
+		m = messageContent(ev.Text, findLiterals(ev.Text), assistantClaims(ev.Text))
+	}
+	m.Agent, m.Index, m.Time, m.File, m.Line, m.Offset, m.Turn = ev.Agent, ev.Index, ev.Time, ev.File, ev.Line, ev.Offset, ev.Turn
+	return m
+}
+
+// hasRNumber spots "r12", the short form revisionRE reads, before the
+// expression runs.
+func hasRNumber(lower string) bool {
+	for i := strings.IndexByte(lower, 'r'); i >= 0 && i+2 < len(lower); {
+		if lower[i+1] >= '0' && lower[i+1] <= '9' && lower[i+2] >= '0' && lower[i+2] <= '9' {
+			return true
+		}
+		j := strings.IndexByte(lower[i+1:], 'r')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// categoricalNouns are the words categoricalRE needs, checked first.
+var categoricalNouns = []string{"tasks", "entries", "items", "keys", "ones", "jobs", "records", "tickets", "issues", "rows", "shards", "steps", "fields", "cases", "changes", "updates"}
+
+func categoricalNoun(lower string) bool {
+	for _, w := range categoricalNouns {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// messageContent reads a message's citations and claims from its text and
+// literals. Only a message that cites or claims something keeps its text: a
+// long run has many plain messages, and the rules quote only the others.
+func messageContent(text string, literals []literalHit, claims []sentenceClaims) Message {
+	var m Message
 	seen := map[string]bool{}
 	cite := func(s string) {
 		if !seen[s] {
@@ -382,28 +428,28 @@ func messageOf(ev *parse.Event) Message {
 			m.Citations = append(m.Citations, s)
 		}
 	}
-	for _, h := range findLiterals(ev.Text) {
+	for _, h := range literals {
 		if h.kind == "id" || h.kind == "hash" {
 			cite(h.value)
 		}
 	}
-	lower := strings.ToLower(ev.Text)
-	if strings.Contains(lower, "rev") || strings.Contains(lower, " r") {
-		for _, r := range revisionRE.FindAllString(ev.Text, -1) {
+	lower := strings.ToLower(text)
+	if strings.Contains(lower, "rev") || hasRNumber(lower) {
+		for _, r := range revisionRE.FindAllString(text, -1) {
 			cite(r)
 		}
 	}
 	if strings.Contains(lower, "task") || strings.Contains(lower, "entry") || strings.Contains(lower, "key") {
-		for _, t := range taskRefRE.FindAllString(ev.Text, -1) {
+		for _, t := range taskRefRE.FindAllString(text, -1) {
 			cite(t)
 		}
 	}
-	if strings.Contains(lower, "the ") || strings.Contains(lower, "all ") || strings.Contains(lower, "both ") {
-		m.Categorical = categoricalRE.FindAllString(ev.Text, -1)
+	if (strings.Contains(lower, "the ") || strings.Contains(lower, "all ") || strings.Contains(lower, "both ")) && categoricalNoun(lower) {
+		m.Categorical = categoricalRE.FindAllString(text, -1)
 	}
 	if !strings.Contains(lower, "confidence") {
 		// nothing to read
-	} else if cm := confidenceRE.FindStringSubmatch(ev.Text); cm != nil {
+	} else if cm := confidenceRE.FindStringSubmatch(text); cm != nil {
 		v := strings.TrimSpace(strings.TrimSuffix(cm[1], "%"))
 		var f float64
 		fmt.Sscanf(v, "%g", &f)
@@ -412,12 +458,15 @@ func messageOf(ev *parse.Event) Message {
 		}
 		m.Confidence, m.HasConf = f, true
 	}
-	for _, s := range sentences(ev.Text) {
-		for _, st := range textStatuses(s.text) {
+	for _, c := range claims {
+		for _, st := range c.statuses {
 			if st.Value == StatusDone {
 				m.Completes = append(m.Completes, st.Subject)
 			}
 		}
+	}
+	if len(m.Citations) > 0 || len(m.Categorical) > 0 || m.HasConf || len(m.Completes) > 0 {
+		m.Text = clip(text, 400)
 	}
 	return m
 }

@@ -188,7 +188,7 @@ func (pc *postContext) judgeLiteral(o *Obligation, s *Survival) {
 	}
 	// any token may stand in for a literal: "checkout-rounding" is no
 	// literal of its own, but it is what became of "checkout-rounding-v2"
-	litParts := partSet(o.Literal)
+	litParts := o.literalParts()
 	for _, c := range pc.folded.candidates() {
 		v := c.value
 		if !sharesPart(litParts, c.parts) {

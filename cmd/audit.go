@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -284,10 +285,37 @@ func auditAll(a *app, in *inputOptions, args []string, aopts audit.Options) ([]*
 	health := &inputHealth{}
 	health.add(diags)
 	prog := newProgress(a, len(transcripts))
+	// Transcripts are audited at once, up to the CPUs allowed; a single
+	// transcript gets them as reading workers instead. Results are taken
+	// in argument order, so the output does not depend on which finished
+	// first.
+	jobs := min(popts.Workers, len(transcripts))
+	popts.Workers = max(1, popts.Workers/jobs)
+	type outcome struct {
+		res  *audit.Result
+		err  error
+		done chan struct{}
+	}
+	outs := make([]outcome, len(transcripts))
+	for i := range outs {
+		outs[i].done = make(chan struct{})
+	}
+	go func() {
+		sem := make(chan struct{}, jobs)
+		for i, t := range transcripts {
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem }()
+				defer close(outs[i].done)
+				outs[i].res, outs[i].err = auditOne(t, popts, aopts)
+			}()
+		}
+	}()
 	var results []*audit.Result
-	for _, t := range transcripts {
-		res, err := audit.Audit(t, popts, aopts)
+	for i, t := range transcripts {
+		<-outs[i].done
 		prog.step()
+		res, err := outs[i].res, outs[i].err
 		if err != nil {
 			prog.finish()
 			return nil, nil, &ExitError{Code: ExitInternal, Err: fmt.Errorf("%s: %w", t.Path, err)}
@@ -299,6 +327,18 @@ func auditAll(a *app, in *inputOptions, args []string, aopts audit.Options) ([]*
 	}
 	prog.finish()
 	return results, health, nil
+}
+
+// auditOne audits a transcript. A panic is a bug in compaudit, never the
+// input's fault: it is reported as an internal error naming the transcript
+// rather than taking down the run.
+func auditOne(t parse.Transcript, popts parse.Options, aopts audit.Options) (res *audit.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("internal error (please report it with the transcript if you can): %v\n%s", r, debug.Stack())
+		}
+	}()
+	return audit.Audit(t, popts, aopts)
 }
 
 func readableAny(files []parse.FileResult) bool {

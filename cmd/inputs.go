@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -12,10 +13,21 @@ import (
 // inputOptions are the flags of commands that read transcripts.
 type inputOptions struct {
 	format string
+	jobs   int
 }
 
 func (o *inputOptions) register(c *cobra.Command) {
 	c.Flags().StringVar(&o.format, "input-format", "auto", "transcript format: auto, claude-code, codex, canonical or chat")
+	c.Flags().IntVarP(&o.jobs, "jobs", "j", 0, "CPUs to use: transcripts audited at once, or reading workers for a single one (default: all, GOMAXPROCS)")
+}
+
+// workers is the parallelism asked for, bounded by GOMAXPROCS.
+func (o *inputOptions) workers() int {
+	n := runtime.GOMAXPROCS(0)
+	if o.jobs > 0 && o.jobs < n {
+		n = o.jobs
+	}
+	return n
 }
 
 // parseOptions validates the flags into reading options.
@@ -24,7 +36,10 @@ func (o *inputOptions) parseOptions(s *Streams) (parse.Options, error) {
 	if err != nil {
 		return parse.Options{}, usageError("%v", err)
 	}
-	return parse.Options{Format: f, Stdin: s.In}, nil
+	if o.jobs < 0 {
+		return parse.Options{}, usageError("--jobs must be at least 1, got %d", o.jobs)
+	}
+	return parse.Options{Format: f, Stdin: s.In, Workers: o.workers()}, nil
 }
 
 // discover expands the arguments into transcripts. Paths that do not exist

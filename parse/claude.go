@@ -3,7 +3,9 @@ package parse
 import (
 	"encoding/json"
 	"hash/maphash"
+	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -24,57 +26,180 @@ type claudeDecoder struct {
 
 	// seen holds hashes of conversation record ids, to report duplicates.
 	seed maphash.Seed
-	seen map[uint64]int
+	seen map[uint64]int32
 }
 
 func newClaudeDecoder(s *sink) *claudeDecoder {
-	return &claudeDecoder{s: s, seed: maphash.MakeSeed(), seen: map[uint64]int{}}
+	return &claudeDecoder{s: s, seed: maphash.MakeSeed(), seen: map[uint64]int32{}}
 }
 
-func (d *claudeDecoder) decode(rec gjson.Result, line int, off int64) {
-	typ := rec.Get("type").Str
-	switch typ {
-	case "user", "assistant", "system":
+// claudeRecord is one record read on its own, before the decoder's state
+// (turns, the pending boundary, duplicate ids) applies: reading it is the
+// costly part and runs on several records at once.
+type claudeRecord struct {
+	typ            string
+	cwd, uuid      string
+	timestamp      string
+	sidechain      bool
+	agentID        string
+	compactSummary bool
+	msgID          string // assistant message id, or the record's uuid
+	summary        string // the text of a compaction summary
+	sys            gjson.Result
+	drafts         []draft
+}
+
+// draft is an event of a record without its place in the stream.
+type draft struct {
+	ev       Event
+	side     side
+	sameTurn bool // a reminder riding on the tool result before it
+	turnOnly bool // opens the turn and emits nothing
+	remember bool // its uuid can be named by a later boundary
+}
+
+// prepare reads a Claude Code record. It keeps no state, and reads the
+// record in one pass: the tool output Claude Code duplicates under
+// toolUseResult, and the data of progress records, are skipped unread.
+func (d *claudeDecoder) prepare(rec gjson.Result, annotate func(*Event)) any {
+	r := &claudeRecord{}
+	var message string
+	var isMeta, apiError bool
+	members(rec.Raw, func(k, v string) bool {
+		switch k {
+		case "type":
+			r.typ = jsonString(v)
+		case "cwd":
+			r.cwd = jsonString(v)
+		case "uuid":
+			r.uuid = jsonString(v)
+		case "timestamp":
+			r.timestamp = jsonString(v)
+		case "isSidechain":
+			r.sidechain = jsonBool(v)
+		case "agentId":
+			r.agentID = jsonString(v)
+		case "isCompactSummary":
+			r.compactSummary = jsonBool(v)
+		case "isMeta":
+			isMeta = jsonBool(v)
+		case "isApiErrorMessage":
+			apiError = jsonBool(v)
+		case "message":
+			message = v
+		}
+		return true
+	})
+	switch r.typ {
+	case "user":
+		content := member(message, "content")
+		if r.compactSummary {
+			r.summary = claudeContentText(content)
+			return r
+		}
+		r.userDrafts(content, isMeta)
+	case "assistant":
+		r.assistantDrafts(message, apiError)
+	case "system":
+		r.sys = rec
+		return r
 	default:
-		// progress, file-history-snapshot, queue-operation, summary titles and
-		// any type a newer version adds are not conversation.
+		// progress, file-history-snapshot, queue-operation, summary titles
+		// and any type a newer version adds are not conversation.
+		return nil
+	}
+	for i := range r.drafts {
+		ev := &r.drafts[i].ev
+		if !utf8.ValidString(ev.Text) {
+			// raw bytes from a tool (a Latin-1 CSV) must not leak invalid
+			// UTF-8 into JSON output
+			ev.Text = strings.ToValidUTF8(ev.Text, "\uFFFD")
+		}
+		ev.textChecked = true
+		if annotate != nil && !r.drafts[i].turnOnly {
+			annotate(ev)
+			ev.prepared = true
+		}
+	}
+	return r
+}
+
+// skippable spots the records that are not conversation — progress,
+// snapshots, queue operations, a third of a session's bytes — by their type,
+// without validating every string in them. The line must still be one whole
+// object: a cut or merged line is validated, and reported, like any other.
+func (d *claudeDecoder) skippable(line string) bool {
+	t := strings.TrimSpace(line)
+	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' || strings.IndexByte(t, 0) >= 0 {
+		return false
+	}
+	end := skipValue(t, 0)
+	if end != len(t) {
+		return false // more than one value on the line
+	}
+	switch jsonString(member(t, "type")) {
+	case "progress", "file-history-snapshot", "queue-operation", "summary", "custom-title", "tag", "agent-name", "last-prompt":
+		return true
+	}
+	return false
+}
+
+func (d *claudeDecoder) apply(p any, line int, off int64) {
+	r, _ := p.(*claudeRecord)
+	if r == nil {
 		return
 	}
-	if cwd := rec.Get("cwd").Str; cwd != "" {
-		d.cwd = cwd
+	if r.cwd != "" {
+		d.cwd = r.cwd
 	}
-	uuid := rec.Get("uuid").Str
-	if uuid != "" {
-		h := maphash.String(d.seed, uuid)
+	if r.uuid != "" {
+		h := maphash.String(d.seed, r.uuid)
 		if first, dup := d.seen[h]; dup {
-			d.s.diag.add(Warning, line, "duplicate uuid %s (first at line %d): record skipped", uuid, first)
+			d.s.diag.add(Warning, line, "duplicate uuid %s (first at line %d): record skipped", r.uuid, first)
 			return
 		}
-		d.seen[h] = line
+		d.seen[h] = int32(min(line, math.MaxInt32))
 	}
-	agent := d.agentOf(rec)
-	base := Event{Line: line, Offset: off, Agent: agent, Time: rec.Get("timestamp").Str, UUID: uuid, Cwd: d.cwd}
-
-	switch typ {
+	agent := d.agentOf(r)
+	base := Event{Line: line, Offset: off, Agent: agent, Time: r.timestamp, UUID: r.uuid, Cwd: d.cwd}
+	switch r.typ {
 	case "system":
-		d.system(rec, base)
+		d.system(r.sys, base)
+		return
 	case "user":
-		if rec.Get("isCompactSummary").Bool() {
-			d.summary(rec, base)
+		if r.compactSummary {
+			d.summary(r.summary, base)
 			return
 		}
-		d.flushPending(line)
-		d.user(rec, base)
-	case "assistant":
-		d.flushPending(line)
-		d.assistant(rec, base)
+	}
+	d.flushPending(line)
+	turn := 0
+	for i := range r.drafts {
+		dr := &r.drafts[i]
+		msgID := ""
+		if dr.side == sideAssistant {
+			msgID = r.msgID
+		}
+		if !dr.sameTurn {
+			turn = d.turns.next(agent, dr.side, msgID)
+		}
+		if dr.turnOnly {
+			continue
+		}
+		ev := dr.ev
+		ev.Line, ev.Offset, ev.Agent, ev.Time, ev.UUID, ev.Cwd = base.Line, base.Offset, base.Agent, base.Time, base.UUID, base.Cwd
+		ev.Turn = turn
+		if dr.remember {
+			d.remember(&ev)
+		}
+		d.s.put(&ev)
 	}
 }
 
-func (d *claudeDecoder) agentOf(rec gjson.Result) string {
-	if rec.Get("isSidechain").Bool() {
-		if id := rec.Get("agentId").Str; id != "" {
-			return id
+func (d *claudeDecoder) agentOf(r *claudeRecord) string {
+	if r.sidechain {
+		if r.agentID != "" {
+			return r.agentID
 		}
 		if d.s.agent != "" && d.s.agent != MainAgent {
 			return d.s.agent
@@ -156,8 +281,7 @@ func (d *claudeDecoder) kept(meta gjson.Result, b *Boundary, line int) {
 }
 
 // summary attaches the summary record to its boundary.
-func (d *claudeDecoder) summary(rec gjson.Result, base Event) {
-	text := claudeText(rec.Get("message.content"))
+func (d *claudeDecoder) summary(text string, base Event) {
 	if d.pending == nil {
 		d.s.diag.add(Warning, base.Line, "compaction summary with no compact_boundary record before it: treated as a boundary of its own")
 		ev := base
@@ -191,26 +315,42 @@ func (d *claudeDecoder) emitPending() {
 	d.s.put(ev)
 }
 
-func (d *claudeDecoder) user(rec gjson.Result, base Event) {
-	content := rec.Get("message.content")
-	isMeta := rec.Get("isMeta").Bool()
-	if content.Type == gjson.String {
-		d.userText(content.Str, isMeta, base)
+func (r *claudeRecord) userDrafts(content string, isMeta bool) {
+	if text, ok := rawString(content); ok {
+		r.userText(text, isMeta)
 		return
 	}
-	for _, block := range content.Array() {
-		switch block.Get("type").Str {
+	elements(content, func(block string) bool {
+		var typ, text, inner, toolID string
+		var isError bool
+		members(block, func(k, v string) bool {
+			switch k {
+			case "type":
+				typ = jsonString(v)
+			case "text":
+				text = jsonString(v)
+			case "content":
+				inner = v
+			case "tool_use_id":
+				toolID = jsonString(v)
+			case "is_error":
+				isError = jsonBool(v)
+			}
+			return true
+		})
+		switch typ {
 		case "text":
-			d.userText(block.Get("text").Str, isMeta, base)
+			r.userText(text, isMeta)
 		case "tool_result":
-			d.toolResult(block, base)
+			r.toolResult(claudeContentText(inner), toolID, isError)
 		}
-	}
+		return true
+	})
 }
 
-// userText emits the parts of a user record's text: the user's own words,
+// userText drafts the parts of a user record's text: the user's own words,
 // the rules and notices in reminders, and slash-command envelopes.
-func (d *claudeDecoder) userText(text string, isMeta bool, base Event) {
+func (r *claudeRecord) userText(text string, isMeta bool) {
 	if strings.HasPrefix(strings.TrimSpace(text), "<local-command-caveat>") {
 		return // the harness's note about the records that follow
 	}
@@ -235,20 +375,12 @@ func (d *claudeDecoder) userText(text string, isMeta bool, base Event) {
 		rest = "!" + in
 	}
 	for _, seg := range reminders {
-		ev := base
-		ev.Kind, ev.Role, ev.Origin, ev.Text = KindMessage, RoleSystem, seg.origin, seg.text
-		ev.Turn = d.turns.next(base.Agent, sideUser, "")
-		d.remember(&ev)
-		d.s.put(&ev)
+		r.drafts = append(r.drafts, draft{ev: Event{Kind: KindMessage, Role: RoleSystem, Origin: seg.origin, Text: seg.text}, side: sideUser, remember: true})
 	}
 	if strings.TrimSpace(rest) == "" {
 		return
 	}
-	ev := base
-	ev.Kind, ev.Role, ev.Origin, ev.Text = KindMessage, RoleUser, origin, rest
-	ev.Turn = d.turns.next(base.Agent, sideUser, "")
-	d.remember(&ev)
-	d.s.put(&ev)
+	r.drafts = append(r.drafts, draft{ev: Event{Kind: KindMessage, Role: RoleUser, Origin: origin, Text: rest}, side: sideUser, remember: true})
 }
 
 // isHarnessEnvelope recognizes notices Claude Code writes as user records:
@@ -263,73 +395,80 @@ func isHarnessEnvelope(text string) bool {
 	return false
 }
 
-func (d *claudeDecoder) toolResult(block gjson.Result, base Event) {
-	text := claudeText(block.Get("content"))
+func (r *claudeRecord) toolResult(text, toolID string, isError bool) {
 	rest, reminders := splitReminders(text)
-	ev := base
-	ev.Kind, ev.Role, ev.Text = KindToolResult, RoleTool, rest
-	ev.ToolID = block.Get("tool_use_id").Str
-	ev.IsError = block.Get("is_error").Bool()
-	ev.Turn = d.turns.next(base.Agent, sideTool, "")
-	d.remember(&ev)
-	d.s.put(&ev)
+	r.drafts = append(r.drafts, draft{ev: Event{Kind: KindToolResult, Role: RoleTool, Text: rest, ToolID: toolID, IsError: isError},
+		side: sideTool, remember: true})
 	for _, seg := range reminders {
-		r := base
-		r.Kind, r.Role, r.Origin, r.Text = KindMessage, RoleSystem, seg.origin, seg.text
-		r.Turn = ev.Turn
-		d.s.put(&r)
+		r.drafts = append(r.drafts, draft{ev: Event{Kind: KindMessage, Role: RoleSystem, Origin: seg.origin, Text: seg.text}, sameTurn: true})
 	}
 }
 
-func (d *claudeDecoder) assistant(rec gjson.Result, base Event) {
-	msgID := rec.Get("message.id").Str
-	if msgID == "" {
-		msgID = base.UUID
+func (r *claudeRecord) assistantDrafts(message string, apiError bool) {
+	var content string
+	members(message, func(k, v string) bool {
+		switch k {
+		case "id":
+			r.msgID = jsonString(v)
+		case "content":
+			content = v
+		}
+		return true
+	})
+	if r.msgID == "" {
+		r.msgID = r.uuid
 	}
 	role, origin := RoleAssistant, OriginAuthored
-	if rec.Get("isApiErrorMessage").Bool() {
+	if apiError {
 		role, origin = RoleSystem, OriginHarness
 	}
-	content := rec.Get("message.content")
-	if content.Type == gjson.String {
-		d.assistantText(content.Str, role, origin, msgID, base)
+	if text, ok := rawString(content); ok {
+		r.assistantText(text, role, origin)
 		return
 	}
-	for _, block := range content.Array() {
-		switch block.Get("type").Str {
-		case "text":
-			d.assistantText(block.Get("text").Str, role, origin, msgID, base)
-		case "thinking":
-			ev := base
-			ev.Kind, ev.Role, ev.Text = KindReasoning, RoleAssistant, block.Get("thinking").Str
-			ev.Turn = d.turns.next(base.Agent, sideAssistant, msgID)
-			d.s.put(&ev)
-		case "tool_use", "server_tool_use":
-			ev := base
-			ev.Kind, ev.Role = KindToolCall, RoleAssistant
-			ev.ToolName, ev.ToolID = block.Get("name").Str, block.Get("id").Str
-			if in := block.Get("input"); in.Exists() {
-				ev.Args = json.RawMessage(in.Raw)
+	elements(content, func(block string) bool {
+		var typ, text, thinking, name, id, input string
+		members(block, func(k, v string) bool {
+			switch k {
+			case "type":
+				typ = jsonString(v)
+			case "text":
+				text = jsonString(v)
+			case "thinking":
+				thinking = jsonString(v)
+			case "name":
+				name = jsonString(v)
+			case "id":
+				id = jsonString(v)
+			case "input":
+				input = v
 			}
-			ev.Turn = d.turns.next(base.Agent, sideAssistant, msgID)
-			d.remember(&ev)
-			d.s.put(&ev)
+			return true
+		})
+		switch typ {
+		case "text":
+			r.assistantText(text, role, origin)
+		case "thinking":
+			r.drafts = append(r.drafts, draft{ev: Event{Kind: KindReasoning, Role: RoleAssistant, Text: thinking}, side: sideAssistant})
+		case "tool_use", "server_tool_use":
+			ev := Event{Kind: KindToolCall, Role: RoleAssistant, ToolName: name, ToolID: id}
+			if input != "" {
+				ev.Args = json.RawMessage(input)
+			}
+			r.drafts = append(r.drafts, draft{ev: ev, side: sideAssistant, remember: true})
 		}
-	}
+		return true
+	})
 }
 
-func (d *claudeDecoder) assistantText(text string, role Role, origin Origin, msgID string, base Event) {
+func (r *claudeRecord) assistantText(text string, role Role, origin Origin) {
 	if strings.TrimSpace(text) == "" {
 		// Claude Code writes a "\n\n" text block before thinking; it still
 		// opens the turn.
-		d.turns.next(base.Agent, sideAssistant, msgID)
+		r.drafts = append(r.drafts, draft{side: sideAssistant, turnOnly: true})
 		return
 	}
-	ev := base
-	ev.Kind, ev.Role, ev.Origin, ev.Text = KindMessage, role, origin, text
-	ev.Turn = d.turns.next(base.Agent, sideAssistant, msgID)
-	d.remember(&ev)
-	d.s.put(&ev)
+	r.drafts = append(r.drafts, draft{ev: Event{Kind: KindMessage, Role: role, Origin: origin, Text: text}, side: sideAssistant, remember: true})
 }
 
 func (d *claudeDecoder) remember(ev *Event) {
@@ -348,23 +487,24 @@ func (d *claudeDecoder) finish() {
 
 // claudeText flattens message or tool_result content: a string, or blocks
 // of which the text ones count.
-func claudeText(content gjson.Result) string {
-	if content.Type == gjson.String {
-		return content.Str
-	}
-	if !content.IsArray() {
-		return ""
+func claudeText(content gjson.Result) string { return claudeContentText(content.Raw) }
+
+// claudeContentText is claudeText on raw JSON.
+func claudeContentText(raw string) string {
+	if text, ok := rawString(raw); ok {
+		return text
 	}
 	var parts []string
-	for _, b := range content.Array() {
-		if b.Type == gjson.String {
-			parts = append(parts, b.Str)
-			continue
+	elements(raw, func(b string) bool {
+		if text, ok := rawString(b); ok {
+			parts = append(parts, text)
+			return true
 		}
-		if t := b.Get("text"); t.Type == gjson.String {
-			parts = append(parts, t.Str)
+		if t, ok := rawString(member(b, "text")); ok {
+			parts = append(parts, t)
 		}
-	}
+		return true
+	})
 	return strings.Join(parts, "\n")
 }
 

@@ -18,6 +18,11 @@ type codexDecoder struct {
 
 func newCodexDecoder(s *sink) *codexDecoder { return &codexDecoder{s: s} }
 
+// prepare has nothing to read ahead: the records are small.
+func (d *codexDecoder) prepare(rec gjson.Result, _ func(*Event)) any { return rec }
+
+func (d *codexDecoder) apply(p any, line int, off int64) { d.decode(p.(gjson.Result), line, off) }
+
 func (d *codexDecoder) decode(rec gjson.Result, line int, off int64) {
 	payload := rec.Get("payload")
 	base := Event{Line: line, Offset: off, Time: rec.Get("timestamp").Str}

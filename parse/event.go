@@ -119,6 +119,13 @@ type Event struct {
 
 	Boundary *Boundary // set when Kind == KindBoundary
 	State    *StateOp  // set for state reads and writes
+
+	// Prepared is what Options.Prepare computed for the event. The reader
+	// never looks at it.
+	Prepared any
+
+	textChecked bool // Text is known to be valid UTF-8
+	prepared    bool // Options.Prepare has run on it
 }
 
 // BoundaryKind distinguishes compactions.

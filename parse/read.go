@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -18,6 +20,16 @@ type Options struct {
 	Format Format
 	// Stdin is read for the path "-".
 	Stdin io.Reader
+	// Workers is how many goroutines read the records of one file at
+	// once; events still come out in file order. 0 or 1 reads on the
+	// caller's goroutine.
+	Workers int
+	// Prepare, when set, is called once for every event before it is
+	// emitted, possibly on several events at once from the reading
+	// goroutines: it lets a consumer do its per-event work in parallel and
+	// keep it in Event.Prepared. It sees the event's content (kind, role,
+	// origin, text, tool fields), not yet its place (turn, index, agent).
+	Prepare func(*Event)
 }
 
 // FileResult reports what reading one file found.
@@ -85,15 +97,15 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 		return res, &InputError{File: f.Path, Msg: "cannot read gzip data: " + err.Error()}
 	}
 	d := &diagnostics{file: f.Path}
-	s := &sink{file: f.Path, agent: f.Agent, diag: d, next: firstIndex, emit: emit}
-	err = readLines(newLineReader(zr), opts.Format, s, &res)
+	s := &sink{file: f.Path, agent: f.Agent, diag: d, next: firstIndex, emit: emit, prepare: opts.Prepare}
+	err = readLines(newLineReader(zr), opts.Format, opts.Workers, s, &res)
 	res.Events = s.next - firstIndex
 	res.Diagnostics = d.finish()
 	return res, err
 }
 
 // readLines detects the format, then decodes every line.
-func readLines(lr *lineReader, forced Format, s *sink, res *FileResult) error {
+func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileResult) error {
 	type held struct {
 		line []byte
 		num  int
@@ -110,14 +122,16 @@ func readLines(lr *lineReader, forced Format, s *sink, res *FileResult) error {
 		s.format = format
 		dec = newDecoder(format, s)
 		for _, h := range pending {
-			s.decodeLine(dec, h.line, h.num, h.off, h.last)
+			s.apply(dec, s.prepareLine(dec, string(h.line), h.last), h.num, h.off)
 		}
 		pending = nil
 	}
 	if format != "" {
 		start()
 	}
-	for {
+	// Detection: the first records decide the format; they are held until
+	// it is known. Once it is, the rest of the file streams.
+	for dec == nil || firstNonEmpty == 0 {
 		line, num, off, ok := lr.next()
 		if !ok {
 			break
@@ -139,27 +153,30 @@ func readLines(lr *lineReader, forced Format, s *sink, res *FileResult) error {
 		records++
 		last := lr.lastUnterminated
 		if dec != nil {
-			s.decodeLine(dec, line, num, off, last)
-			if s.err != nil {
-				return s.err
-			}
+			s.apply(dec, s.prepareLine(dec, string(line), last), num, off)
 			continue
 		}
-		// Still detecting: keep the line and look at it.
 		pending = append(pending, held{bytes.Clone(line), num, off, last})
-		if rec, ok := parseRecord(line); ok {
+		if rec, ok := parseRecord(string(line)); ok {
 			if f := classify(rec); f != "" {
 				format = f
 				start()
-				if s.err != nil {
-					return s.err
-				}
 				continue
 			}
 		}
 		if len(pending) >= detectWindow {
 			break
 		}
+	}
+	if dec != nil && s.err == nil {
+		if workers > 1 {
+			records += s.streamParallel(lr, dec, workers)
+		} else {
+			records += s.stream(lr, dec)
+		}
+	}
+	if s.err != nil {
+		return s.err
 	}
 	res.Records = records
 	if err := lr.failure(); err != nil {
@@ -184,6 +201,156 @@ func readLines(lr *lineReader, forced Format, s *sink, res *FileResult) error {
 	return s.err
 }
 
+// stream decodes the rest of the file on this goroutine and returns how
+// many records it read.
+func (s *sink) stream(lr *lineReader, dec decoder) int {
+	records := 0
+	for s.err == nil {
+		line, num, off, ok := lr.next()
+		if !ok {
+			break
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		records++
+		s.apply(dec, s.prepareLine(dec, string(line), lr.lastUnterminated), num, off)
+	}
+	return records
+}
+
+// A batch is a run of lines read together: one goroutine prepares it while
+// others prepare the batches around it, and the decoder applies them in
+// file order.
+type batch struct {
+	lines []batchLine
+	out   []any
+	done  chan struct{}
+}
+
+type batchLine struct {
+	text string
+	num  int
+	off  int64
+	last bool
+}
+
+// Batches are cut by size so a worker has enough to do per hand-off, and a
+// bounded number are in flight so memory does not grow with the file.
+const (
+	batchBytes = 256 << 10
+	batchLines = 512
+)
+
+// streamParallel decodes the rest of the file with workers preparing
+// records at once; events still come out in file order.
+func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
+	work := make(chan *batch, workers)
+	ordered := make(chan *batch, 2*workers)
+	var stop atomic.Bool
+	records := 0
+	go func() {
+		defer close(ordered)
+		defer close(work)
+		b := &batch{done: make(chan struct{})}
+		size := 0
+		send := func() {
+			b.out = make([]any, len(b.lines))
+			ordered <- b
+			work <- b
+			b, size = &batch{done: make(chan struct{})}, 0
+		}
+		for !stop.Load() {
+			line, num, off, ok := lr.next()
+			if !ok {
+				break
+			}
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			records++
+			b.lines = append(b.lines, batchLine{string(line), num, off, lr.lastUnterminated})
+			if size += len(line); size >= batchBytes || len(b.lines) >= batchLines {
+				send()
+			}
+		}
+		if len(b.lines) > 0 {
+			send()
+		}
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for b := range work {
+				for i, l := range b.lines {
+					b.out[i] = s.prepareLine(dec, l.text, l.last)
+				}
+				close(b.done)
+			}
+		})
+	}
+	for b := range ordered {
+		<-b.done
+		if s.err != nil {
+			continue // drain, so the reader and the workers finish
+		}
+		for i, l := range b.lines {
+			s.apply(dec, b.out[i], l.num, l.off)
+			if s.err != nil {
+				stop.Store(true)
+				break
+			}
+		}
+	}
+	wg.Wait()
+	return records
+}
+
+// lineProblem is a line that is not a record, with what to say about it.
+type lineProblem struct{ msg string }
+
+// prepareLine validates a line and reads it as far as can be done without
+// the decoder's state. It is safe to call on several lines at once. A panic
+// here is a bug in compaudit, not in the input: the record is reported
+// with its line and skipped, and the rest of the file is still read.
+func (s *sink) prepareLine(dec decoder, line string, last bool) (p any) {
+	defer func() {
+		if r := recover(); r != nil {
+			p = lineProblem{fmt.Sprintf("internal error reading this record (a compaudit bug; please report it): %v; skipped", r)}
+		}
+	}()
+	if sk, ok := dec.(skipper); ok && sk.skippable(line) {
+		return nil
+	}
+	rec, ok := parseRecord(line)
+	if !ok {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case last && len(trimmed) > 0 && trimmed[0] == '{':
+			return lineProblem{"truncated last line: the record ends without closing (the writer stopped mid-record); skipped"}
+		case strings.IndexByte(line, 0) >= 0:
+			return lineProblem{"malformed record: NUL bytes in the line; skipped"}
+		case len(trimmed) > 0 && trimmed[0] != '{':
+			return lineProblem{fmt.Sprintf("malformed record: not a JSON object (starts with %q); skipped", preview(trimmed, 12))}
+		default:
+			return lineProblem{"malformed record: invalid JSON; skipped"}
+		}
+	}
+	return dec.prepare(rec, s.prepare)
+}
+
+// apply hands a prepared line to the decoder, in file order.
+func (s *sink) apply(dec decoder, p any, num int, off int64) {
+	if s.err != nil {
+		return
+	}
+	if lp, ok := p.(lineProblem); ok {
+		s.diag.add(Error, num, "%s", lp.msg)
+		return
+	}
+	dec.apply(p, num, off)
+}
+
 func readErrText(err error) string {
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return "unexpected end of data (a compressed file cut short?)"
@@ -201,27 +368,36 @@ func cleanOSError(err error) string {
 
 // parseRecord validates one line as a JSON object. Invalid UTF-8 is tolerated:
 // agents write raw tool output, and a stray byte must not cost the record.
-func parseRecord(line []byte) (gjson.Result, bool) {
-	if !gjson.ValidBytes(line) {
-		if utf8.Valid(line) {
+func parseRecord(line string) (gjson.Result, bool) {
+	if !gjson.Valid(line) {
+		if utf8.ValidString(line) {
 			return gjson.Result{}, false
 		}
-		line = bytes.ToValidUTF8(line, []byte("\uFFFD"))
-		if !gjson.ValidBytes(line) {
+		line = strings.ToValidUTF8(line, "\uFFFD")
+		if !gjson.Valid(line) {
 			return gjson.Result{}, false
 		}
 	}
-	rec := gjson.ParseBytes(line)
+	rec := gjson.Parse(line)
 	if !rec.IsObject() {
 		return gjson.Result{}, false
 	}
 	return rec, true
 }
 
-// decoder turns the records of one format into events.
+// decoder turns the records of one format into events, in two steps:
+// prepare reads one record on its own and may run on several at once;
+// apply takes the prepared records in file order and keeps the state.
 type decoder interface {
-	decode(rec gjson.Result, line int, off int64)
+	prepare(rec gjson.Result, annotate func(*Event)) any
+	apply(p any, line int, off int64)
 	finish()
+}
+
+// skipper is a decoder that can tell, without validating the whole line, a
+// record it would skip anyway.
+type skipper interface {
+	skippable(line string) bool
 }
 
 func newDecoder(f Format, s *sink) decoder {
@@ -238,35 +414,14 @@ func newDecoder(f Format, s *sink) decoder {
 
 // sink receives the events of one file, numbers them and reports problems.
 type sink struct {
-	file   string
-	format Format
-	agent  string // agent the file belongs to, MainAgent or a subagent id
-	diag   *diagnostics
-	next   int
-	emit   func(*Event) error
-	err    error
-}
-
-func (s *sink) decodeLine(dec decoder, line []byte, num int, off int64, last bool) {
-	if s.err != nil {
-		return
-	}
-	rec, ok := parseRecord(line)
-	if !ok {
-		trimmed := bytes.TrimSpace(line)
-		switch {
-		case last && len(trimmed) > 0 && trimmed[0] == '{':
-			s.diag.add(Error, num, "truncated last line: the record ends without closing (the writer stopped mid-record); skipped")
-		case bytes.IndexByte(line, 0) >= 0:
-			s.diag.add(Error, num, "malformed record: NUL bytes in the line; skipped")
-		case len(trimmed) > 0 && trimmed[0] != '{':
-			s.diag.add(Error, num, "malformed record: not a JSON object (starts with %q); skipped", preview(trimmed, 12))
-		default:
-			s.diag.add(Error, num, "malformed record: invalid JSON; skipped")
-		}
-		return
-	}
-	dec.decode(rec, num, off)
+	file    string
+	format  Format
+	agent   string // agent the file belongs to, MainAgent or a subagent id
+	diag    *diagnostics
+	next    int
+	emit    func(*Event) error
+	prepare func(*Event)
+	err     error
 }
 
 // put numbers an event and hands it on.
@@ -277,10 +432,14 @@ func (s *sink) put(ev *Event) {
 	ev.Index = s.next
 	ev.File = s.file
 	ev.Format = s.format
-	if !utf8.ValidString(ev.Text) {
+	if !ev.textChecked && !utf8.ValidString(ev.Text) {
 		// raw bytes from a tool (a Latin-1 CSV) must not leak invalid
 		// UTF-8 into JSON output
 		ev.Text = strings.ToValidUTF8(ev.Text, "\uFFFD")
+	}
+	if s.prepare != nil && !ev.prepared {
+		s.prepare(ev)
+		ev.prepared = true
 	}
 	if ev.Agent == "" {
 		ev.Agent = s.agent
@@ -292,7 +451,6 @@ func (s *sink) put(ev *Event) {
 	s.err = s.emit(ev)
 }
 
-func preview(b []byte, n int) string {
-	s := strings.ToValidUTF8(string(b[:min(len(b), n)]), "?")
-	return s
+func preview(b string, n int) string {
+	return strings.ToValidUTF8(b[:min(len(b), n)], "?")
 }

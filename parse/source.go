@@ -179,7 +179,7 @@ func peekSessionID(path string) string {
 		if !ok {
 			return ""
 		}
-		if rec, ok := parseRecord(line); ok {
+		if rec, ok := parseRecord(string(line)); ok {
 			if id := rec.Get("sessionId").Str; id != "" {
 				return id
 			}
@@ -207,7 +207,7 @@ func SessionDir(path string) string {
 		if !ok {
 			return ""
 		}
-		if rec, ok := parseRecord(line); ok {
+		if rec, ok := parseRecord(string(line)); ok {
 			if cwd := rec.Get("cwd").Str; cwd != "" {
 				return cwd
 			}

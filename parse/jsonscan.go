@@ -1,0 +1,259 @@
+package parse
+
+import (
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// A minimal reader for JSON text that gjson has already validated. The
+// records of a transcript are mostly long strings (tool output, file
+// contents) that the audit only needs once, or not at all: this reads each
+// record in one pass, skips the values it does not need at memchr speed,
+// and unescapes a string only when asked, in bulk rather than rune by rune.
+// gjson stays the reader for everything off this path.
+
+// members calls fn with each member of the object in raw (a valid JSON
+// object) in order: its key as written, and its value's raw text. fn returns
+// false to stop.
+func members(raw string, fn func(key, val string) bool) {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return
+	}
+	i++
+	for {
+		i = skipSpace(raw, i)
+		if i >= len(raw) || raw[i] == '}' {
+			return
+		}
+		if raw[i] == ',' {
+			i++
+			continue
+		}
+		if raw[i] != '"' {
+			return
+		}
+		kEnd := skipString(raw, i)
+		key := raw[i+1 : kEnd-1]
+		i = skipSpace(raw, kEnd)
+		if i >= len(raw) || raw[i] != ':' {
+			return
+		}
+		i = skipSpace(raw, i+1)
+		vEnd := skipValue(raw, i)
+		if !fn(key, raw[i:vEnd]) {
+			return
+		}
+		i = vEnd
+	}
+}
+
+// elements calls fn with the raw text of each element of the array in raw.
+func elements(raw string, fn func(val string) bool) {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return
+	}
+	i++
+	for {
+		i = skipSpace(raw, i)
+		if i >= len(raw) || raw[i] == ']' {
+			return
+		}
+		if raw[i] == ',' {
+			i++
+			continue
+		}
+		end := skipValue(raw, i)
+		if !fn(raw[i:end]) {
+			return
+		}
+		i = end
+	}
+}
+
+// member returns the raw value of one key of an object, or "".
+func member(raw, key string) string {
+	var out string
+	members(raw, func(k, v string) bool {
+		if k == key {
+			out = v
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipString returns the index just past the string opening at s[i].
+func skipString(s string, i int) int {
+	i++
+	for {
+		j := strings.IndexByte(s[i:], '"')
+		if j < 0 {
+			return len(s)
+		}
+		i += j
+		// an odd run of backslashes escapes the quote
+		bs := 0
+		for k := i - 1; k >= 0 && s[k] == '\\'; k-- {
+			bs++
+		}
+		i++
+		if bs%2 == 0 {
+			return i
+		}
+	}
+}
+
+// skipValue returns the index just past the value starting at s[i].
+func skipValue(s string, i int) int {
+	if i >= len(s) {
+		return i
+	}
+	switch s[i] {
+	case '"':
+		return skipString(s, i)
+	case '{', '[':
+		depth := 0
+		for i < len(s) {
+			switch s[i] {
+			case '"':
+				i = skipString(s, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	default:
+		for i < len(s) {
+			switch s[i] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return i
+			}
+			i++
+		}
+		return i
+	}
+}
+
+// jsonString returns the text of a raw JSON string value, or "" for any
+// other value.
+func jsonString(raw string) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	body := raw[1 : len(raw)-1]
+	if strings.IndexByte(body, '\\') < 0 {
+		return body
+	}
+	return unescape(body)
+}
+
+// rawString is jsonString that also says whether raw was a string.
+func rawString(raw string) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	return jsonString(raw), true
+}
+
+// jsonBool reads a raw true.
+func jsonBool(raw string) bool { return raw == "true" }
+
+// unescape decodes the escapes of a JSON string body, copying the runs
+// between them whole.
+func unescape(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for {
+		i := strings.IndexByte(s, '\\')
+		if i < 0 || i+1 >= len(s) {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		c := s[i+1]
+		s = s[i+2:]
+		switch c {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'u':
+			r, rest := hexRune(s)
+			s = rest
+			b.WriteRune(r)
+		default: // " \ /
+			b.WriteByte(c)
+		}
+	}
+}
+
+// hexRune reads the four hex digits after \u, and a low surrogate's escape
+// after a high one.
+func hexRune(s string) (rune, string) {
+	r, ok := hex4(s)
+	if !ok {
+		return utf8.RuneError, s
+	}
+	s = s[4:]
+	if utf16.IsSurrogate(r) {
+		if len(s) >= 6 && s[0] == '\\' && s[1] == 'u' {
+			if r2, ok := hex4(s[2:]); ok {
+				if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+					return d, s[6:]
+				}
+			}
+		}
+		return utf8.RuneError, s
+	}
+	return r, s
+}
+
+func hex4(s string) (rune, bool) {
+	if len(s) < 4 {
+		return 0, false
+	}
+	var r rune
+	for i := 0; i < 4; i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
