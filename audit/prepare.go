@@ -20,7 +20,7 @@ type prepared struct {
 	command   string
 	callTexts []string
 	callLits  [][]literalHit
-	message  *Message     // what an outbound message cites and claims
+	message   *Message // what an outbound message cites and claims
 	// the commitments and status claims of the agent's words
 	claims     []sentenceClaims
 	claimsRead bool
