@@ -120,6 +120,12 @@ func (r *BoundaryReplay) Summary() string { return r.context.text }
 // References are what the turns after a boundary did with the ledger.
 func (r *BoundaryReplay) References() *References { return r.refs }
 
+// tokenSeen is where a token stood: the first event, and the latest window.
+type tokenSeen struct {
+	first  int32
+	window int32
+}
+
 // agentReplay follows one agent through the stream.
 type agentReplay struct {
 	agent      string
@@ -130,8 +136,8 @@ type agentReplay struct {
 	trails     map[string][]TrailStep
 
 	hasher    tokenHasher
-	firstSeen map[uint64]int32 // token hash → index of the first event it stood in
-	inWindow  map[uint64]bool
+	seen      map[uint64]tokenSeen // token hash → where it stood
+	window    int32                // 1-based number of the open window
 	calls     map[string]*WindowEvent // window calls waiting for results
 	isEffect  func(parse.Format, *parse.Event) bool
 	project   string // the first working directory the agent's events name
@@ -139,7 +145,7 @@ type agentReplay struct {
 
 func newAgentReplay(agent string, format parse.Format, hasher tokenHasher, isEffect func(parse.Format, *parse.Event) bool) *agentReplay {
 	return &agentReplay{agent: agent, format: format, ledger: NewLedger(agent), trails: map[string][]TrailStep{},
-		hasher: hasher, firstSeen: map[uint64]int32{}, calls: map[string]*WindowEvent{}, isEffect: isEffect}
+		hasher: hasher, seen: make(map[uint64]tokenSeen, 1<<14), calls: map[string]*WindowEvent{}, isEffect: isEffect}
 }
 
 func (a *agentReplay) hash(tok string) uint64 { return a.hasher.hash(tok) }
@@ -162,12 +168,17 @@ func (a *agentReplay) observe(ev *parse.Event) {
 	}
 	a.ledger.observe(ev, p)
 	for _, k := range p.hashes {
-		if _, ok := a.firstSeen[k]; !ok {
-			a.firstSeen[k] = int32(ev.Index)
+		t, ok := a.seen[k]
+		switch {
+		case !ok:
+			t.first = int32(ev.Index)
+		case a.open == nil || t.window == a.window:
+			continue // nothing new to note
 		}
 		if a.open != nil {
-			a.inWindow[k] = true
+			t.window = a.window
 		}
+		a.seen[k] = t
 	}
 }
 
@@ -196,17 +207,20 @@ func (a *agentReplay) addToWindow(ev *parse.Event, toks []literalHit) {
 	b := a.open
 	for _, h := range toks {
 		k := a.hash(h.value)
-		first, seen := a.firstSeen[k]
+		t, seen := a.seen[k]
+		first, inWindow := t.first, seen && t.window == a.window
 		if !seen {
 			// `aws s3 ls` shows acme-stage-08, the call says s3://acme-stage-08/
 			if bare := bareName(h.value); bare != "" {
-				first, seen = a.firstSeen[a.hash(bare)]
+				var bt tokenSeen
+				bt, seen = a.seen[a.hash(bare)]
+				first = bt.first
 			}
 		}
 		we.Tokens = append(we.Tokens, Token{Value: h.value, Kind: h.kind, Label: h.label,
 			Novel:   !seen,
 			Before:  seen && int(first) < b.indexOfBoundary(),
-			Visible: a.inWindow[k] || b.context.folded.contains(h.value)})
+			Visible: inWindow || b.context.folded.contains(h.value)})
 	}
 	b.Window = append(b.Window, we)
 }
@@ -232,7 +246,7 @@ func (a *agentReplay) openBoundary(ev *parse.Event) *BoundaryReplay {
 	a.ledger.Compacted(ev.Turn)
 	a.boundaries = append(a.boundaries, r)
 	a.open = r
-	a.inWindow = map[uint64]bool{}
+	a.window++
 	a.calls = map[string]*WindowEvent{}
 	return r
 }

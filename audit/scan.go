@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -146,6 +147,7 @@ type foldedText struct {
 	limits    [][]thresholdHit // per sentence, found once
 	cands     []candidate
 	candsDone bool
+	byPart    map[string][]int // stemmed part → candidates holding it
 }
 
 // candidate is a token of a summary that could stand in for a literal.
@@ -170,6 +172,26 @@ func (f *foldedText) candidates() []candidate {
 	return f.cands
 }
 
+// candidatesSharing lists, in order, the candidates that share a part with
+// parts: only they can be near variants, and a ledger holds hundreds of
+// literals to compare with each summary.
+func (f *foldedText) candidatesSharing(parts map[string]bool) []int {
+	if f.byPart == nil {
+		f.byPart = map[string][]int{}
+		for i, c := range f.candidates() {
+			for p := range c.parts {
+				f.byPart[p] = append(f.byPart[p], i)
+			}
+		}
+	}
+	var out []int
+	for p := range parts {
+		out = append(out, f.byPart[p]...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // partSet is the stemmed alphanumeric parts of a token.
 func partSet(v string) map[string]bool {
 	m := map[string]bool{}
@@ -179,18 +201,6 @@ func partSet(v string) map[string]bool {
 		}
 	}
 	return m
-}
-
-func sharesPart(a, b map[string]bool) bool {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	for p := range a {
-		if b[p] {
-			return true
-		}
-	}
-	return false
 }
 
 // thresholds are the numeric limits of each sentence, found once.

@@ -189,11 +189,9 @@ func (pc *postContext) judgeLiteral(o *Obligation, s *Survival) {
 	// any token may stand in for a literal: "checkout-rounding" is no
 	// literal of its own, but it is what became of "checkout-rounding-v2"
 	litParts := o.literalParts()
-	for _, c := range pc.folded.candidates() {
-		v := c.value
-		if !sharesPart(litParts, c.parts) {
-			continue // nothing in common: no near variant
-		}
+	cands := pc.folded.candidates()
+	for _, i := range pc.folded.candidatesSharing(litParts) {
+		v := cands[i].value
 		candidate := v
 		if strings.Contains(v, "/") && !strings.Contains(v, "://") && strings.HasPrefix(o.Literal, "/") {
 			candidate = resolvePath(v, dir) // compare like with like
