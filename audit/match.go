@@ -59,26 +59,53 @@ func pathVisible(text *foldedText, lit, cwd string, known map[string]bool) (visi
 		return false, ""
 	}
 	abs := resolvePath(lit, cwd)
+	base := path.Base(strings.TrimSuffix(abs, "/"))
+	if !strings.Contains(text.lower, strings.ToLower(base)) {
+		// every way below of naming the file names its base
+		return false, ""
+	}
 	if abs != lit && text.contains(abs) {
 		return true, ""
 	}
-	base := path.Base(strings.TrimSuffix(abs, "/"))
-	for _, h := range text.literals() {
-		if h.kind != "path" && h.kind != "file" {
-			continue
-		}
-		if resolvePath(h.value, cwd) == abs {
+	for _, h := range text.resolvedPaths(cwd) {
+		if h.abs == abs {
 			return true, ""
 		}
 		// same file name, other place: a relative path that no longer
 		// resolves to what it replaced. One that resolves to another path
 		// the session knows is a mention of that file, not a replacement.
-		if path.Base(strings.TrimSuffix(h.value, "/")) == base &&
-			!strings.HasPrefix(h.value, "/") && strings.Contains(h.value, "/") && !known[resolvePath(h.value, cwd)] {
+		if h.base == base && h.relative && !known[h.abs] {
 			variant = h.value
 		}
 	}
 	return false, variant
+}
+
+// resolvedPath is a path the text names, resolved against a directory.
+type resolvedPath struct {
+	value, abs, base string
+	relative         bool // relative, with a directory part
+}
+
+// resolvedPaths are the text's paths resolved against cwd, worked out once
+// per directory: every path of the ledger is compared with them.
+func (f *foldedText) resolvedPaths(cwd string) []resolvedPath {
+	if rp, ok := f.resolved[cwd]; ok {
+		return rp
+	}
+	var out []resolvedPath
+	for _, h := range f.literals() {
+		if h.kind != "path" && h.kind != "file" {
+			continue
+		}
+		out = append(out, resolvedPath{value: h.value, abs: resolvePath(h.value, cwd), base: path.Base(strings.TrimSuffix(h.value, "/")),
+			relative: !strings.HasPrefix(h.value, "/") && strings.Contains(h.value, "/")})
+	}
+	if f.resolved == nil {
+		f.resolved = map[string][]resolvedPath{}
+	}
+	f.resolved[cwd] = out
+	return out
 }
 
 // identParts splits a literal into comparable components, with the common

@@ -135,12 +135,12 @@ type agentReplay struct {
 	open       *BoundaryReplay
 	trails     map[string][]TrailStep
 
-	hasher    tokenHasher
-	seen      map[uint64]tokenSeen // token hash → where it stood
-	window    int32                // 1-based number of the open window
-	calls     map[string]*WindowEvent // window calls waiting for results
-	isEffect  func(parse.Format, *parse.Event) bool
-	project   string // the first working directory the agent's events name
+	hasher   tokenHasher
+	seen     map[uint64]tokenSeen    // token hash → where it stood
+	window   int32                   // 1-based number of the open window
+	calls    map[string]*WindowEvent // window calls waiting for results
+	isEffect func(parse.Format, *parse.Event) bool
+	project  string // the first working directory the agent's events name
 }
 
 func newAgentReplay(agent string, format parse.Format, hasher tokenHasher, isEffect func(parse.Format, *parse.Event) bool) *agentReplay {

@@ -148,6 +148,7 @@ type foldedText struct {
 	cands     []candidate
 	candsDone bool
 	byPart    map[string][]int // stemmed part → candidates holding it
+	resolved  map[string][]resolvedPath
 }
 
 // candidate is a token of a summary that could stand in for a literal.
