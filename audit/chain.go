@@ -69,12 +69,18 @@ func EventText(ev *WindowEvent) string {
 // from the previous boundary's, so a loss is reported once, where it
 // happened, and not again at every later compaction that still lacks it.
 func Changed(r *BoundaryReplay, id string) bool {
-	t := r.Trail(id)
-	if len(t) < 2 {
+	t := r.agent.trails[id]
+	// the entry of this boundary, found from the end: rules ask right
+	// after it closed
+	i := len(t) - 1
+	for i >= 0 && int(t[i].boundary) > r.Index-1 {
+		i--
+	}
+	if i < 1 || int(t[i].boundary) != r.Index-1 {
 		return true
 	}
-	prev, cur := t[len(t)-2], t[len(t)-1]
-	return prev.State != cur.State || prev.Variant != cur.Variant
+	prev, cur := t[i-1], t[i]
+	return prev.state != cur.state || prev.judgement.Variant != cur.judgement.Variant
 }
 
 // CharDiff is a character diff of an original against what replaced it.

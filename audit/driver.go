@@ -70,7 +70,7 @@ func Audit(t parse.Transcript, popts parse.Options, opts Options) (*Result, erro
 		}
 		// the rules have read the window; only the events that findings and
 		// references point at stay, so memory does not grow with the file
-		r.Window = nil
+		r.release()
 	}
 	files, err := t.Read(popts, func(ev *parse.Event) error {
 		a := agents[ev.Agent]
@@ -99,6 +99,7 @@ func Audit(t parse.Transcript, popts parse.Options, opts Options) (*Result, erro
 		a := agents[name]
 		run(a, a.closeWindow(0))
 		res.Ledgers[name] = a.ledger
+		a.seen, a.calls = tokenIndex{}, nil // the trails stay; the token index is done
 	}
 	res.Agents = order
 	res.State = state.finish()

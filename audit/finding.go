@@ -142,3 +142,21 @@ func (f *Finding) fingerprint() string {
 	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
 	return hex.EncodeToString(h[:8])
 }
+
+// detach copies the finding's texts out of the events they were cut from:
+// findings outlive the events, and an excerpt must not keep a whole tool
+// output alive.
+func (f *Finding) detach() {
+	c := strings.Clone
+	f.Message, f.key = c(f.Message), c(f.key)
+	for i := range f.Evidence.Chain {
+		st := &f.Evidence.Chain[i]
+		st.Text, st.Detail, st.Role = c(st.Text), c(st.Detail), c(st.Role)
+	}
+	ev := &f.Evidence
+	ev.Summary, ev.Original, ev.Variant, ev.Tool, ev.Arguments, ev.Use = c(ev.Summary), c(ev.Original), c(ev.Variant), c(ev.Tool), c(ev.Arguments), c(ev.Use)
+	for i := range ev.Diff {
+		ev.Diff[i].Text = c(ev.Diff[i].Text)
+	}
+	// Lost items quote obligations, which the ledger already holds apart
+}

@@ -458,6 +458,7 @@ func (l *Ledger) setState(o *Obligation, turn int) []*Obligation {
 		o.StatusSeq = prev.StatusSeq + 1
 		break
 	}
+	o.detach()
 	o.ID = stableID(o.Origin.Agent, KindState, o.key())
 	l.Obligations = append(l.Obligations, o)
 	return append(changed, o)
@@ -478,6 +479,7 @@ func (l *Ledger) add(o *Obligation, restate bool) *Obligation {
 		}
 		// An instruction outranks a tool's mention of the same literal.
 		if o.Origin.Source.Instructive() && !prev.Origin.Source.Instructive() {
+			o.detach()
 			prev.Origin, prev.Span, prev.Standing = o.Origin, o.Span, o.Standing
 			if o.Label != "" {
 				prev.Label = o.Label
@@ -487,6 +489,8 @@ func (l *Ledger) add(o *Obligation, restate bool) *Obligation {
 		prev.Standing = prev.Standing || o.Standing
 		return nil
 	}
+	o.detach()
+	k = strings.Clone(k)
 	o.ID = stableID(o.Origin.Agent, o.Kind, k)
 	l.byKey[k] = o
 	l.Obligations = append(l.Obligations, o)
@@ -550,6 +554,7 @@ func (l *Ledger) retract(r directive, s sentence, ev *parse.Event, origin Origin
 		t.RetiredAt, t.RetiredBy = ev.Turn, ret.ID
 		changed = append(changed, t)
 	}
+	ret.detach()
 	l.Obligations = append(l.Obligations, ret)
 	changed = append(changed, l.replacementLiterals(r, targets, s, origin)...)
 	return changed

@@ -250,3 +250,42 @@ func (o *Obligation) literalParts() map[string]bool {
 	}
 	return o.parts
 }
+
+// detach copies the obligation's strings out of the event text they were
+// cut from. The ledger lives as long as the audit; a substring would keep
+// a whole tool output, or a whole record, alive with it.
+func (o *Obligation) detach() {
+	c := strings.Clone
+	o.Text, o.Literal, o.LiteralKind, o.Label = c(o.Text), c(o.Literal), c(o.LiteralKind), c(o.Label)
+	o.Retracts, o.Replacement, o.Sentence = c(o.Retracts), c(o.Replacement), c(o.Sentence)
+	o.Span.Text = c(o.Span.Text)
+	o.Origin.UUID, o.Origin.ToolID, o.Origin.Agent = c(o.Origin.UUID), c(o.Origin.ToolID), c(o.Origin.Agent)
+	if o.Object != nil {
+		obj := *o.Object
+		obj.Text, obj.Verb = c(obj.Text), c(obj.Verb)
+		obj.Terms = cloneStrings(obj.Terms)
+		obj.Literals = cloneStrings(obj.Literals)
+		o.Object = &obj
+	}
+	if o.Threshold != nil {
+		t := *o.Threshold
+		t.Subject, t.Unit = c(t.Subject), c(t.Unit)
+		o.Threshold = &t
+	}
+	if o.Status != nil {
+		st := *o.Status
+		st.Subject, st.Value, st.Detail = c(st.Subject), c(st.Value), c(st.Detail)
+		o.Status = &st
+	}
+}
+
+func cloneStrings(in []string) []string {
+	if in == nil {
+		return nil
+	}
+	out := make([]string, len(in))
+	for i, s := range in {
+		out[i] = strings.Clone(s)
+	}
+	return out
+}

@@ -20,7 +20,7 @@ type prepared struct {
 	command   string
 	callTexts []string
 	callLits  [][]literalHit
-	message   *Message // what an outbound message cites and claims
+	message   *MessageContent // what an outbound message cites and claims
 	// the commitments and status claims of the agent's words
 	claims     []sentenceClaims
 	claimsRead bool
@@ -84,8 +84,7 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 			p.literals = findLiterals(ev.Text)
 			p.claims, p.claimsRead = assistantClaims(ev.Text), true
 			if ev.Origin == parse.OriginAuthored {
-				m := messageContent(ev.Text, p.literals, p.claims)
-				p.message = &m
+				p.message = messageContent(ev.Text, p.literals, p.claims)
 			}
 		}
 		if !sourceOf(ev).Instructive() {

@@ -67,18 +67,17 @@ type BoundaryReplay struct {
 	Boundary  *parse.Boundary
 	Before    []*Obligation // in force as of the boundary
 	Survivals []Survival    // one per Before, in the same order
-	Retired   []*Obligation // retracted or superseded by then
+	Retired   []*Obligation // literals, prohibitions and thresholds retracted or superseded by then
 	// Window is the turns after the boundary, up to the next one. Audit
 	// releases it once the boundary's rules have run.
 	Window []*WindowEvent
 	// NextTurn is the turn of the next boundary, or 0 at the end.
 	NextTurn int
 
-	context    *postContext
-	trails     map[string][]TrailStep
-	refs       *References
-	eventIndex int
-	ledgerLen  int // obligations in the ledger when the boundary opened
+	context   *postContext
+	agent     *agentReplay // its trails, read up to this boundary
+	refs      *References
+	ledgerLen int // obligations in the ledger when the boundary opened
 }
 
 // Survival returns the judgement on an obligation at this boundary.
@@ -92,7 +91,30 @@ func (r *BoundaryReplay) Survival(id string) *Survival {
 }
 
 // Trail is the obligation's survival at each boundary so far, this one last.
-func (r *BoundaryReplay) Trail(id string) []TrailStep { return r.trails[id] }
+func (r *BoundaryReplay) Trail(id string) []TrailStep {
+	var out []TrailStep
+	for _, e := range r.agent.trails[id] {
+		b := r.agent.boundaries[e.boundary]
+		if b.Index > r.Index {
+			break
+		}
+		step := TrailStep{Boundary: b.Index, Turn: b.Turn, Line: b.Line, State: e.state, Detail: e.judgement.Detail,
+			Excerpt: clip(e.judgement.Excerpt, 240), Variant: e.judgement.Variant}
+		if e.restoredAt > 0 {
+			step.Detail = strings.TrimSpace(step.Detail + " (restated at turn " + itoa(int(e.restoredAt)) + ")")
+		}
+		out = append(out, step)
+	}
+	return out
+}
+
+// release drops what only the boundary's rules needed: the window and the
+// summary's search structures. The summary text and its sentences stay: the
+// next boundary's rules look back at them.
+func (r *BoundaryReplay) release() {
+	r.Window = nil
+	r.context = &postContext{boundary: r.context.boundary, text: r.context.text, sentences: r.context.sentences}
+}
 
 // Counts tallies the survivals by state.
 func (r *BoundaryReplay) Counts() map[State]int {
@@ -120,12 +142,6 @@ func (r *BoundaryReplay) Summary() string { return r.context.text }
 // References are what the turns after a boundary did with the ledger.
 func (r *BoundaryReplay) References() *References { return r.refs }
 
-// tokenSeen is where a token stood: the first event, and the latest window.
-type tokenSeen struct {
-	first  int32
-	window int32
-}
-
 // agentReplay follows one agent through the stream.
 type agentReplay struct {
 	agent      string
@@ -133,19 +149,19 @@ type agentReplay struct {
 	ledger     *Ledger
 	boundaries []*BoundaryReplay
 	open       *BoundaryReplay
-	trails     map[string][]TrailStep
+	trails     map[string][]trailEntry
 
 	hasher   tokenHasher
-	seen     map[uint64]tokenSeen    // token hash → where it stood
-	window   int32                   // 1-based number of the open window
+	seen     tokenIndex              // every token the agent's events held
+	window   int                     // 1-based number of the open window; the epoch after it
 	calls    map[string]*WindowEvent // window calls waiting for results
 	isEffect func(parse.Format, *parse.Event) bool
 	project  string // the first working directory the agent's events name
 }
 
 func newAgentReplay(agent string, format parse.Format, hasher tokenHasher, isEffect func(parse.Format, *parse.Event) bool) *agentReplay {
-	return &agentReplay{agent: agent, format: format, ledger: NewLedger(agent), trails: map[string][]TrailStep{},
-		hasher: hasher, seen: make(map[uint64]tokenSeen, 1<<14), calls: map[string]*WindowEvent{}, isEffect: isEffect}
+	return &agentReplay{agent: agent, format: format, ledger: NewLedger(agent), trails: map[string][]trailEntry{},
+		hasher: hasher, calls: map[string]*WindowEvent{}, isEffect: isEffect}
 }
 
 func (a *agentReplay) hash(tok string) uint64 { return a.hasher.hash(tok) }
@@ -167,18 +183,12 @@ func (a *agentReplay) observe(ev *parse.Event) {
 		a.addToWindow(ev, toks)
 	}
 	a.ledger.observe(ev, p)
+	window := 0
+	if a.open != nil {
+		window = a.window
+	}
 	for _, k := range p.hashes {
-		t, ok := a.seen[k]
-		switch {
-		case !ok:
-			t.first = int32(ev.Index)
-		case a.open == nil || t.window == a.window:
-			continue // nothing new to note
-		}
-		if a.open != nil {
-			t.window = a.window
-		}
-		a.seen[k] = t
+		a.seen.see(k, a.window, window)
 	}
 }
 
@@ -207,30 +217,26 @@ func (a *agentReplay) addToWindow(ev *parse.Event, toks []literalHit) {
 	b := a.open
 	for _, h := range toks {
 		k := a.hash(h.value)
-		t, seen := a.seen[k]
-		first, inWindow := t.first, seen && t.window == a.window
+		t, seen := a.seen.get(k)
+		inWindow := seen && int(t.window) == a.window
 		if !seen {
 			// `aws s3 ls` shows acme-stage-08, the call says s3://acme-stage-08/
 			if bare := bareName(h.value); bare != "" {
-				var bt tokenSeen
-				bt, seen = a.seen[a.hash(bare)]
-				first = bt.first
+				t, seen = a.seen.get(a.hash(bare))
 			}
 		}
 		we.Tokens = append(we.Tokens, Token{Value: h.value, Kind: h.kind, Label: h.label,
 			Novel:   !seen,
-			Before:  seen && int(first) < b.indexOfBoundary(),
+			Before:  seen && int(t.first) < a.window,
 			Visible: inWindow || b.context.folded.contains(h.value)})
 	}
 	b.Window = append(b.Window, we)
 }
 
-func (r *BoundaryReplay) indexOfBoundary() int { return r.eventIndex }
-
 // openBoundary replays a boundary against the ledger as of its turn.
 func (a *agentReplay) openBoundary(ev *parse.Event) *BoundaryReplay {
 	r := &BoundaryReplay{Agent: a.agent, Index: len(a.boundaries) + 1, File: ev.File, Line: ev.Line, Offset: ev.Offset,
-		Turn: ev.Turn, Boundary: ev.Boundary, context: newPostContext(ev, a.project), trails: a.trails, eventIndex: ev.Index}
+		Turn: ev.Turn, Boundary: ev.Boundary, context: newPostContext(ev, a.project), agent: a}
 	r.context.known = map[string]bool{}
 	for _, o := range a.ledger.Obligations {
 		if o.Kind == KindLiteral && (o.LiteralKind == "path" || o.LiteralKind == "file") {
@@ -238,10 +244,19 @@ func (a *agentReplay) openBoundary(ev *parse.Event) *BoundaryReplay {
 		}
 	}
 	for _, o := range a.ledger.Live(ev.Turn) {
+		if a.dormant(o) {
+			continue
+		}
 		r.Before = append(r.Before, o)
 		r.Survivals = append(r.Survivals, r.context.judge(o))
 	}
-	r.Retired = a.ledger.Retired(ev.Turn)
+	for _, o := range a.ledger.Retired(ev.Turn) {
+		// a superseded test status is history, not a value a summary can
+		// restate as current: only these kinds can go stale
+		if o.Kind == KindLiteral || o.Kind == KindProhibition || o.Kind == KindThreshold {
+			r.Retired = append(r.Retired, o)
+		}
+	}
 	r.ledgerLen = len(a.ledger.Obligations)
 	a.ledger.Compacted(ev.Turn)
 	a.boundaries = append(a.boundaries, r)
@@ -249,6 +264,29 @@ func (a *agentReplay) openBoundary(ev *parse.Event) *BoundaryReplay {
 	a.window++
 	a.calls = map[string]*WindowEvent{}
 	return r
+}
+
+// dormant reports a literal from the agent's own tool use that an earlier
+// boundary dropped and no turn has stated since: it is out of the agent's
+// context, and no later summary can lose it again. It is not judged again
+// — in a long session these are most of the ledger — until a turn states
+// it once more. Instructions' literals are always judged: a later summary
+// can still bring back a near variant of one.
+func (a *agentReplay) dormant(o *Obligation) bool {
+	if o.Kind != KindLiteral || o.Origin.Source.Instructive() {
+		return false
+	}
+	t := a.trails[o.ID]
+	if len(t) == 0 {
+		return false
+	}
+	last := t[len(t)-1]
+	if last.state != Dropped {
+		return false
+	}
+	since := a.boundaries[last.boundary].Turn
+	n := len(o.Restated)
+	return n == 0 || o.Restated[n-1] < since
 }
 
 // closeWindow ends the open window: it finds the references, lets later
@@ -261,26 +299,29 @@ func (a *agentReplay) closeWindow(nextTurn int) *BoundaryReplay {
 	a.open = nil
 	r.NextTurn = nextTurn
 	r.refs = findReferences(r, a.ledger)
+	shared := map[Judgement]*Judgement{}
 	for i := range r.Survivals {
 		s := &r.Survivals[i]
 		if s.Lost() {
 			restore(r, s)
 		}
-		step := TrailStep{Boundary: r.Index, Turn: r.Turn, Line: r.Line, State: s.State, Detail: s.Detail,
-			Excerpt: clip(s.Excerpt, 240), Variant: s.Variant}
-		if s.RestoredAt > 0 {
-			step.Detail = strings.TrimSpace(step.Detail + " (restated at turn " + itoa(s.RestoredAt) + ")")
+		if j, ok := shared[*s.Judgement]; ok {
+			s.Judgement = j
+		} else {
+			shared[*s.Judgement] = s.Judgement
 		}
-		a.trails[s.Obligation.ID] = append(a.trails[s.Obligation.ID], step)
+		a.trails[s.Obligation.ID] = append(a.trails[s.Obligation.ID], trailEntry{boundary: int32(len(a.boundaries) - 1), state: s.State, restoredAt: int32(s.RestoredAt), judgement: s.Judgement})
 	}
-	// freeze this boundary's view of the trails
-	frozen := map[string][]TrailStep{}
-	for _, s := range r.Survivals {
-		t := a.trails[s.Obligation.ID]
-		frozen[s.Obligation.ID] = t[:len(t):len(t)]
-	}
-	r.trails = frozen
 	return r
+}
+
+// trailEntry is one step of an obligation's trail as the replay keeps it:
+// the boundary's place and words are looked up when the trail is read.
+type trailEntry struct {
+	boundary   int32 // index into the agent's boundaries
+	restoredAt int32
+	state      State
+	judgement  *Judgement
 }
 
 // restore marks an obligation the summary lost as preserved when a later

@@ -92,20 +92,32 @@ type Compaction struct {
 
 // Message is an agent's outbound message, with the identifiers it cites.
 type Message struct {
-	Agent       string
-	Index       int
-	Time        string
-	File        string
-	Line        int
-	Offset      int64
-	Turn        int
-	Text        string
+	Agent  string
+	Index  int
+	Time   string
+	File   string
+	Line   int
+	Offset int64
+	Turn   int
+	// MessageContent is what the message cites and claims. Most of an
+	// agent's messages cite nothing: those share one empty content, so a
+	// long run's history stays small.
+	*MessageContent
+}
+
+// MessageContent is what an outbound message cites and claims.
+type MessageContent struct {
+	Text        string   // kept only when the message cites or claims something
 	Citations   []string // entry:4471, rev 8, task B, hashes
 	Categorical []string // "the completed tasks"
 	Confidence  float64
 	HasConf     bool
 	Completes   []string // keys the message asserts complete
 }
+
+// plainContent is the content of every message that cites and claims
+// nothing. It is never written to.
+var plainContent = &MessageContent{}
 
 // RunOutcome is the result of a test run, for todos that depend on it.
 type RunOutcome struct {
@@ -124,7 +136,8 @@ type StateRun struct {
 	Messages    []Message
 	Tests       []RunOutcome
 	// Work marks the side-effecting calls: what an agent did, as opposed to
-	// what it said it did.
+	// what it said it did. Of a run of calls with no op or compaction
+	// between them, only the first is kept.
 	Work   []RunOutcome
 	Agents []string
 }
@@ -136,6 +149,10 @@ type stateCollector struct {
 	mappings map[string][]StateMapping
 	pending  map[string]pendingCall
 	agents   map[string]bool
+	// workMarks is, per agent, how many ops and compactions the run had
+	// when its last side-effecting call was noted: more calls before the
+	// next op or compaction say nothing WorkedBetween could ask.
+	workMarks map[string]int
 }
 
 type pendingCall struct {
@@ -145,7 +162,7 @@ type pendingCall struct {
 }
 
 func newStateCollector(mappings []StateMapping, isEffect func(parse.Format, *parse.Event) bool) *stateCollector {
-	c := &stateCollector{run: &StateRun{}, isEffect: isEffect, mappings: map[string][]StateMapping{}, pending: map[string]pendingCall{}, agents: map[string]bool{}}
+	c := &stateCollector{run: &StateRun{}, isEffect: isEffect, mappings: map[string][]StateMapping{}, pending: map[string]pendingCall{}, agents: map[string]bool{}, workMarks: map[string]int{}}
 	for _, m := range mappings {
 		c.mappings[m.Tool] = append(c.mappings[m.Tool], m)
 	}
@@ -172,7 +189,7 @@ func (c *stateCollector) observe(ev *parse.Event) {
 			Turn: ev.Turn, Notified: ev.Boundary.Notified, HasNotified: ev.Boundary.Notified != nil})
 	case parse.KindMessage:
 		if ev.Role == parse.RoleAssistant && ev.Origin == parse.OriginAuthored {
-			var content *Message
+			var content *MessageContent
 			if p, ok := ev.Prepared.(*prepared); ok {
 				content = p.message
 			}
@@ -180,7 +197,11 @@ func (c *stateCollector) observe(ev *parse.Event) {
 		}
 	case parse.KindToolCall:
 		if c.isEffect(ev.Format, ev) && ev.ToolName != "TodoWrite" {
-			c.run.Work = append(c.run.Work, RunOutcome{Agent: ev.Agent, Index: ev.Index, Time: ev.Time, Turn: ev.Turn})
+			marks := len(c.run.Ops) + len(c.run.Compactions)
+			if last, ok := c.workMarks[ev.Agent]; !ok || last != marks {
+				c.workMarks[ev.Agent] = marks
+				c.run.Work = append(c.run.Work, RunOutcome{Agent: ev.Agent, Index: ev.Index, Time: ev.Time, Turn: ev.Turn})
+			}
 		}
 		if ev.Format == parse.FormatClaudeCode && ev.ToolName == "TodoWrite" {
 			c.todoWrite(ev)
@@ -365,7 +386,7 @@ func (c *stateCollector) todoWrite(ev *parse.Event) {
 			continue
 		}
 		c.run.Ops = append(c.run.Ops, StateOp{Index: ev.Index, Time: ev.Time, File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
-			Agent: ev.Agent, Write: true, Key: "todo: " + content, Value: t.Get("status").String(), Private: true, Via: "TodoWrite"})
+			Agent: ev.Agent, Write: true, Key: "todo: " + content, Value: strings.Clone(t.Get("status").String()), Private: true, Via: "TodoWrite"})
 	}
 }
 
@@ -377,15 +398,12 @@ var (
 )
 
 // messageOf reads what an outbound message cites and claims.
-func messageOf(ev *parse.Event, content *Message) Message {
-	var m Message
-	if content != nil {
-		m = *content
-	} else {
-		m = messageContent(ev.Text, findLiterals(ev.Text), assistantClaims(ev.Text))
+func messageOf(ev *parse.Event, content *MessageContent) Message {
+	if content == nil {
+		content = messageContent(ev.Text, findLiterals(ev.Text), assistantClaims(ev.Text))
 	}
-	m.Agent, m.Index, m.Time, m.File, m.Line, m.Offset, m.Turn = ev.Agent, ev.Index, ev.Time, ev.File, ev.Line, ev.Offset, ev.Turn
-	return m
+	return Message{Agent: ev.Agent, Index: ev.Index, Time: ev.Time, File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
+		MessageContent: content}
 }
 
 // hasRNumber spots "r12", the short form revisionRE reads, before the
@@ -419,8 +437,8 @@ func categoricalNoun(lower string) bool {
 // messageContent reads a message's citations and claims from its text and
 // literals. Only a message that cites or claims something keeps its text: a
 // long run has many plain messages, and the rules quote only the others.
-func messageContent(text string, literals []literalHit, claims []sentenceClaims) Message {
-	var m Message
+func messageContent(text string, literals []literalHit, claims []sentenceClaims) *MessageContent {
+	m := &MessageContent{}
 	seen := map[string]bool{}
 	cite := func(s string) {
 		if !seen[s] {
@@ -465,9 +483,12 @@ func messageContent(text string, literals []literalHit, claims []sentenceClaims)
 			}
 		}
 	}
-	if len(m.Citations) > 0 || len(m.Categorical) > 0 || m.HasConf || len(m.Completes) > 0 {
-		m.Text = clip(text, 400)
+	if len(m.Citations) == 0 && len(m.Categorical) == 0 && !m.HasConf && len(m.Completes) == 0 {
+		return plainContent
 	}
+	// the run's history outlives the message's text
+	m.Text = strings.Clone(clip(text, 400))
+	m.Citations, m.Categorical, m.Completes = cloneStrings(m.Citations), cloneStrings(m.Categorical), cloneStrings(m.Completes)
 	return m
 }
 

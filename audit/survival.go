@@ -41,6 +41,17 @@ func States() []State {
 type Survival struct {
 	Obligation *Obligation `json:"-"`
 	State      State       `json:"state"`
+	// Judgement holds the words of the judgement. A long session has
+	// hundreds of obligations at each of hundreds of boundaries, mostly
+	// judged alike: once a boundary is closed, equal judgements share one.
+	*Judgement
+	// RestoredAt is the later turn that stated it again verbatim, before the
+	// agent needed it.
+	RestoredAt int `json:"restored_at,omitempty"`
+}
+
+// Judgement is what a survival says in words.
+type Judgement struct {
 	// Via says what carried a preserved obligation: summary, kept,
 	// standing, restated, uncleared (a microcompaction left it).
 	Via string `json:"via,omitempty"`
@@ -55,9 +66,6 @@ type Survival struct {
 	Variant string `json:"variant,omitempty"`
 	// Excerpt is the summary sentence that decided the judgement.
 	Excerpt string `json:"excerpt,omitempty"`
-	// RestoredAt is the later turn that stated it again verbatim, before the
-	// agent needed it.
-	RestoredAt int `json:"restored_at,omitempty"`
 }
 
 // Lost reports whether the obligation did not come through as it was.
@@ -102,7 +110,7 @@ func newPostContext(ev *parse.Event, project string) *postContext {
 
 // judge decides an obligation's survival across a boundary.
 func (pc *postContext) judge(o *Obligation) Survival {
-	s := Survival{Obligation: o}
+	s := Survival{Obligation: o, Judgement: &Judgement{}}
 	switch {
 	case o.Standing:
 		s.State, s.Via, s.Detail = Preserved, "standing", "a standing rule the harness re-sends with every request"

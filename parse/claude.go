@@ -24,10 +24,17 @@ type claudeDecoder struct {
 	// index of the whole file.
 	recent ring
 
-	// seen holds hashes of conversation record ids, to report duplicates.
-	seed maphash.Seed
-	seen map[uint64]int32
+	// seen holds hashes of recent conversation record ids, to report
+	// duplicates: a record written twice lands near its first copy, and a
+	// bounded window keeps memory flat on a long session.
+	seed     maphash.Seed
+	seen     map[uint64]int32
+	seenRing []uint64 // grows to seenWindow, then wraps
+	seenN    int
 }
+
+// seenWindow is how many recent record ids duplicates are looked for among.
+const seenWindow = 1 << 16
 
 func newClaudeDecoder(s *sink) *claudeDecoder {
 	return &claudeDecoder{s: s, seed: maphash.MakeSeed(), seen: map[uint64]int32{}}
@@ -67,18 +74,20 @@ func (d *claudeDecoder) prepare(rec gjson.Result, annotate func(*Event)) any {
 	var isMeta, apiError bool
 	members(rec.Raw, func(k, v string) bool {
 		switch k {
+		// the record's own fields are kept apart from its line: a
+		// timestamp lives on in the audit's history, the line must not
 		case "type":
 			r.typ = jsonString(v)
 		case "cwd":
-			r.cwd = jsonString(v)
+			r.cwd = strings.Clone(jsonString(v))
 		case "uuid":
-			r.uuid = jsonString(v)
+			r.uuid = strings.Clone(jsonString(v))
 		case "timestamp":
-			r.timestamp = jsonString(v)
+			r.timestamp = strings.Clone(jsonString(v))
 		case "isSidechain":
 			r.sidechain = jsonBool(v)
 		case "agentId":
-			r.agentID = jsonString(v)
+			r.agentID = strings.Clone(jsonString(v))
 		case "isCompactSummary":
 			r.compactSummary = jsonBool(v)
 		case "isMeta":
@@ -94,7 +103,7 @@ func (d *claudeDecoder) prepare(rec gjson.Result, annotate func(*Event)) any {
 	case "user":
 		content := member(message, "content")
 		if r.compactSummary {
-			r.summary = claudeContentText(content)
+			r.summary = strings.Clone(claudeContentText(content))
 			return r
 		}
 		r.userDrafts(content, isMeta)
@@ -158,6 +167,13 @@ func (d *claudeDecoder) apply(p any, line int, off int64) {
 			d.s.diag.add(Warning, line, "duplicate uuid %s (first at line %d): record skipped", r.uuid, first)
 			return
 		}
+		if len(d.seenRing) < seenWindow {
+			d.seenRing = append(d.seenRing, h)
+		} else {
+			delete(d.seen, d.seenRing[d.seenN%seenWindow])
+			d.seenRing[d.seenN%seenWindow] = h
+		}
+		d.seenN++
 		d.seen[h] = int32(min(line, math.MaxInt32))
 	}
 	agent := d.agentOf(r)
@@ -332,7 +348,7 @@ func (r *claudeRecord) userDrafts(content string, isMeta bool) {
 			case "content":
 				inner = v
 			case "tool_use_id":
-				toolID = jsonString(v)
+				toolID = strings.Clone(jsonString(v))
 			case "is_error":
 				isError = jsonBool(v)
 			}
@@ -409,7 +425,7 @@ func (r *claudeRecord) assistantDrafts(message string, apiError bool) {
 	members(message, func(k, v string) bool {
 		switch k {
 		case "id":
-			r.msgID = jsonString(v)
+			r.msgID = strings.Clone(jsonString(v))
 		case "content":
 			content = v
 		}
@@ -437,9 +453,9 @@ func (r *claudeRecord) assistantDrafts(message string, apiError bool) {
 			case "thinking":
 				thinking = jsonString(v)
 			case "name":
-				name = jsonString(v)
+				name = strings.Clone(jsonString(v))
 			case "id":
-				id = jsonString(v)
+				id = strings.Clone(jsonString(v))
 			case "input":
 				input = v
 			}

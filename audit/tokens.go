@@ -1,0 +1,91 @@
+package audit
+
+// tokenIndex remembers every identifier-shaped token an agent's events
+// held: the epoch (how many compactions had happened) when it was first
+// seen, and the latest window it stood in. A long session holds millions of
+// such tokens (hashes, ids, paths in tool output), so each costs 8 bytes in
+// an open-addressing table rather than a map entry: a 32-bit fingerprint
+// and two 16-bit epochs. A fingerprint collision can only make a token look
+// seen when it was not — a missed finding, never a false one.
+type tokenIndex struct {
+	slots []uint64 // fingerprint<<32 | first<<16 | window; 0 is empty
+	n     int
+}
+
+// tokenSight is what the index knows of a token.
+type tokenSight struct {
+	first  uint16 // epoch of first sight
+	window uint16 // latest window it stood in; 0 before the first boundary
+}
+
+func (t *tokenIndex) find(h uint64) (slot int, fp uint64) {
+	fp = h >> 32
+	if fp == 0 {
+		fp = 1 // 0 marks an empty slot
+	}
+	mask := len(t.slots) - 1
+	for i := int(mix(fp)) & mask; ; i = (i + 1) & mask {
+		s := t.slots[i]
+		if s == 0 || s>>32 == fp {
+			return i, fp
+		}
+	}
+}
+
+// get returns what is known of a token hash.
+func (t *tokenIndex) get(h uint64) (tokenSight, bool) {
+	if t.n == 0 {
+		return tokenSight{}, false
+	}
+	i, _ := t.find(h)
+	s := t.slots[i]
+	if s == 0 {
+		return tokenSight{}, false
+	}
+	return tokenSight{first: uint16(s >> 16), window: uint16(s)}, true
+}
+
+// see notes a token in an event of epoch first, inside window (0 outside
+// any window).
+func (t *tokenIndex) see(h uint64, epoch, window int) {
+	if t.n+1 > len(t.slots)*3/4 {
+		t.grow()
+	}
+	i, fp := t.find(h)
+	s := t.slots[i]
+	if s == 0 {
+		t.slots[i] = fp<<32 | uint64(clampEpoch(epoch))<<16 | uint64(clampEpoch(window))
+		t.n++
+		return
+	}
+	if window != 0 {
+		t.slots[i] = s&^0xffff | uint64(clampEpoch(window))
+	}
+}
+
+func clampEpoch(n int) uint16 { return uint16(min(n, 0xffff)) }
+
+func (t *tokenIndex) grow() {
+	old := t.slots
+	t.slots = make([]uint64, max(1<<12, 2*len(old)))
+	mask := len(t.slots) - 1
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		// a slot is placed by its fingerprint alone, so it can move
+		for i := int(mix(s>>32)) & mask; ; i = (i + 1) & mask {
+			if t.slots[i] == 0 {
+				t.slots[i] = s
+				break
+			}
+		}
+	}
+}
+
+func mix(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	return x
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# scripts/bench.sh — compaudit's throughput and memory, measured side by side
+# with jq in one run, as docs/performance.md reports them.
+#
+#   scripts/bench.sh [WORKDIR]
+#
+# It generates (with scripts/gentranscript, in Claude Code's record shapes):
+#   - a ~100 MB session: long tool outputs, thinking blocks, progress records,
+#     a compaction every 300 turns with obligations in play;
+#   - a ~1 GB session, for peak memory;
+#   - a folder of 1,000 sessions (~256 KB each, one or two compactions).
+# Then it times, alternating the two, best of RUNS each:
+#   compaudit audit --format ndjson big.jsonl      against
+#   jq -c 'select(.type=="user")' big.jsonl
+# and prints the ratio, compaudit's MB/s and peak RSS, the peak RSS on 1 GB,
+# and the folder audited with 1 and with 2 workers (--jobs).
+#
+# Needs: go, jq, GNU time (/usr/bin/time; Debian package "time").
+# WORKDIR defaults to a fresh temporary folder; it needs ~1.5 GB of disk.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS=${RUNS:-3}
+work=${1:-$(mktemp -d -t compaudit-bench.XXXXXX)}
+mkdir -p "$work"
+for tool in go jq /usr/bin/time; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "bench: $tool is required" >&2; exit 2; }
+done
+
+echo "== building"
+go build -o "$work/compaudit" .
+go build -o "$work/gentranscript" ./scripts/gentranscript
+ca="$work/compaudit"
+
+echo "== generating transcripts in $work"
+[ -s "$work/big.jsonl" ] || "$work/gentranscript" -size 100MB -seed 1 -o "$work/big.jsonl"
+[ -s "$work/huge.jsonl" ] || "$work/gentranscript" -size 1GB -seed 2 -o "$work/huge.jsonl"
+[ -d "$work/folder" ] || "$work/gentranscript" -sessions 1000 -size 256KB -compact-every 40 -seed 3 -dir "$work/folder"
+
+bytes=$(wc -c <"$work/big.jsonl")
+mb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }')
+
+# seconds CMD... — wall-clock seconds of one run; output discarded. compaudit
+# exits 1 when it finds errors, which is not a failure here.
+seconds() {
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$@" >/dev/null 2>&1 || true
+  t1=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
+}
+
+# peak KB CMD... — peak resident set size of one run, in KB.
+peak() {
+  /usr/bin/time -f "%M" -o "$work/rss" "$@" >/dev/null 2>&1 || true
+  tail -1 "$work/rss"
+}
+
+best() { sort -n | head -1; }
+
+echo "== $mb MB transcript: jq vs compaudit, alternating, best of $RUNS"
+: >"$work/jq.times"
+: >"$work/ca.times"
+for _ in $(seq "$RUNS"); do
+  seconds jq -c 'select(.type=="user")' "$work/big.jsonl" >>"$work/jq.times"; echo >>"$work/jq.times"
+  seconds "$ca" audit --format ndjson "$work/big.jsonl" >>"$work/ca.times"; echo >>"$work/ca.times"
+done
+jq_s=$(best <"$work/jq.times")
+ca_s=$(best <"$work/ca.times")
+ca_rss=$(peak "$ca" audit --format ndjson "$work/big.jsonl")
+echo "jq -c 'select(.type==\"user\")': ${jq_s} s"
+echo "compaudit audit --format ndjson: ${ca_s} s"
+awk -v j="$jq_s" -v c="$ca_s" -v m="$mb" -v r="$ca_rss" 'BEGIN {
+  printf "ratio: compaudit is %.1fx faster than jq\n", j / c
+  printf "compaudit: %.0f MB/s, peak RSS %.0f MB\n", m / c, r / 1024
+}'
+
+echo "== 1 GB transcript: peak memory"
+huge_mb=$(awk -v b="$(wc -c <"$work/huge.jsonl")" 'BEGIN { printf "%.0f", b / 1048576 }')
+huge_rss=$(peak "$ca" audit --format ndjson "$work/huge.jsonl")
+huge_s=$(seconds "$ca" audit --format ndjson "$work/huge.jsonl")
+awk -v r="$huge_rss" -v s="$huge_s" -v m="$huge_mb" 'BEGIN {
+  printf "%d MB in %.2f s (%.0f MB/s), peak RSS %.0f MB\n", m, s, m / s, r / 1024
+}'
+
+echo "== folder of 1,000 sessions: 1 and 2 workers, alternating, best of $RUNS"
+folder_mb=$(du -sm "$work/folder" | cut -f1)
+: >"$work/j1.times"
+: >"$work/j2.times"
+for _ in $(seq "$RUNS"); do
+  seconds "$ca" audit --jobs 1 --format ndjson "$work/folder" >>"$work/j1.times"; echo >>"$work/j1.times"
+  seconds "$ca" audit --jobs 2 --format ndjson "$work/folder" >>"$work/j2.times"; echo >>"$work/j2.times"
+done
+j1=$(best <"$work/j1.times")
+j2=$(best <"$work/j2.times")
+awk -v a="$j1" -v b="$j2" -v m="$folder_mb" 'BEGIN {
+  printf "%d MB in 1,000 files: 1 worker %.2f s, 2 workers %.2f s: speed-up %.2fx\n", m, a, b, a / b
+}'
