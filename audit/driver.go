@@ -121,6 +121,20 @@ func Audit(t parse.Transcript, popts parse.Options, opts Options) (*Result, erro
 	return res, err
 }
 
+// Trim drops what only the replay, ledger and agents views and the HTML
+// report read — each obligation's survival and trail, the ledgers, the
+// shared-state history — and keeps the findings, the files read and each
+// boundary's counts. Auditing many transcripts for findings, the results
+// then stay small.
+func (res *Result) Trim() {
+	for _, b := range res.Boundaries {
+		b.trim()
+		b.agent = nil
+	}
+	res.Ledgers = nil
+	res.State = nil
+}
+
 // finishFindings gives each finding its fingerprint, telling apart
 // repeats of the same reference, and puts them in a stable order.
 func finishFindings(fs []Finding, agentRank map[string]int) {

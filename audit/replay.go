@@ -2,6 +2,7 @@ package audit
 
 import (
 	"encoding/json"
+	"maps"
 	"path"
 	"strings"
 
@@ -78,6 +79,11 @@ type BoundaryReplay struct {
 	agent     *agentReplay // its trails, read up to this boundary
 	refs      *References
 	ledgerLen int // obligations in the ledger when the boundary opened
+
+	// after trim: the counts alone
+	trimmed       bool
+	counts        map[State]int
+	before, after int
 }
 
 // Survival returns the judgement on an obligation at this boundary.
@@ -92,6 +98,9 @@ func (r *BoundaryReplay) Survival(id string) *Survival {
 
 // Trail is the obligation's survival at each boundary so far, this one last.
 func (r *BoundaryReplay) Trail(id string) []TrailStep {
+	if r.agent == nil {
+		return nil // trimmed
+	}
 	var out []TrailStep
 	for _, e := range r.agent.trails[id] {
 		b := r.agent.boundaries[e.boundary]
@@ -118,6 +127,9 @@ func (r *BoundaryReplay) release() {
 
 // Counts tallies the survivals by state.
 func (r *BoundaryReplay) Counts() map[State]int {
+	if r.trimmed {
+		return maps.Clone(r.counts)
+	}
 	m := map[State]int{}
 	for _, s := range r.Survivals {
 		m[s.State]++
@@ -125,8 +137,19 @@ func (r *BoundaryReplay) Counts() map[State]int {
 	return m
 }
 
+// Obligations counts the obligations in play at the boundary.
+func (r *BoundaryReplay) Obligations() int {
+	if r.trimmed {
+		return r.before
+	}
+	return len(r.Survivals)
+}
+
 // After counts the obligations that came through as they were.
 func (r *BoundaryReplay) After() int {
+	if r.trimmed {
+		return r.after
+	}
 	n := 0
 	for _, s := range r.Survivals {
 		if !s.Lost() {
@@ -134,6 +157,17 @@ func (r *BoundaryReplay) After() int {
 		}
 	}
 	return n
+}
+
+// trim keeps the boundary's counts and drops its per-obligation detail.
+func (r *BoundaryReplay) trim() {
+	if r.trimmed {
+		return
+	}
+	r.counts, r.before, r.after = r.Counts(), r.Obligations(), r.After()
+	r.trimmed = true
+	r.Before, r.Survivals, r.Retired, r.refs = nil, nil, nil, nil
+	r.context = &postContext{boundary: r.context.boundary}
 }
 
 // Summary is the post-boundary text: the summary and the kept messages.

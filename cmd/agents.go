@@ -36,7 +36,7 @@ fired.`,
 				return err
 			}
 			setup.options.Rules = nil
-			results, health, err := auditAll(a, &in, args, setup.options)
+			results, health, err := auditAll(a, &in, args, setup.options, true)
 			if err != nil {
 				return err
 			}

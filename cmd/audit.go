@@ -151,7 +151,9 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 			return err
 		}
 	}
-	results, health, err := auditAll(a, &opts.input, args, setup.options)
+	// only the HTML report draws the ledger and the trails
+	full := slices.ContainsFunc(outs, func(o output) bool { return o.format == "html" })
+	results, health, err := auditAll(a, &opts.input, args, setup.options, full)
 	if err != nil {
 		return err
 	}
@@ -272,7 +274,10 @@ func (s *auditSetup) postProcess(a *app, results []*audit.Result, baseline map[s
 }
 
 // auditAll reads and audits every transcript the arguments name.
-func auditAll(a *app, in *inputOptions, args []string, aopts audit.Options) ([]*audit.Result, *inputHealth, error) {
+// full keeps each result whole for the views that show the replay; without
+// it results keep their findings and counts (Result.Trim), so a run over
+// thousands of sessions stays small.
+func auditAll(a *app, in *inputOptions, args []string, aopts audit.Options, full bool) ([]*audit.Result, *inputHealth, error) {
 	popts, err := in.parseOptions(a.streams)
 	if err != nil {
 		return nil, nil, err
@@ -284,6 +289,7 @@ func auditAll(a *app, in *inputOptions, args []string, aopts audit.Options) ([]*
 	}
 	health := &inputHealth{}
 	health.add(diags)
+	setMemoryBudget(len(transcripts), full)
 	prog := newProgress(a, len(transcripts))
 	// Transcripts are audited at once, up to the CPUs allowed; a single
 	// transcript gets them as reading workers instead. Results are taken
@@ -308,6 +314,9 @@ func auditAll(a *app, in *inputOptions, args []string, aopts audit.Options) ([]*
 				defer func() { <-sem }()
 				defer close(outs[i].done)
 				outs[i].res, outs[i].err = auditOne(t, popts, aopts)
+				if outs[i].res != nil && !full {
+					outs[i].res.Trim()
+				}
 			}()
 		}
 	}()
@@ -327,6 +336,24 @@ func auditAll(a *app, in *inputOptions, args []string, aopts audit.Options) ([]*
 	}
 	prog.finish()
 	return results, health, nil
+}
+
+// setMemoryBudget tunes the garbage collector for an audit, unless GOGC or
+// GOMEMLIMIT says otherwise. An audit holds a small heap and streams a
+// large one through it: collecting at 3x what it holds, under a soft limit
+// of 80 MiB plus room for the results kept, spends less time collecting
+// than Go's default on a folder of sessions and keeps a 1 GB transcript
+// under 100 MB (docs/performance.md has the figures).
+func setMemoryBudget(transcripts int, full bool) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	perResult := int64(64 << 10) // findings and counts
+	if full {
+		perResult = 4 << 20 // survivals, trails and ledgers too
+	}
+	debug.SetGCPercent(200)
+	debug.SetMemoryLimit(80<<20 + int64(transcripts)*perResult)
 }
 
 // auditOne audits a transcript. A panic is a bug in compaudit, never the

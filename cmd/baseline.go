@@ -26,7 +26,7 @@ not depend on line numbers, so edits elsewhere in a transcript keep them.`,
 			if err != nil {
 				return err
 			}
-			results, health, err := auditAll(a, &in, args, setup.options)
+			results, health, err := auditAll(a, &in, args, setup.options, false)
 			if err != nil {
 				return err
 			}

@@ -54,7 +54,7 @@ func ledgerRun(a *app, opts *ledgerOptions, args []string) error {
 		return err
 	}
 	setup.options.Rules = nil
-	results, health, err := auditAll(a, &opts.input, args, setup.options)
+	results, health, err := auditAll(a, &opts.input, args, setup.options, true)
 	if err != nil {
 		return err
 	}

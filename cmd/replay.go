@@ -40,7 +40,7 @@ func newReplayCmd(a *app) *cobra.Command {
 				return err
 			}
 			setup.options.Rules = nil
-			results, health, err := auditAll(a, &opts.input, args, setup.options)
+			results, health, err := auditAll(a, &opts.input, args, setup.options, true)
 			if err != nil {
 				return err
 			}

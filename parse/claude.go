@@ -524,10 +524,11 @@ func claudeContentText(raw string) string {
 	return strings.Join(parts, "\n")
 }
 
-// ring remembers the turns of the last ringSize record ids.
+// ring remembers the turns of the last ringSize record ids. It grows to
+// its size as records come, so a short session does not pay for a long one.
 type ring struct {
-	ids   [ringSize]string
-	turns [ringSize]int
+	ids   []string
+	turns []int
 	n     int
 }
 
@@ -537,7 +538,11 @@ func (r *ring) add(id string, turn int) {
 	if r.n > 0 && r.ids[(r.n-1)%ringSize] == id {
 		return // several events of one record
 	}
-	r.ids[r.n%ringSize], r.turns[r.n%ringSize] = id, turn
+	if len(r.ids) < ringSize {
+		r.ids, r.turns = append(r.ids, id), append(r.turns, turn)
+	} else {
+		r.ids[r.n%ringSize], r.turns[r.n%ringSize] = id, turn
+	}
 	r.n++
 }
 

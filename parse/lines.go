@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"io"
+	"sync"
 )
 
 // lineReader yields the lines of a JSONL stream with their 1-based numbers and
@@ -22,10 +23,44 @@ type lineReader struct {
 	lastUnterminated bool
 }
 
-const readBufSize = 1 << 20
+// Read buffers: large for a large file, no larger than the file for a small
+// one — a folder of a thousand sessions should not allocate a gigabyte of
+// buffers — and small for a peek at the first records.
+const (
+	readBufSize = 1 << 20
+	minBufSize  = 16 << 10
+	peekBufSize = 64 << 10
+)
 
-func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{r: bufio.NewReaderSize(r, readBufSize)}
+// bufSizeFor picks a read buffer for a file of n bytes (n < 0: unknown).
+func bufSizeFor(n int64) int {
+	if n < 0 || n >= readBufSize/4 {
+		return readBufSize // pooled
+	}
+	return max(minBufSize, int(n)+1)
+}
+
+// Large read buffers are reused from file to file: a folder of sessions
+// would otherwise allocate, and zero, one per file.
+var bigReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readBufSize) }}
+
+// newBufReader buffers r with size bytes; release hands a pooled buffer back.
+func newBufReader(r io.Reader, size int) (br *bufio.Reader, release func()) {
+	if size < readBufSize {
+		return bufio.NewReaderSize(r, size), func() {}
+	}
+	br = bigReaders.Get().(*bufio.Reader)
+	br.Reset(r)
+	return br, func() {
+		br.Reset(nil)
+		bigReaders.Put(br)
+	}
+}
+
+// newLineReader reads lines from r with a buffer of size bytes; an r that
+// is already buffered that large is used as it is.
+func newLineReader(r io.Reader, size int) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, size)}
 }
 
 // next returns the next line without its line terminator. The slice is only
@@ -78,8 +113,7 @@ func (lr *lineReader) failure() error {
 
 // maybeGunzip returns a reader that transparently decompresses gzip data,
 // recognized by its magic number rather than by the file name.
-func maybeGunzip(r io.Reader) (io.Reader, error) {
-	br := bufio.NewReaderSize(r, readBufSize)
+func maybeGunzip(br *bufio.Reader) (io.Reader, error) {
 	head, err := br.Peek(2)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, err

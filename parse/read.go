@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -76,6 +78,7 @@ const detectWindow = 512
 func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (FileResult, error) {
 	res := FileResult{Path: f.Path, Agent: f.Agent}
 	var r io.Reader
+	size := int64(-1)
 	if f.Path == "-" {
 		if opts.Stdin == nil {
 			return res, &InputError{File: "-", Msg: "no standard input"}
@@ -87,18 +90,32 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 			return res, &InputError{File: f.Path, Msg: cleanOSError(err)}
 		}
 		defer fh.Close()
-		if st, err := fh.Stat(); err == nil && st.IsDir() {
-			return res, &InputError{File: f.Path, Msg: "is a directory"}
+		if st, err := fh.Stat(); err == nil {
+			if st.IsDir() {
+				return res, &InputError{File: f.Path, Msg: "is a directory"}
+			}
+			if st.Mode().IsRegular() {
+				size = st.Size()
+			}
 		}
 		r = fh
 	}
-	zr, err := maybeGunzip(r)
+	br, release := newBufReader(r, bufSizeFor(size))
+	defer release()
+	zr, err := maybeGunzip(br)
 	if err != nil {
 		return res, &InputError{File: f.Path, Msg: "cannot read gzip data: " + err.Error()}
 	}
+	src, ok := zr.(*bufio.Reader)
+	if !ok {
+		// decompressed data is larger than the file
+		var release func()
+		src, release = newBufReader(zr, readBufSize)
+		defer release()
+	}
 	d := &diagnostics{file: f.Path}
 	s := &sink{file: f.Path, agent: f.Agent, diag: d, next: firstIndex, emit: emit, prepare: opts.Prepare}
-	err = readLines(newLineReader(zr), opts.Format, opts.Workers, s, &res)
+	err = readLines(&lineReader{r: src}, opts.Format, opts.Workers, s, &res)
 	res.Events = s.next - firstIndex
 	res.Diagnostics = d.finish()
 	return res, err
@@ -214,6 +231,9 @@ func (s *sink) stream(lr *lineReader, dec decoder) int {
 			continue
 		}
 		records++
+		if sk, ok := dec.(skipper); ok && sk.skippable(unsafe.String(unsafe.SliceData(line), len(line))) {
+			continue // looked at in place: a skipped record is never copied
+		}
 		s.apply(dec, s.prepareLine(dec, string(line), lr.lastUnterminated), num, off)
 	}
 	return records

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bufio"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -169,11 +170,11 @@ func peekSessionID(path string) string {
 		return ""
 	}
 	defer fh.Close()
-	r, err := maybeGunzip(fh)
+	r, err := maybeGunzip(bufio.NewReaderSize(fh, peekBufSize))
 	if err != nil {
 		return ""
 	}
-	lr := newLineReader(r)
+	lr := newLineReader(r, peekBufSize)
 	for i := 0; i < 16; i++ {
 		line, _, _, ok := lr.next()
 		if !ok {
@@ -197,11 +198,11 @@ func SessionDir(path string) string {
 		return ""
 	}
 	defer fh.Close()
-	r, err := maybeGunzip(fh)
+	r, err := maybeGunzip(bufio.NewReaderSize(fh, peekBufSize))
 	if err != nil {
 		return ""
 	}
-	lr := newLineReader(r)
+	lr := newLineReader(r, peekBufSize)
 	for i := 0; i < 32; i++ {
 		line, _, _, ok := lr.next()
 		if !ok {

@@ -71,7 +71,7 @@ func boundaryDocOf(b *audit.BoundaryReplay) boundaryDoc {
 	c := b.Counts()
 	return boundaryDoc{Agent: b.Agent, Index: b.Index, File: b.File, Line: b.Line, Turn: b.Turn, Kind: b.Boundary.Kind,
 		Trigger: b.Boundary.Trigger, PreTokens: b.Boundary.PreTokens, Readable: b.Boundary.Readable,
-		Unreadable: b.Boundary.Unreadable, ObligationsBefore: len(b.Survivals), ObligationsAfter: b.After(),
+		Unreadable: b.Boundary.Unreadable, ObligationsBefore: b.Obligations(), ObligationsAfter: b.After(),
 		Survival: survivalDoc{Preserved: c[audit.Preserved], Paraphrased: c[audit.Paraphrased], Softened: c[audit.Softened],
 			Drifted: c[audit.Drifted], Dropped: c[audit.Dropped], Inverted: c[audit.Inverted], Unverifiable: c[audit.Unverifiable]}}
 }
@@ -210,7 +210,7 @@ func boundaryLine(bd *audit.BoundaryReplay, c map[audit.State]int) string {
 			states = append(states, fmt.Sprintf("%d %s", c[s], s))
 		}
 	}
-	line := "· " + strings.Join(parts, " · ") + fmt.Sprintf(" · %d obligations → %d came through", len(bd.Survivals), bd.After())
+	line := "· " + strings.Join(parts, " · ") + fmt.Sprintf(" · %d obligations → %d came through", bd.Obligations(), bd.After())
 	if len(states) > 0 {
 		line += " (" + strings.Join(states, ", ") + ")"
 	}

@@ -151,7 +151,7 @@ func htmlAgentOf(r *audit.Result, name string, v AuditView) htmlAgent {
 			bs = append(bs, b)
 			a.Boundaries = append(a.Boundaries, b.Index)
 			tl.Boundaries = append(tl.Boundaries, htmlMark{X: x(b.Turn), Class: "boundary",
-				Title: fmt.Sprintf("boundary %d at turn %d (line %d): %d obligations, %d came through", b.Index, b.Turn, b.Line, len(b.Survivals), b.After())})
+				Title: fmt.Sprintf("boundary %d at turn %d (line %d): %d obligations, %d came through", b.Index, b.Turn, b.Line, b.Obligations(), b.After())})
 		}
 	}
 	if l := r.Ledgers[name]; l != nil {
@@ -184,12 +184,12 @@ func ledgerChart(bs []*audit.BoundaryReplay) htmlChart {
 	}
 	top := 1
 	for _, b := range bs {
-		top = max(top, len(b.Survivals))
+		top = max(top, b.Obligations())
 	}
 	slot := min(160, (timelineW-marginL)/len(bs))
 	for i, b := range bs {
 		x0 := marginL + i*slot
-		for j, n := range []int{len(b.Survivals), b.After()} {
+		for j, n := range []int{b.Obligations(), b.After()} {
 			h := n * 120 / top
 			class, what := "before", "in force before"
 			if j == 1 {

@@ -8,7 +8,7 @@
 #   - a ~100 MB session: long tool outputs, thinking blocks, progress records,
 #     a compaction every 300 turns with obligations in play;
 #   - a ~1 GB session, for peak memory;
-#   - a folder of 1,000 sessions (~256 KB each, one or two compactions).
+#   - a folder of 1,000 sessions (~512 KB each, one compaction each).
 # Then it times, alternating the two, best of RUNS each:
 #   compaudit audit --format ndjson big.jsonl      against
 #   jq -c 'select(.type=="user")' big.jsonl
@@ -35,7 +35,7 @@ ca="$work/compaudit"
 echo "== generating transcripts in $work"
 [ -s "$work/big.jsonl" ] || "$work/gentranscript" -size 100MB -seed 1 -o "$work/big.jsonl"
 [ -s "$work/huge.jsonl" ] || "$work/gentranscript" -size 1GB -seed 2 -o "$work/huge.jsonl"
-[ -d "$work/folder" ] || "$work/gentranscript" -sessions 1000 -size 256KB -compact-every 40 -seed 3 -dir "$work/folder"
+[ -d "$work/folder" ] || "$work/gentranscript" -sessions 1000 -size 512KB -compact-every 20 -seed 3 -dir "$work/folder"
 
 bytes=$(wc -c <"$work/big.jsonl")
 mb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }')
