@@ -68,6 +68,9 @@ func (t Transcript) Read(opts Options, emit func(*Event) error) ([]FileResult, e
 	return results, nil
 }
 
+// parallelMin is the file size from which reading workers pay off.
+var parallelMin int64 = 4 << 20 // a variable so tests can read small files in parallel
+
 // detectWindow bounds how many records format detection looks at before it
 // gives up: a real transcript decides within its first few lines.
 const detectWindow = 512
@@ -115,7 +118,11 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 	}
 	d := &diagnostics{file: f.Path}
 	s := &sink{file: f.Path, agent: f.Agent, diag: d, next: firstIndex, emit: emit, prepare: opts.Prepare}
-	err = readLines(&lineReader{r: src}, opts.Format, opts.Workers, s, &res)
+	workers := opts.Workers
+	if size >= 0 && size < parallelMin && src == br {
+		workers = 1 // handing small files between goroutines costs more than it saves
+	}
+	err = readLines(&lineReader{r: src}, opts.Format, workers, s, &res)
 	res.Events = s.next - firstIndex
 	res.Diagnostics = d.finish()
 	return res, err

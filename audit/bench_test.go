@@ -1,0 +1,109 @@
+package audit
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/compaudit/compaudit/parse"
+)
+
+// The hot paths, measured on the incident transcripts with allocation
+// counts: go test ./audit -run XXX -bench . -benchmem
+
+// incidentEvents reads a transcript of testdata once.
+func incidentEvents(b *testing.B, name string) []*parse.Event {
+	b.Helper()
+	path := filepath.Join("..", "testdata", "transcripts", name)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var evs []*parse.Event
+	_, err = parse.ReadFile(parse.File{Path: path}, parse.Options{}, 0, func(ev *parse.Event) error {
+		evs = append(evs, ev)
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	return evs
+}
+
+// unprepared copies events without what a previous run prepared for them.
+func unprepared(evs []*parse.Event) []*parse.Event {
+	out := make([]*parse.Event, len(evs))
+	for i, ev := range evs {
+		c := *ev
+		c.Prepared = nil
+		out[i] = &c
+	}
+	return out
+}
+
+// BenchmarkTagging is obligation tagging: the stateless preparation of
+// every event (tokens, literals, claims) and the ledger's tagging.
+func BenchmarkTagging(b *testing.B) {
+	evs := incidentEvents(b, "incident-drift-claude.jsonl")
+	h := newTokenHasher()
+	b.ReportAllocs()
+	for b.Loop() {
+		l := NewLedger(parse.MainAgent)
+		for _, ev := range unprepared(evs) {
+			if ev.Kind != parse.KindBoundary {
+				l.observe(ev, h.prepare(ev))
+			}
+		}
+	}
+}
+
+// replayed builds the ledger up to each boundary and returns the
+// boundaries' post-contexts with the live obligations to judge.
+func replayed(b *testing.B) []*BoundaryReplay {
+	b.Helper()
+	evs := incidentEvents(b, "incident-drift-claude.jsonl")
+	a := newAgentReplay(parse.MainAgent, parse.FormatClaudeCode, newTokenHasher(), DefaultSideEffecting)
+	var out []*BoundaryReplay
+	for _, ev := range evs {
+		if ev.Kind == parse.KindBoundary {
+			if r := a.closeWindow(ev.Turn); r != nil {
+				out = append(out, r)
+			}
+			a.openBoundary(ev)
+			continue
+		}
+		a.observe(ev)
+	}
+	out = append(out, a.closeWindow(0))
+	return out
+}
+
+// BenchmarkSurvival is survival matching: judging every obligation in
+// force at each boundary against a fresh post-boundary context.
+func BenchmarkSurvival(b *testing.B) {
+	rs := replayed(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, r := range rs {
+			pc := newPostContext(&parse.Event{Boundary: r.Boundary, Cwd: r.context.cwd}, r.context.project)
+			pc.known = r.context.known
+			for _, o := range r.Before {
+				pc.judge(o)
+			}
+		}
+	}
+}
+
+// BenchmarkReferences is reference matching: scanning each boundary's
+// window for near misses, forbidden actions, breaches and re-asks.
+func BenchmarkReferences(b *testing.B) {
+	rs := replayed(b)
+	l := rs[0].agent.ledger
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, r := range rs {
+			findReferences(r, l)
+		}
+	}
+}

@@ -1,0 +1,44 @@
+package parse
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// Reading with workers must yield exactly the events and diagnostics of
+// reading on one goroutine, in the same order.
+func TestParallelReadSameEvents(t *testing.T) {
+	defer func(n int64) { parallelMin = n }(parallelMin)
+	parallelMin = 0
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "transcripts", "*.jsonl"))
+	if corpus, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "*", "*.jsonl")); len(corpus) > 0 {
+		files = append(files, corpus...)
+	}
+	if len(files) == 0 {
+		t.Fatal("no transcripts")
+	}
+	read := func(path string, workers int) ([]Event, FileResult) {
+		var evs []Event
+		res, err := ReadFile(File{Path: path}, Options{Workers: workers}, 0, func(ev *Event) error {
+			evs = append(evs, *ev)
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return evs, res
+	}
+	for _, path := range files {
+		seq, seqRes := read(path, 1)
+		for _, w := range []int{2, 3, 8} {
+			par, parRes := read(path, w)
+			if !reflect.DeepEqual(seq, par) {
+				t.Errorf("%s: %d workers read different events than one", path, w)
+			}
+			if !reflect.DeepEqual(seqRes, parRes) {
+				t.Errorf("%s: %d workers report %+v, one reports %+v", path, w, parRes, seqRes)
+			}
+		}
+	}
+}
