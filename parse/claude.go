@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"math"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -28,8 +29,9 @@ type claudeDecoder struct {
 	// duplicates: a record written twice lands near its first copy, and a
 	// bounded window keeps memory flat on a long session.
 	seed     maphash.Seed
-	seen     map[uint64]int32
-	seenRing []uint64 // grows to seenWindow, then wraps
+	seen     map[uint64]recordMark
+	wanted   map[uint64]bool // parents named before they were written
+	seenRing []uint64        // grows to seenWindow, then wraps
 	seenN    int
 }
 
@@ -37,7 +39,7 @@ type claudeDecoder struct {
 const seenWindow = 1 << 16
 
 func newClaudeDecoder(s *sink) *claudeDecoder {
-	return &claudeDecoder{s: s, seed: maphash.MakeSeed(), seen: map[uint64]int32{}}
+	return &claudeDecoder{s: s, seed: maphash.MakeSeed(), seen: map[uint64]recordMark{}, wanted: map[uint64]bool{}}
 }
 
 // claudeRecord is one record read on its own, before the decoder's state
@@ -46,12 +48,14 @@ func newClaudeDecoder(s *sink) *claudeDecoder {
 type claudeRecord struct {
 	typ            string
 	cwd, uuid      string
+	parentUUID     string
 	timestamp      string
 	sidechain      bool
 	agentID        string
 	compactSummary bool
 	msgID          string // assistant message id, or the record's uuid
 	summary        string // the text of a compaction summary
+	invalidUTF8    bool   // text that was not UTF-8 was replaced
 	sys            gjson.Result
 	drafts         []draft
 }
@@ -82,6 +86,8 @@ func (d *claudeDecoder) prepare(rec gjson.Result, annotate func(*Event)) any {
 			r.cwd = strings.Clone(jsonString(v))
 		case "uuid":
 			r.uuid = strings.Clone(jsonString(v))
+		case "parentUuid":
+			r.parentUUID = jsonString(v)
 		case "timestamp":
 			r.timestamp = strings.Clone(jsonString(v))
 		case "isSidechain":
@@ -123,6 +129,7 @@ func (d *claudeDecoder) prepare(rec gjson.Result, annotate func(*Event)) any {
 			// raw bytes from a tool (a Latin-1 CSV) must not leak invalid
 			// UTF-8 into JSON output
 			ev.Text = strings.ToValidUTF8(ev.Text, "\uFFFD")
+			r.invalidUTF8 = true
 		}
 		ev.textChecked = true
 		if annotate != nil && !r.drafts[i].turnOnly {
@@ -164,17 +171,13 @@ func (d *claudeDecoder) apply(p any, line int, off int64) {
 	if r.uuid != "" {
 		h := maphash.String(d.seed, r.uuid)
 		if first, dup := d.seen[h]; dup {
-			d.s.diag.add(Warning, line, "duplicate uuid %s (first at line %d): record skipped", r.uuid, first)
+			d.s.diag.add(Warning, line, "duplicate uuid %s (first at line %d): record skipped", r.uuid, first.line)
 			return
 		}
-		if len(d.seenRing) < seenWindow {
-			d.seenRing = append(d.seenRing, h)
-		} else {
-			delete(d.seen, d.seenRing[d.seenN%seenWindow])
-			d.seenRing[d.seenN%seenWindow] = h
-		}
-		d.seenN++
-		d.seen[h] = int32(min(line, math.MaxInt32))
+		d.chain(r, h, line)
+	}
+	if r.invalidUTF8 {
+		d.s.diag.add(Warning, line, invalidUTF8Msg)
 	}
 	agent := d.agentOf(r)
 	base := Event{Line: line, Offset: off, Agent: agent, Time: r.timestamp, UUID: r.uuid, Cwd: d.cwd}
@@ -211,6 +214,81 @@ func (d *claudeDecoder) apply(p any, line int, off int64) {
 		d.s.put(&ev)
 	}
 }
+
+// recordMark is what the decoder remembers of a recent record.
+type recordMark struct {
+	line   int32
+	parent uint64 // hash of its parentUuid; 0 for none
+	millis int64  // its timestamp; 0 when unknown
+	// relinked marks a compaction record, and the earlier-stamped records
+	// Claude Code re-links under it (kept and queued messages keep their
+	// own times)
+	relinked bool
+}
+
+// chain remembers a record among the recent ones and checks its link to its
+// parent: a parentUuid that leads back to the record itself (a cycle), or a
+// record stamped well before its parent. Claude Code stamps a tool result
+// before the records written while the tool ran, so file order alone says
+// nothing; a child before its parent does.
+func (d *claudeDecoder) chain(r *claudeRecord, h uint64, line int) {
+	m := recordMark{line: int32(min(line, math.MaxInt32))}
+	if t, err := time.Parse(time.RFC3339Nano, r.timestamp); err == nil {
+		m.millis = t.UnixMilli()
+	}
+	if r.parentUUID != "" {
+		m.parent = maphash.String(d.seed, r.parentUUID)
+	}
+	switch {
+	case m.parent == h:
+		d.s.diag.add(Warning, line, "parentUuid cycle: record %s names itself as its parent; the conversation is read in file order", r.uuid)
+	case d.wanted[h]:
+		// an earlier record named this one as its parent before it was
+		// written: follow the parents and see whether they come back
+		delete(d.wanted, h)
+		for cur, steps := m.parent, 0; cur != 0 && steps < seenWindow; steps++ {
+			if cur == h {
+				d.s.diag.add(Warning, line, "parentUuid cycle: record %s is its own ancestor (an earlier record names it as its parent); the conversation is read in file order", r.uuid)
+				break
+			}
+			pm, ok := d.seen[cur]
+			if !ok {
+				break
+			}
+			cur = pm.parent
+		}
+	}
+	if m.parent != 0 {
+		if pm, ok := d.seen[m.parent]; !ok {
+			if len(d.wanted) >= seenWindow {
+				clear(d.wanted) // names of records never written; keep it bounded
+			}
+			d.wanted[m.parent] = true
+		} else if m.millis != 0 && pm.millis != 0 && pm.millis-m.millis > int64(clockSlack/time.Millisecond) {
+			if pm.relinked {
+				m.relinked = true
+			} else {
+				d.s.diag.add(Warning, line, "out-of-order timestamp: %s is %s earlier than its parent's at line %d; the conversation is read in file order",
+					r.timestamp, (time.Duration(pm.millis-m.millis) * time.Millisecond).String(), pm.line)
+			}
+		}
+	}
+	if r.compactSummary || r.typ == "system" && strings.Contains(r.sys.Get("subtype").Str, "compact_boundary") {
+		m.relinked = true
+	}
+	if len(d.seenRing) < seenWindow {
+		d.seenRing = append(d.seenRing, h)
+	} else {
+		delete(d.seen, d.seenRing[d.seenN%seenWindow])
+		d.seenRing[d.seenN%seenWindow] = h
+	}
+	d.seenN++
+	d.seen[h] = m
+}
+
+// clockSlack is how much earlier than its parent a record may be stamped
+// before it is reported: writers stamp on different threads.
+const clockSlack = time.Second
 
 func (d *claudeDecoder) agentOf(r *claudeRecord) string {
 	if r.sidechain {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 	"unsafe"
 
@@ -349,7 +350,7 @@ func (s *sink) prepareLine(dec decoder, line string, last bool) (p any) {
 	if sk, ok := dec.(skipper); ok && sk.skippable(line) {
 		return nil
 	}
-	rec, ok := parseRecord(line)
+	rec, repaired, ok := parseRecordRepaired(line)
 	if !ok {
 		trimmed := strings.TrimSpace(line)
 		switch {
@@ -363,8 +364,18 @@ func (s *sink) prepareLine(dec decoder, line string, last bool) (p any) {
 			return lineProblem{"malformed record: invalid JSON; skipped"}
 		}
 	}
-	return dec.prepare(rec, s.prepare)
+	p = dec.prepare(rec, s.prepare)
+	if repaired {
+		return repairedLine{p}
+	}
+	return p
 }
+
+// invalidUTF8Msg reports a record whose bytes were not all UTF-8.
+const invalidUTF8Msg = "invalid UTF-8: bytes that are not UTF-8 were read as U+FFFD; the record is audited"
+
+// repairedLine is a record read after replacing invalid UTF-8.
+type repairedLine struct{ p any }
 
 // apply hands a prepared line to the decoder, in file order.
 func (s *sink) apply(dec decoder, p any, num int, off int64) {
@@ -374,6 +385,10 @@ func (s *sink) apply(dec decoder, p any, num int, off int64) {
 	if lp, ok := p.(lineProblem); ok {
 		s.diag.add(Error, num, "%s", lp.msg)
 		return
+	}
+	if r, ok := p.(repairedLine); ok {
+		s.diag.add(Warning, num, invalidUTF8Msg)
+		p = r.p
 	}
 	dec.apply(p, num, off)
 }
@@ -396,20 +411,28 @@ func cleanOSError(err error) string {
 // parseRecord validates one line as a JSON object. Invalid UTF-8 is tolerated:
 // agents write raw tool output, and a stray byte must not cost the record.
 func parseRecord(line string) (gjson.Result, bool) {
+	rec, _, ok := parseRecordRepaired(line)
+	return rec, ok
+}
+
+// parseRecordRepaired is parseRecord that also says whether invalid UTF-8
+// had to be replaced.
+func parseRecordRepaired(line string) (rec gjson.Result, repaired, ok bool) {
 	if !gjson.Valid(line) {
 		if utf8.ValidString(line) {
-			return gjson.Result{}, false
+			return gjson.Result{}, false, false
 		}
 		line = strings.ToValidUTF8(line, "\uFFFD")
 		if !gjson.Valid(line) {
-			return gjson.Result{}, false
+			return gjson.Result{}, false, false
 		}
+		repaired = true
 	}
-	rec := gjson.Parse(line)
+	rec = gjson.Parse(line)
 	if !rec.IsObject() {
-		return gjson.Result{}, false
+		return gjson.Result{}, false, false
 	}
-	return rec, true
+	return rec, repaired, true
 }
 
 // decoder turns the records of one format into events, in two steps:
@@ -449,6 +472,9 @@ type sink struct {
 	emit    func(*Event) error
 	prepare func(*Event)
 	err     error
+
+	lastTime     string // latest timestamp so far, and its line
+	lastTimeLine int
 }
 
 // put numbers an event and hands it on.
@@ -463,6 +489,7 @@ func (s *sink) put(ev *Event) {
 		// raw bytes from a tool (a Latin-1 CSV) must not leak invalid
 		// UTF-8 into JSON output
 		ev.Text = strings.ToValidUTF8(ev.Text, "\uFFFD")
+		s.diag.add(Warning, ev.Line, invalidUTF8Msg)
 	}
 	if s.prepare != nil && !ev.prepared {
 		s.prepare(ev)
@@ -474,8 +501,28 @@ func (s *sink) put(ev *Event) {
 	if ev.Agent == "" {
 		ev.Agent = MainAgent
 	}
+	s.checkTime(ev)
 	s.next++
 	s.err = s.emit(ev)
+}
+
+// checkTime warns when a record's timestamp is earlier than the one before
+// it in the file: merged or hand-edited files, clock skew. Events are still
+// taken in file order, which the warning says.
+func (s *sink) checkTime(ev *Event) {
+	if ev.Time == "" || s.format == FormatClaudeCode {
+		return // Claude Code's records are checked against their parents
+	}
+	if s.lastTime != "" && ev.Time < s.lastTime {
+		t, err1 := time.Parse(time.RFC3339Nano, ev.Time)
+		last, err2 := time.Parse(time.RFC3339Nano, s.lastTime)
+		if err1 == nil && err2 == nil && t.Before(last) {
+			s.diag.add(Warning, ev.Line, "out-of-order timestamp: %s is earlier than %s at line %d; events are taken in file order",
+				ev.Time, s.lastTime, s.lastTimeLine)
+			return // the later time stays the mark
+		}
+	}
+	s.lastTime, s.lastTimeLine = ev.Time, ev.Line
 }
 
 func preview(b string, n int) string {

@@ -1,0 +1,328 @@
+package cmd
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The bad-input matrix: each damaged transcript gets a clear error or
+// warning naming its file and line, everything else is still audited, and
+// the exit code says whether input was lost (3) — including when nothing
+// at all could be read.
+
+type auditedDoc struct {
+	Transcripts []struct {
+		Path       string            `json:"path"`
+		Boundaries []json.RawMessage `json:"boundaries"`
+		Findings   []struct {
+			Rule string `json:"rule"`
+		} `json:"findings"`
+	} `json:"transcripts"`
+}
+
+// incidentLines is the first design note's incident, one record per line:
+// its compaction is the boundary at line 169 with the summary at line 170.
+func incidentLines(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile(incident)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+}
+
+func writeFile(t *testing.T, dir, name string, data []byte) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func joinLines(lines []string) []byte { return []byte(strings.Join(lines, "\n") + "\n") }
+
+// auditJSON audits paths and returns the exit code, the report and stderr.
+func auditJSON(t *testing.T, paths ...string) (int, auditedDoc, string) {
+	t.Helper()
+	code, out, errOut := run(t, "", append([]string{"audit", "--format", "json", "--fail-on", "none"}, paths...)...)
+	var doc auditedDoc
+	if out != "" {
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("output is not JSON: %v\n%s", err, out)
+		}
+	}
+	return code, doc, errOut
+}
+
+// audited checks the transcript at path was audited: its boundaries and
+// one of the incident's findings are in the report.
+func audited(t *testing.T, doc auditedDoc, path string, boundaries int, rule string) {
+	t.Helper()
+	for _, tr := range doc.Transcripts {
+		if tr.Path != path {
+			continue
+		}
+		if len(tr.Boundaries) != boundaries {
+			t.Errorf("%s: %d boundaries audited, want %d", path, len(tr.Boundaries), boundaries)
+		}
+		rules := map[string]bool{}
+		for _, f := range tr.Findings {
+			rules[f.Rule] = true
+		}
+		if !rules[rule] {
+			t.Errorf("%s: the incident's findings are missing: %v", path, rules)
+		}
+		return
+	}
+	t.Errorf("%s was not audited", path)
+}
+
+func TestBadInputMatrix(t *testing.T) {
+	lines := incidentLines(t)
+	n := len(lines)
+	type result struct {
+		code   int
+		doc    auditedDoc
+		stderr string
+	}
+	cases := []struct {
+		name string
+		// make writes the case's files into dir and returns the paths to
+		// audit and the path the good records are in ("" when none)
+		make func(t *testing.T, dir string) (args []string, good string)
+		code int
+		// want lists what stderr must say, each "%s" the damaged file
+		want       []string
+		boundaries int
+		// rule is a finding the good records yield; by default the agent's
+		// deploy to the paraphrased bucket, found after the boundary
+		// whatever became of the summary
+		rule string
+	}{
+		{
+			name: "truncated last line",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				p := writeFile(t, dir, "s.jsonl", append(joinLines(lines), `{"parentUuid":"x","type":"user","message":{"role":"user","content":"and deploy it to`...))
+				return []string{p}, p
+			},
+			code: ExitUnreadable, want: []string{fmt.Sprintf("%%s:%d: error: truncated last line", n+1)}, boundaries: 1,
+		},
+		{
+			name: "line over 64 KB",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				p := writeFile(t, dir, "s.jsonl", joinLines(withToolOutput(lines, 100, 70<<10)))
+				return []string{p}, p
+			},
+			code: ExitOK, boundaries: 1,
+		},
+		{
+			name: "line over 16 MB",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				p := writeFile(t, dir, "s.jsonl", joinLines(withToolOutput(lines, 100, 17<<20)))
+				return []string{p}, p
+			},
+			code: ExitOK, boundaries: 1,
+		},
+		{
+			name: "NUL bytes",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				l := append([]string(nil), lines...)
+				l[49] = l[49][:40] + "\x00" + l[49][40:]
+				p := writeFile(t, dir, "s.jsonl", joinLines(l))
+				return []string{p}, p
+			},
+			code: ExitUnreadable, want: []string{"%s:50: error: malformed record: NUL bytes"}, boundaries: 1,
+		},
+		{
+			name: "invalid UTF-8",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				l := append([]string(nil), lines...)
+				l[1] = strings.Replace(l[1], "launching", "launch\xff\xfeing", 1)
+				p := writeFile(t, dir, "s.jsonl", joinLines(l))
+				return []string{p}, p
+			},
+			code: ExitOK, want: []string{"%s:2: warning: invalid UTF-8"}, boundaries: 1,
+		},
+		{
+			name: "JSON array instead of JSONL",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				bad := writeFile(t, dir, "array.json", []byte("[\n"+strings.Join(lines[:5], ",\n")+"\n]\n"))
+				good := writeFile(t, dir, "s.jsonl", joinLines(lines))
+				return []string{bad, good}, good
+			},
+			code: ExitUnreadable, want: []string{"%s:1: holds a JSON array, not JSON Lines"}, boundaries: 1,
+		},
+		{
+			name: "binary file",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				bin := make([]byte, 4096)
+				for i := range bin {
+					bin[i] = byte(i*7 + i/13)
+				}
+				bad := writeFile(t, dir, "core.jsonl", bin)
+				good := writeFile(t, dir, "s.jsonl", joinLines(lines))
+				return []string{bad, good}, good
+			},
+			code: ExitUnreadable, want: []string{"%s:1: no recognizable records"}, boundaries: 1,
+		},
+		{
+			name: "empty file",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				bad := writeFile(t, dir, "empty.jsonl", nil)
+				good := writeFile(t, dir, "s.jsonl", joinLines(lines))
+				return []string{bad, good}, good
+			},
+			code: ExitUnreadable, want: []string{"%s: empty file"}, boundaries: 1,
+		},
+		{
+			name: "folder with an unreadable file",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				good := writeFile(t, dir, "s.jsonl", joinLines(lines))
+				// a session whose file cannot be opened: a dangling link
+				if err := os.Symlink(filepath.Join(dir, "gone.jsonl"), filepath.Join(dir, "t.jsonl")); err != nil {
+					t.Fatal(err)
+				}
+				return []string{dir}, good
+			},
+			code: ExitUnreadable, want: []string{"t.jsonl"}, boundaries: 1,
+		},
+		{
+			name: "gzip file cut short",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				var b bytes.Buffer
+				zw := gzip.NewWriter(&b)
+				zw.Write(joinLines(lines))
+				zw.Close()
+				p := writeFile(t, dir, "s.jsonl.gz", b.Bytes()[:b.Len()*9/10])
+				return []string{p}, p
+			},
+			// the cut takes the turns after the boundary with it
+			code: ExitUnreadable, want: []string{"error: input ends in a read error", "a compressed file cut short?"}, boundaries: 1, rule: "dropped-literal",
+		},
+		{
+			name: "duplicate uuids",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				l := append(append(append([]string(nil), lines[:60]...), lines[59]), lines[60:]...)
+				p := writeFile(t, dir, "s.jsonl", joinLines(l))
+				return []string{p}, p
+			},
+			code: ExitOK, want: []string{"%s:61: warning: duplicate uuid", "(first at line 60): record skipped"}, boundaries: 1,
+		},
+		{
+			name: "parentUuid cycle",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				l := append([]string(nil), lines...)
+				// record 2 names record 3 as its parent, and 3 names 2
+				u2, u3 := field(t, l[1], "uuid"), field(t, l[2], "uuid")
+				l[1] = strings.Replace(l[1], `"parentUuid":null`, `"parentUuid":"`+u3+`"`, 1)
+				l[2] = strings.Replace(l[2], `"parentUuid":"`+field(t, l[2], "parentUuid")+`"`, `"parentUuid":"`+u2+`"`, 1)
+				p := writeFile(t, dir, "s.jsonl", joinLines(l))
+				return []string{p}, p
+			},
+			code: ExitOK, want: []string{"%s:3: warning: parentUuid cycle"}, boundaries: 1,
+		},
+		{
+			name: "out-of-order timestamps",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				l := append([]string(nil), lines...)
+				ts := field(t, l[2], "timestamp")
+				l[2] = strings.Replace(l[2], ts, "2026-03-01"+ts[10:], 1) // a day before its parent
+				p := writeFile(t, dir, "s.jsonl", joinLines(l))
+				return []string{p}, p
+			},
+			code: ExitOK, want: []string{"%s:3: warning: out-of-order timestamp", "earlier than its parent's at line 2"}, boundaries: 1,
+		},
+		{
+			name: "boundary with no summary after it",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				l := append(append([]string(nil), lines[:169]...), lines[170:]...)
+				p := writeFile(t, dir, "s.jsonl", joinLines(l))
+				return []string{p}, p
+			},
+			code: ExitOK, want: []string{"%s:169: warning: compact_boundary with no summary record after it"}, boundaries: 1,
+		},
+		{
+			name: "summary with no boundary",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				l := append(append([]string(nil), lines[:168]...), lines[169:]...)
+				p := writeFile(t, dir, "s.jsonl", joinLines(l))
+				return []string{p}, p
+			},
+			code: ExitOK, want: []string{"%s:169: warning: compaction summary with no compact_boundary record before it"}, boundaries: 1,
+		},
+		{
+			name: "nothing readable",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				a := writeFile(t, dir, "empty.jsonl", nil)
+				b := writeFile(t, dir, "array.json", []byte("[{\"type\":\"user\"}]\n"))
+				return []string{a, b}, ""
+			},
+			code: ExitUnreadable, want: []string{"empty.jsonl: empty file", "array.json:1: holds a JSON array"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args, good := c.make(t, dir)
+			code, doc, stderr := auditJSON(t, args...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, c.code, stderr)
+			}
+			damaged := args[0]
+			for _, w := range c.want {
+				if strings.Contains(w, "%s") {
+					w = fmt.Sprintf(w, damaged)
+				}
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr does not say %q:\n%s", w, stderr)
+				}
+			}
+			if good != "" {
+				rule := c.rule
+				if rule == "" {
+					rule = "paraphrase-reference"
+				}
+				audited(t, doc, good, c.boundaries, rule)
+			} else if len(doc.Transcripts) != 0 {
+				t.Errorf("nothing was readable, yet %d transcripts were reported", len(doc.Transcripts))
+			}
+			if strings.Contains(stderr, "panic") || strings.Contains(stderr, "internal error") {
+				t.Errorf("stderr reports a crash:\n%s", stderr)
+			}
+		})
+	}
+}
+
+// withToolOutput inserts, after line at, a tool result of size bytes of
+// ordinary build output.
+func withToolOutput(lines []string, at, size int) []string {
+	var b strings.Builder
+	for b.Len() < size {
+		b.WriteString(`dist/assets/index-4f9a2c1e.js   183.42 kB │ gzip: 58.10 kB\n`)
+	}
+	rec := `{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/acme-site","sessionId":"bd2cb367-c66c-96fc-3dc2-2642db0a6f2a","version":"2.1.39","type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_big","type":"tool_result","content":"` + b.String() + `"}]},"uuid":"0f0f0f0f-1111-2222-3333-444455556666","timestamp":"2026-03-02T09:20:00.000Z"}`
+	out := append([]string(nil), lines[:at]...)
+	out = append(out, rec)
+	return append(out, lines[at:]...)
+}
+
+// field reads a top-level string field of a record line.
+func field(t *testing.T, line, key string) string {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(line), &m); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := m[key].(string)
+	if s == "" {
+		t.Fatalf("record has no %s: %.120s", key, line)
+	}
+	return s
+}

@@ -1,0 +1,131 @@
+package parse
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/tools/txtar"
+)
+
+// Fuzz targets, one per reader: go test ./parse -run XXX -fuzz FuzzClaude
+// (FuzzCodex, FuzzCanonical, FuzzChat). Each is seeded from the
+// transcripts in testdata; an input that fails is kept by the fuzzer in
+// testdata/fuzz/<target>/ and replayed by every go test from then on.
+
+// seedReader adds every testdata file of a format, whole and cut into its
+// first lines, to a fuzz corpus.
+func seedReader(f *testing.F, match func(name, body string) bool) {
+	f.Helper()
+	add := func(name string, data []byte) {
+		if !match(name, string(data)) {
+			return
+		}
+		f.Add(data)
+		if lines := bytes.SplitAfter(data, []byte("\n")); len(lines) > 6 {
+			f.Add(bytes.Join(lines[:6], nil))
+		}
+	}
+	root := filepath.Join("..", "testdata", "transcripts")
+	for _, dir := range []string{root, filepath.Join(root, "parse"), filepath.Join(root, "audit"), filepath.Join(root, "ledger")} {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				continue
+			}
+			if strings.HasSuffix(e.Name(), ".txtar") {
+				for _, file := range txtar.Parse(data).Files {
+					add(e.Name()+"/"+file.Name, file.Data)
+				}
+				continue
+			}
+			add(e.Name(), data)
+		}
+	}
+}
+
+// fuzzRead reads data as a transcript of a format and checks what any
+// input must respect: no panic, events numbered in order with lines and
+// offsets inside the input, valid UTF-8 text, diagnostics with lines.
+func fuzzRead(t *testing.T, data []byte, format Format, workers int) {
+	defer func(n int64) { parallelMin = n }(parallelMin)
+	parallelMin = 0
+	lines := bytes.Count(data, []byte("\n")) + 1
+	next := 0
+	res, err := ReadFile(File{Path: "-"}, Options{Format: format, Stdin: bytes.NewReader(data), Workers: workers}, 0, func(ev *Event) error {
+		if ev.Index != next {
+			t.Fatalf("event %d numbered %d", next, ev.Index)
+		}
+		next++
+		if ev.Line < 1 || ev.Line > lines {
+			t.Fatalf("event at line %d of a %d-line input", ev.Line, lines)
+		}
+		if ev.Offset < 0 || ev.Offset > int64(len(data)) {
+			t.Fatalf("event at offset %d of a %d-byte input", ev.Offset, len(data))
+		}
+		if !utf8.ValidString(ev.Text) {
+			t.Fatalf("event text is not valid UTF-8: %q", ev.Text)
+		}
+		if ev.Kind == KindBoundary && ev.Boundary == nil {
+			t.Fatal("boundary event without its boundary")
+		}
+		return nil
+	})
+	if err != nil {
+		var ie *InputError
+		if !errors.As(err, &ie) {
+			t.Fatalf("error that is not an input error: %v", err)
+		}
+		return
+	}
+	if res.Events != next {
+		t.Fatalf("result counts %d events, emitted %d", res.Events, next)
+	}
+	for _, d := range res.Diagnostics {
+		if d.Line < 0 || d.Line > lines+1 || d.Message == "" {
+			t.Fatalf("diagnostic without a place or a message: %+v", d)
+		}
+	}
+}
+
+func FuzzClaude(f *testing.F) {
+	seedReader(f, func(name, body string) bool {
+		return strings.Contains(body, `"sessionId"`) || strings.Contains(name, "claude")
+	})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzRead(t, data, FormatClaudeCode, 1)
+		fuzzRead(t, data, FormatClaudeCode, 2)
+	})
+}
+
+func FuzzCodex(f *testing.F) {
+	seedReader(f, func(name, body string) bool {
+		return strings.Contains(body, `"response_item"`) || strings.Contains(name, "codex")
+	})
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, FormatCodex, 1) })
+}
+
+func FuzzCanonical(f *testing.F) {
+	seedReader(f, func(name, body string) bool {
+		return strings.Contains(body, `"type":"message"`) || strings.Contains(name, "canonical")
+	})
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, FormatCanonical, 1) })
+}
+
+func FuzzChat(f *testing.F) {
+	seedReader(f, func(name, body string) bool {
+		return strings.Contains(name, "chat") || strings.Contains(body, `"role"`)
+	})
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, FormatChat, 1) })
+}
+
+// FuzzDetect reads with the format left to detection.
+func FuzzDetect(f *testing.F) {
+	seedReader(f, func(string, string) bool { return true })
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, "", 1) })
+}
