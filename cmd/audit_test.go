@@ -3,13 +3,20 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
 
-const drift = "../testdata/transcripts/incident-drift-claude.jsonl"
+const (
+	drift     = "../testdata/transcripts/incident-drift-claude.jsonl"
+	corpusDir = "../../shared/corpus" // read-only; tests skip it when absent
+)
 
 type ndFinding struct {
 	Rule       string `json:"rule"`
@@ -200,14 +207,64 @@ func TestAuditJSON(t *testing.T) {
 }
 
 // TestDeterministic: the same input gives the same bytes in every format.
+// TestDeterministic: every format is byte-identical across runs and across
+// GOMAXPROCS settings, with files audited at once and a transcript large
+// enough to be read by several workers.
 func TestDeterministic(t *testing.T) {
-	for _, format := range []string{"text", "json", "ndjson"} {
-		_, a, _ := run(t, "", "audit", "--format", format, incident, drift)
-		_, b, _ := run(t, "", "audit", "--format", format, incident, drift)
-		if a != b || a == "" {
-			t.Errorf("%s output differs between runs", format)
+	big := bigTranscript(t)
+	args := []string{incident, big, "../testdata/transcripts/multiagent-canonical.jsonl"}
+	if _, err := os.Stat(corpusDir); err == nil {
+		args = append(args, corpusDir)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	formats := slices.Sorted(maps.Keys(renderers))
+	want := map[string]string{}
+	for _, procs := range []int{1, 2, 3, 1} {
+		runtime.GOMAXPROCS(procs)
+		// several transcripts are audited at once; one alone is read by
+		// several workers
+		for i, set := range [][]string{args, {big}} {
+			for _, format := range formats {
+				_, out, errOut := run(t, "", append([]string{"audit", "--format", format, "--fail-on", "none"}, set...)...)
+				if out == "" {
+					t.Fatalf("%s: no output: %s", format, errOut)
+				}
+				key := fmt.Sprint(format, i)
+				if prev, ok := want[key]; !ok {
+					want[key] = out
+				} else if out != prev {
+					t.Errorf("%s output of %v with GOMAXPROCS=%d differs from the first run", format, set, procs)
+				}
+			}
 		}
 	}
+}
+
+// bigTranscript is the drift incident with a large tool result after every
+// tenth record: over the size from which a file is read by several workers.
+func bigTranscript(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(drift)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	var out []string
+	pad := strings.Repeat(`ok  \tgithub.com/acme/site/internal/handler\t0.412s\n`, 3000)
+	for i, l := range lines {
+		out = append(out, l)
+		if i%10 == 9 {
+			out = append(out, fmt.Sprintf(`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/acme-site","sessionId":"bd2cb367","version":"2.1.39","type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_pad%d","type":"tool_result","content":"%s"}]},"uuid":"pad-%d","timestamp":"2026-03-02T09:20:00.000Z"}`, i, pad, i))
+		}
+	}
+	path := filepath.Join(t.TempDir(), "big.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(out, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(path); st.Size() < 4<<20 {
+		t.Fatalf("big transcript is only %d bytes", st.Size())
+	}
+	return path
 }
 
 // TestFingerprintsStable: fingerprints do not move when the file is edited
@@ -276,7 +333,7 @@ func TestReplay(t *testing.T) {
 // TestRealCorpus audits every real transcript: the audit completes with exit
 // 0 or 1, and reads everything.
 func TestRealCorpus(t *testing.T) {
-	const dir = "../../shared/corpus"
+	const dir = corpusDir
 	if _, err := os.Stat(dir); err != nil {
 		t.Skip("../shared/corpus is not present")
 	}
