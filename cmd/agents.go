@@ -10,6 +10,7 @@ import (
 func newAgentsCmd(a *app) *cobra.Command {
 	var in inputOptions
 	var format string
+	var redact redactFlag
 	c := &cobra.Command{
 		Use:   "agents FILE|DIR|- ...",
 		Short: "Show each agent's compactions, reads, writes, write breadth and citations",
@@ -22,7 +23,7 @@ fired.`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ro := report.Options{Color: a.colorOut(), Version: Version()}
-			w := a.streams.Out
+			w, flush := redacting(a.streams.Out, redact.forFormat(format))
 			n := rules.BreadthBaselineTurns
 			write, err := pick(format, map[string]func([]*audit.Result) error{
 				"text": func(rs []*audit.Result) error { return report.AgentsText(w, rs, n, ro) },
@@ -43,10 +44,14 @@ fired.`,
 			if err := write(results); err != nil {
 				return &ExitError{Code: ExitInternal, Err: err}
 			}
+			if err := flush(); err != nil {
+				return &ExitError{Code: ExitInternal, Err: err}
+			}
 			return health.exit()
 		},
 	}
 	in.register(c)
 	c.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	redact.register(c, "mask secret-shaped strings (keys, tokens, private keys, passwords in URLs) in the output")
 	return c
 }

@@ -24,6 +24,7 @@ type auditOptions struct {
 	failOn      string
 	minSeverity string
 	baseline    string
+	redact      redactFlag
 }
 
 // renderers are the audit's output formats.
@@ -63,6 +64,7 @@ folder for the working directory and the Codex sessions recorded here.`,
 	c.Flags().StringArrayVar(&opts.outputs, "output", nil, "also write FORMAT=PATH (repeatable), e.g. --output sarif=compaudit.sarif")
 	c.Flags().StringVar(&opts.failOn, "fail-on", "", "exit 1 when a new, unsuppressed finding is at or above: error, warning, note or none (default error, or fail-on in the configuration)")
 	c.Flags().StringVar(&opts.minSeverity, "min-severity", "", "show findings at or above this severity (default: warning for text and markdown, note otherwise)")
+	opts.redact.register(c, "mask secret-shaped strings (keys, tokens, private keys, passwords in URLs) in every output (default: on for markdown and html only)")
 	c.Flags().StringVar(&opts.baseline, "baseline", "", "a baseline file from `compaudit baseline`: only findings not in it are new and can fail the run")
 	_ = c.RegisterFlagCompletionFunc("format", completeWords("text", "json", "ndjson", "sarif", "markdown", "html"))
 	_ = c.RegisterFlagCompletionFunc("fail-on", completeWords("error", "warning", "note", "none"))
@@ -167,7 +169,7 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 		if explicitMin != 0 {
 			v.MinSeverity = explicitMin
 		}
-		if err := writeOutput(a, o, results, v, ro); err != nil {
+		if err := writeOutput(a, o, results, v, ro, opts.redact.forFormat(o.format)); err != nil {
 			return err
 		}
 	}
@@ -195,10 +197,14 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 }
 
 // writeOutput renders to stdout or to a file; a file gets no colour.
-func writeOutput(a *app, o output, rs []*audit.Result, v report.AuditView, ro report.Options) error {
+func writeOutput(a *app, o output, rs []*audit.Result, v report.AuditView, ro report.Options, redact bool) error {
 	render := renderers[o.format]
 	if o.path == "" {
-		if err := render(a.streams.Out, rs, v, ro); err != nil {
+		w, flush := redacting(a.streams.Out, redact)
+		if err := render(w, rs, v, ro); err != nil {
+			return &ExitError{Code: ExitInternal, Err: err}
+		}
+		if err := flush(); err != nil {
 			return &ExitError{Code: ExitInternal, Err: err}
 		}
 		return nil
@@ -208,7 +214,12 @@ func writeOutput(a *app, o output, rs []*audit.Result, v report.AuditView, ro re
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--output %s=%s: %v", o.format, o.path, err)}
 	}
 	ro.Color = false
-	if err := render(fh, rs, v, ro); err != nil {
+	w, flush := redacting(fh, redact)
+	if err := render(w, rs, v, ro); err != nil {
+		fh.Close()
+		return &ExitError{Code: ExitInternal, Err: err}
+	}
+	if err := flush(); err != nil {
 		fh.Close()
 		return &ExitError{Code: ExitInternal, Err: err}
 	}

@@ -10,6 +10,7 @@ type ledgerOptions struct {
 	input  inputOptions
 	format string
 	at     int
+	redact redactFlag
 }
 
 func newLedgerCmd(a *app) *cobra.Command {
@@ -31,6 +32,7 @@ and shows them turn by turn, or as of one turn with --at.`,
 	opts.input.register(c)
 	c.Flags().StringVar(&opts.format, "format", "text", "output format: text, json or ndjson")
 	c.Flags().IntVar(&opts.at, "at", 0, "show the ledger in force as of this turn")
+	opts.redact.register(c, "mask secret-shaped strings (keys, tokens, private keys, passwords in URLs) in the output")
 	return c
 }
 
@@ -40,7 +42,7 @@ func ledgerRun(a *app, opts *ledgerOptions, args []string) error {
 	}
 	v := report.LedgerView{At: opts.at}
 	ro := report.Options{Color: a.colorOut(), Version: Version()}
-	w := a.streams.Out
+	w, flush := redacting(a.streams.Out, opts.redact.forFormat(opts.format))
 	write, err := pick(opts.format, map[string]func([]*audit.TranscriptLedgers) error{
 		"text":   func(ts []*audit.TranscriptLedgers) error { return report.LedgerText(w, ts, v, ro) },
 		"json":   func(ts []*audit.TranscriptLedgers) error { return report.LedgerJSON(w, ts, v, ro) },
@@ -63,6 +65,9 @@ func ledgerRun(a *app, opts *ledgerOptions, args []string) error {
 		out = append(out, audit.LedgersOf(r))
 	}
 	if err := write(out); err != nil {
+		return &ExitError{Code: ExitInternal, Err: err}
+	}
+	if err := flush(); err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}
 	}
 	return health.exit()

@@ -11,6 +11,7 @@ type replayOptions struct {
 	format   string
 	boundary int
 	agent    string
+	redact   redactFlag
 }
 
 func newReplayCmd(a *app) *cobra.Command {
@@ -27,7 +28,7 @@ func newReplayCmd(a *app) *cobra.Command {
 			}
 			ro := report.Options{Color: a.colorOut(), Version: Version()}
 			v := report.ReplayView{Boundary: opts.boundary, Agent: opts.agent}
-			w := a.streams.Out
+			w, flush := redacting(a.streams.Out, opts.redact.forFormat(opts.format))
 			write, err := pick(opts.format, map[string]func([]*audit.Result) error{
 				"text": func(rs []*audit.Result) error { return report.ReplayText(w, rs, v, ro) },
 				"json": func(rs []*audit.Result) error { return report.ReplayJSON(w, rs, v, ro) },
@@ -47,6 +48,9 @@ func newReplayCmd(a *app) *cobra.Command {
 			if err := write(results); err != nil {
 				return &ExitError{Code: ExitInternal, Err: err}
 			}
+			if err := flush(); err != nil {
+				return &ExitError{Code: ExitInternal, Err: err}
+			}
 			return health.exit()
 		},
 	}
@@ -54,5 +58,6 @@ func newReplayCmd(a *app) *cobra.Command {
 	c.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
 	c.Flags().IntVar(&opts.boundary, "boundary", 0, "show only this boundary (1-based, per agent)")
 	c.Flags().StringVar(&opts.agent, "agent", "", "show only this agent's boundaries")
+	opts.redact.register(c, "mask secret-shaped strings (keys, tokens, private keys, passwords in URLs) in the output")
 	return c
 }

@@ -1,0 +1,68 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRedactOutputs: a session in which the user pastes credentials. The
+// findings quote them; --redact masks them in every format, markdown and
+// html mask them by default, and --redact=false keeps them.
+func TestRedactOutputs(t *testing.T) {
+	lines := incidentLines(t)
+	const (
+		awsKey = "AKIAIOSFODNN7EXAMPLE"
+		dbPass = "hunter2x"
+		ghTok  = "ghp_0123456789abcdefghijABCDEFGHIJklmnop"
+	)
+	lines[1] = strings.Replace(lines[1], "We're launching the new marketing site on Thursday.",
+		"We're launching the new marketing site on Thursday. The read replica is postgres://deploy:"+dbPass+"@db-3.internal:5432/app, the key is "+awsKey+
+			" and the CI token is "+ghTok+".", 1)
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, joinLines(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	secrets := []string{awsKey, dbPass, ghTok}
+	leaks := func(out string) []string {
+		var found []string
+		for _, s := range secrets {
+			if strings.Contains(out, s) {
+				found = append(found, s)
+			}
+		}
+		return found
+	}
+	formats := []string{"text", "json", "ndjson", "sarif", "markdown", "html"}
+	for _, f := range formats {
+		args := []string{"audit", "--format", f, "--fail-on", "none", "--min-severity", "note", path}
+		_, plain, errOut := run(t, "", append(args[:len(args)-1:len(args)-1], "--redact=false", path)...)
+		if len(leaks(plain)) == 0 {
+			t.Fatalf("%s: the findings do not quote the credentials, so this test proves nothing: %s", f, errOut)
+		}
+		_, red, _ := run(t, "", append(args[:len(args)-1:len(args)-1], "--redact", path)...)
+		if l := leaks(red); len(l) > 0 {
+			t.Errorf("%s --redact still shows %v", f, l)
+		}
+		if !strings.Contains(red, "[REDACTED]") && !strings.Contains(red, "***") {
+			t.Errorf("%s --redact shows no mask", f)
+		}
+		_, def, _ := run(t, "", args...)
+		switch l := leaks(def); {
+		case (f == "markdown" || f == "html") && len(l) > 0:
+			t.Errorf("%s is redacted by default, yet shows %v", f, l)
+		case f != "markdown" && f != "html" && len(l) == 0:
+			t.Errorf("%s is not redacted by default, yet shows none of the credentials", f)
+		}
+	}
+	for _, c := range [][]string{{"ledger", "--redact", path}, {"replay", "--redact", path}} {
+		_, out, errOut := run(t, "", c...)
+		if out == "" {
+			t.Fatalf("%v: no output: %s", c, errOut)
+		}
+		if l := leaks(out); len(l) > 0 {
+			t.Errorf("%v still shows %v", c, l)
+		}
+	}
+}
