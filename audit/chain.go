@@ -27,7 +27,7 @@ func ErrorLine(text string) string {
 			continue
 		}
 		last = t
-		low := strings.ToLower(t)
+		low := foldLower(t)
 		for _, w := range []string{"error", "fatal", "failed", "exception", "denied", "not found", "no such", "does not exist"} {
 			if strings.Contains(low, w) {
 				return clip(t, 200)

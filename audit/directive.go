@@ -62,7 +62,7 @@ func objectAt(s string, i int) (string, int) {
 	}
 	rest := s[i:]
 	end := len(rest)
-	lower := strings.ToLower(rest)
+	lower := foldLower(rest)
 	for _, e := range objectEnds {
 		if k := strings.Index(lower, e); k >= 0 && k < end {
 			end = k
@@ -174,7 +174,7 @@ func findDirectives(s string) []directive {
 			}
 			modalStrong := w == "must" || w == "mustn't" || w == "shall"
 			subj := subjectBefore(s, ws, i)
-			lsubj := strings.ToLower(subj)
+			lsubj := foldLower(subj)
 			youSubject := lsubj == "you" || strings.HasSuffix(lsubj, " you")
 			if neg {
 				if !(modalStrong || w == "should" || w == "shouldn't" || youSubject) {
@@ -200,7 +200,7 @@ func findDirectives(s string) []directive {
 			}
 			add(modalDirective(s, ws, i, j, subj, youSubject, KindRequirement, PolarityRequire))
 		case "under":
-			if strings.HasPrefix(strings.ToLower(s[ws[i].start:]), "under no circumstances") && i+2 < len(ws) {
+			if strings.HasPrefix(foldLower(s[ws[i].start:]), "under no circumstances") && i+2 < len(ws) {
 				k := i + 2
 				if next(k) == "should" && k+2 < len(ws) && plainWord(ws[k+2].w) == "you" {
 					k += 2
@@ -212,8 +212,8 @@ func findDirectives(s string) []directive {
 			if !lead(i) || i+1 >= len(ws) || noExclusions[next(i)] || next(i) == "" {
 				continue
 			}
-			if strings.HasPrefix(strings.ToLower(s[ws[i].start:]), "no more than") || strings.HasPrefix(strings.ToLower(s[ws[i].start:]), "no less than") ||
-				strings.HasPrefix(strings.ToLower(s[ws[i].start:]), "no fewer than") {
+			if strings.HasPrefix(foldLower(s[ws[i].start:]), "no more than") || strings.HasPrefix(foldLower(s[ws[i].start:]), "no less than") ||
+				strings.HasPrefix(foldLower(s[ws[i].start:]), "no fewer than") {
 				continue // a threshold
 			}
 			obj, at := objectAt(s, ws[i].end)
@@ -222,7 +222,7 @@ func findDirectives(s string) []directive {
 			}
 			add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
 		case "stay", "keep", "refrain":
-			lower := strings.ToLower(s[ws[i].start:])
+			lower := foldLower(s[ws[i].start:])
 			for _, cue := range []string{"stay away from ", "keep away from ", "keep out of ", "stay out of ", "refrain from "} {
 				if strings.HasPrefix(lower, cue) && lead(i) {
 					obj, at := objectAt(s, ws[i].start+len(cue))
@@ -254,7 +254,7 @@ func findDirectives(s string) []directive {
 			obj, at := objectAt(s, ws[i].end)
 			add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
 		case "make", "be", "ensure", "remember":
-			lower := strings.ToLower(s[ws[i].start:])
+			lower := foldLower(s[ws[i].start:])
 			for _, cue := range []string{"make sure to ", "make sure that ", "make sure ", "be sure to ", "ensure that ", "ensure ", "remember to "} {
 				if strings.HasPrefix(lower, cue) && lead(i) {
 					obj, at := objectAt(s, ws[i].start+len(cue))
@@ -264,7 +264,7 @@ func findDirectives(s string) []directive {
 			}
 		}
 	}
-	lower := strings.ToLower(s)
+	lower := foldLower(s)
 	for _, tail := range forbidTail {
 		k := strings.Index(lower, " "+tail)
 		if k < 0 {
@@ -304,7 +304,7 @@ func subjectBefore(s string, ws []word, i int) string {
 	begin := strings.LastIndexAny(s[:ws[i].start], ",;:") + 1
 	subj := strings.TrimSpace(s[begin:ws[i].start])
 	for _, p := range []string{"and ", "but ", "so ", "also ", "please "} {
-		if strings.HasPrefix(strings.ToLower(subj), p) {
+		if strings.HasPrefix(foldLower(subj), p) {
 			subj = subj[len(p):]
 		}
 	}
@@ -312,14 +312,14 @@ func subjectBefore(s string, ws []word, i int) string {
 }
 
 func isPronounSubject(subj string) bool {
-	f := strings.Fields(strings.ToLower(subj))
+	f := strings.Fields(foldLower(subj))
 	return len(f) > 0 && subjectPronouns[f[len(f)-1]]
 }
 
 // isAgentSubject names the agent itself: "the agent must not", "Claude
 // should never".
 func isAgentSubject(subj string) bool {
-	switch strings.ToLower(subj) {
+	switch foldLower(subj) {
 	case "you", "the agent", "the assistant", "claude", "codex", "the model", "agents", "the ai":
 		return true
 	}
@@ -350,7 +350,7 @@ var ruleNouns = []string{" rule", " constraint", " restriction", " requirement",
 
 // findRetraction reads a retraction or supersession from one sentence.
 func findRetraction(s string) (directive, bool) {
-	lower := strings.ToLower(s)
+	lower := foldLower(s)
 	trimmed := strings.TrimSpace(lower)
 	if strings.HasPrefix(trimmed, "scratch that") || strings.HasPrefix(trimmed, "never mind") && len(trimmed) < 14 {
 		return directive{kind: KindRetraction, retracts: "the previous instruction", start: 0, end: len(s)}, true
@@ -359,7 +359,7 @@ func findRetraction(s string) (directive, bool) {
 	if k := strings.Index(lower, " instead of "); k >= 0 {
 		old, _ := objectAt(s, k+len(" instead of "))
 		newPart := s[:k]
-		if u := strings.LastIndex(strings.ToLower(newPart), "use "); u >= 0 {
+		if u := strings.LastIndex(foldLower(newPart), "use "); u >= 0 {
 			newPart = newPart[u+4:]
 		}
 		if strings.HasPrefix(trimmed, "instead of ") {
@@ -374,7 +374,7 @@ func findRetraction(s string) (directive, bool) {
 	}
 	if k := strings.Index(lower, " instead"); k >= 0 && (strings.HasSuffix(strings.TrimRight(lower, ".! "), " instead") || strings.Contains(lower, " instead,")) {
 		newPart := s[:k]
-		if u := strings.LastIndex(strings.ToLower(newPart), "use "); u >= 0 {
+		if u := strings.LastIndex(foldLower(newPart), "use "); u >= 0 {
 			newPart = newPart[u+4:]
 		}
 		return directive{kind: KindRetraction, replacement: strings.TrimSpace(newPart), start: 0, end: len(s)}, true
@@ -382,7 +382,7 @@ func findRetraction(s string) (directive, bool) {
 	for _, cue := range []string{"switch from ", "change from ", "move from "} {
 		if k := strings.Index(lower, cue); k >= 0 {
 			rest := s[k+len(cue):]
-			if t := strings.Index(strings.ToLower(rest), " to "); t > 0 {
+			if t := strings.Index(foldLower(rest), " to "); t > 0 {
 				newVal, _ := objectAt(rest, t+4)
 				return directive{kind: KindRetraction, retracts: strings.TrimSpace(rest[:t]), replacement: newVal, start: 0, end: len(s)}, true
 			}
@@ -414,7 +414,7 @@ func findRetraction(s string) (directive, bool) {
 		obj, at := objectAt(s, k+len(cue))
 		ruleLike := false
 		for _, n := range ruleNouns {
-			if strings.Contains(strings.ToLower(obj), n) {
+			if strings.Contains(foldLower(obj), n) {
 				ruleLike = true
 			}
 		}
@@ -438,14 +438,14 @@ create write update fix implement add edit modify change make do set build insta
 
 // findCommitment reads a promise from one sentence of assistant text.
 func findCommitment(s string) (directive, bool) {
-	lower := strings.ToLower(s)
+	lower := foldLower(s)
 	for _, cue := range commitCues {
 		k := strings.Index(lower, cue)
 		if k < 0 || k > 0 && !strings.ContainsAny(lower[k-1:k], " ,.;:(") {
 			continue
 		}
 		obj, at := objectAt(s, k+len(cue))
-		fw := strings.Fields(strings.ToLower(obj))
+		fw := strings.Fields(foldLower(obj))
 		if len(fw) < 2 {
 			continue
 		}
@@ -540,7 +540,7 @@ bucket buckets branch branches anything stuff`)
 // Fridays.
 func cueDirectives(s string, cues []string) []directive {
 	var out []directive
-	lower := strings.ToLower(s)
+	lower := foldLower(s)
 	for _, cue := range cues {
 		k := indexWord(lower, cue)
 		if k < 0 {

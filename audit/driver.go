@@ -171,7 +171,7 @@ var readOnlyWords = []string{"read", "get", "list", "search", "fetch", "view", "
 
 // LooksReadOnly reports a tool name that only looks: get_user, ListFiles.
 func LooksReadOnly(name string) bool {
-	l := strings.ToLower(name)
+	l := foldLower(name)
 	for _, w := range readOnlyWords {
 		if strings.Contains(l, w) {
 			return true

@@ -664,7 +664,7 @@ func (l *Ledger) liftTargets(r directive) []*Obligation {
 		}
 		switch o.Kind {
 		case KindProhibition, KindRequirement:
-			if o.Kind == KindRequirement && r.lift && strings.Contains(strings.ToLower(r.retracts), "allowed") {
+			if o.Kind == KindRequirement && r.lift && strings.Contains(foldLower(r.retracts), "allowed") {
 				continue
 			}
 			if objectNamed(o.Object, terms, lits) {

@@ -187,7 +187,7 @@ func classifyToken(text string, start, end int) (literalHit, bool) {
 		return literalHit{}, false // a glob or a placeholder, not a value
 	}
 	h := literalHit{value: t, start: start, end: end}
-	lower := strings.ToLower(t)
+	lower := foldLower(t)
 	switch {
 	case isURI(t):
 		h.kind = "uri"
@@ -375,7 +375,7 @@ func isHost(lower string) bool {
 func asciiLower(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= 'A' && c <= 'Z' || c >= 0x80 {
-			return strings.ToLower(s)
+			return foldLower(s)
 		}
 	}
 	return s
@@ -403,7 +403,7 @@ func isTicketID(t string) bool {
 		return true
 	}
 	if i := strings.IndexByte(t, ':'); i > 0 && i < len(t)-1 {
-		return isLowerIdent(strings.ToLower(t[:i])) && allDigits(t[i+1:]) && !allDigits(t[:i])
+		return isLowerIdent(foldLower(t[:i])) && allDigits(t[i+1:]) && !allDigits(t[:i])
 	}
 	i := strings.LastIndexByte(t, '-')
 	if i <= 0 || !allDigits(t[i+1:]) {
@@ -471,7 +471,7 @@ func isVersion(text string, start int, lower string) bool {
 		return true
 	}
 	if parts == 2 {
-		before := strings.ToLower(strings.TrimSpace(text[max(0, start-12):start]))
+		before := foldLower(strings.TrimSpace(text[max(0, start-12):start]))
 		return strings.HasSuffix(before, "version") || strings.HasSuffix(before, "go") || strings.HasSuffix(before, "python") ||
 			strings.HasSuffix(before, "node") || strings.HasSuffix(before, "release")
 	}
@@ -542,7 +542,7 @@ func isIdentifierName(t string) bool {
 	// camelCase with a lower-case start (getUserById); brand names with one
 	// small letter in front (iPhone, eBay) and OS names are prose.
 	if inner && unicode.IsLower(rune(t[0])) && len(t) > 2 && unicode.IsLower(rune(t[1])) {
-		return !brandNames[strings.ToLower(t)]
+		return !brandNames[foldLower(t)]
 	}
 	return false
 }
@@ -588,7 +588,7 @@ func appendLabelled(text string, hits []literalHit) []literalHit {
 // labelledName accepts a token a label word points at: it must look like
 // a name (a separator or a digit), not an ordinary word.
 func labelledName(t string) bool {
-	if len(t) < 2 || stopWords[strings.ToLower(t)] {
+	if len(t) < 2 || stopWords[foldLower(t)] {
 		return false
 	}
 	return strings.ContainsAny(t, "-_.0123456789/") && !allDigits(t)

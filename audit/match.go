@@ -60,7 +60,7 @@ func pathVisible(text *foldedText, lit, cwd string, known map[string]bool) (visi
 	}
 	abs := resolvePath(lit, cwd)
 	base := path.Base(strings.TrimSuffix(abs, "/"))
-	if !strings.Contains(text.lower, strings.ToLower(base)) {
+	if !strings.Contains(text.lower, foldLower(base)) {
 		// every way below of naming the file names its base
 		return false, ""
 	}
@@ -112,7 +112,7 @@ func (f *foldedText) resolvedPaths(cwd string) []resolvedPath {
 // hierarchy (scheme, leading path segments) removed against another one.
 func identParts(s string) []string {
 	var out []string
-	for _, p := range splitIdent(strings.ToLower(s)) {
+	for _, p := range splitIdent(foldLower(s)) {
 		out = append(out, stem(p))
 	}
 	return out
@@ -122,8 +122,8 @@ func identParts(s string) []string {
 // /home/dev/proj-fix-123 and /home/dev/proj compare as "proj-fix-123" and
 // "proj", s3://acme-staging/ and s3://acme-stage-07/ as their buckets.
 func tailAfterCommon(a, b string) (string, string) {
-	sa := strings.Split(strings.Trim(strings.ToLower(a), "/"), "/")
-	sb := strings.Split(strings.Trim(strings.ToLower(b), "/"), "/")
+	sa := strings.Split(strings.Trim(foldLower(a), "/"), "/")
+	sb := strings.Split(strings.Trim(foldLower(b), "/"), "/")
 	i := 0
 	for i < len(sa) && i < len(sb) && sa[i] == sb[i] {
 		i++
@@ -266,7 +266,7 @@ var permitCues = []string{"enable", "allowed", "allow ", "permitted", "go ahead"
 
 // forceOf classifies what a sentence does to an object it mentions.
 func forceOf(sentence string) Force {
-	l := " " + strings.ToLower(sentence) + " "
+	l := " " + foldLower(sentence) + " "
 	has := func(cues []string) bool {
 		for _, c := range cues {
 			if strings.Contains(l, c) {
@@ -295,7 +295,7 @@ func forceOf(sentence string) Force {
 // clauses cuts a sentence where its force may change: "production is
 // off-limits, and staging is preferred" binds production by its own clause.
 func clauses(s string) []string {
-	l := strings.ToLower(s)
+	l := foldLower(s)
 	var out []string
 	start := 0
 	for i := 0; i < len(l); i++ {

@@ -57,7 +57,7 @@ func (h tokenHasher) hash(tok string) uint64 {
 	}
 	for i := 0; i < len(tok); i++ {
 		if c := tok[i]; c >= 'A' && c <= 'Z' || c >= 0x80 {
-			return maphash.String(h.seed, strings.ToLower(tok))
+			return maphash.String(h.seed, foldLower(tok))
 		}
 	}
 	return maphash.String(h.seed, tok)

@@ -238,7 +238,7 @@ func firstQuestion(text string) string {
 // reasks reports an agent's question for a literal it lost: "which bucket
 // should I use?" when the ledger holds the bucket.
 func reasks(text string, o *Obligation) bool {
-	q := strings.ToLower(firstQuestion(text))
+	q := foldLower(firstQuestion(text))
 	if !strings.HasSuffix(q, "?") {
 		return false
 	}
@@ -275,7 +275,7 @@ func failedWithout(ev *WindowEvent, o *Obligation) bool {
 	if o.Label == "" || ev.Result == nil {
 		return false
 	}
-	errText := strings.ToLower(ErrorLine(ev.Result.Text))
+	errText := foldLower(ErrorLine(ev.Result.Text))
 	missing := false
 	for _, w := range []string{"nosuch", "no such", "not found", "does not exist", "doesn't exist", "unknown " + o.Label, "invalid " + o.Label} {
 		if strings.Contains(errText, w) {
@@ -471,7 +471,7 @@ func keyValuesOf(ev *WindowEvent) []keyValue {
 			return
 		}
 		kv := keyValue{key: key, unit: unit, text: strings.TrimSpace(text), value: v}
-		for _, p := range splitIdent(strings.ToLower(key)) {
+		for _, p := range splitIdent(foldLower(key)) {
 			kv.parts = append(kv.parts, stem(p))
 		}
 		ev.kvs = append(ev.kvs, kv)
@@ -496,7 +496,7 @@ func keyValuesOf(ev *WindowEvent) []keyValue {
 // unitFromKey reads a unit from a suffix or from the key's name
 // (timeout_ms, timeout_seconds).
 func unitFromKey(key, suffix string) string {
-	switch strings.ToLower(suffix) {
+	switch foldLower(suffix) {
 	case "ms":
 		return "ms"
 	case "s", "sec", "secs", "seconds":
@@ -508,7 +508,7 @@ func unitFromKey(key, suffix string) string {
 	case "%":
 		return "%"
 	}
-	k := strings.ToLower(key)
+	k := foldLower(key)
 	switch {
 	case strings.HasSuffix(k, "_ms") || strings.HasSuffix(k, "-ms") || strings.HasSuffix(k, "millis"):
 		return "ms"

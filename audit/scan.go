@@ -196,7 +196,7 @@ func (f *foldedText) candidatesSharing(parts map[string]bool) []int {
 // partSet is the stemmed alphanumeric parts of a token.
 func partSet(v string) map[string]bool {
 	m := map[string]bool{}
-	for _, p := range splitIdent(strings.ToLower(v)) {
+	for _, p := range splitIdent(foldLower(v)) {
 		if len(p) >= 3 && !allDigits(p) {
 			m[stem(p)] = true
 		}
@@ -216,7 +216,7 @@ func (f *foldedText) thresholds(i int) []thresholdHit {
 }
 
 func newFoldedText(text string) *foldedText {
-	f := &foldedText{text: text, lower: strings.ToLower(text), sentences: sentences(text)}
+	f := &foldedText{text: text, lower: foldLower(text), sentences: sentences(text)}
 	f.terms = make([]termSet, len(f.sentences))
 	for i, s := range f.sentences {
 		f.terms[i] = termsOf(s.text)
@@ -231,11 +231,11 @@ func (f *foldedText) contains(lit string) bool {
 	if lit == "" {
 		return false
 	}
-	if indexLower(f.lower, strings.ToLower(lit)) >= 0 {
+	if indexLower(f.lower, foldLower(lit)) >= 0 {
 		return true
 	}
 	if len(lit) > 1 && strings.HasSuffix(lit, "/") {
-		return indexLower(f.lower, strings.ToLower(strings.TrimSuffix(lit, "/"))) >= 0
+		return indexLower(f.lower, foldLower(strings.TrimSuffix(lit, "/"))) >= 0
 	}
 	return false
 }

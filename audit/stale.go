@@ -15,7 +15,7 @@ func (r *BoundaryReplay) StaleRestatement(o *Obligation, l *Ledger) (string, boo
 		return "", false
 	}
 	narrates := func(sent string) bool {
-		low := " " + strings.ToLower(sent) + " "
+		low := " " + foldLower(sent) + " "
 		for _, w := range changeWords {
 			if strings.Contains(low, w) {
 				return true
@@ -64,7 +64,7 @@ func (r *BoundaryReplay) StaleRestatement(o *Obligation, l *Ledger) (string, boo
 
 // permits reports a sentence that says something is now allowed.
 func permits(s string) bool {
-	low := strings.ToLower(s)
+	low := foldLower(s)
 	for _, w := range []string{"now allowed", "allowed now", "can now", "may now", "permitted", "ok to", "okay to", "is fine"} {
 		if strings.Contains(low, w) {
 			return true

@@ -451,7 +451,7 @@ func messageContent(text string, literals []literalHit, claims []sentenceClaims)
 			cite(h.value)
 		}
 	}
-	lower := strings.ToLower(text)
+	lower := foldLower(text)
 	if strings.Contains(lower, "rev") || hasRNumber(lower) {
 		for _, r := range revisionRE.FindAllString(text, -1) {
 			cite(r)
@@ -499,11 +499,11 @@ var completionWords = toSet(`complete completed done finished succeeded success 
 var failureOrPending = toSet(`failed failure failing error errored pending blocked retry retrying queued todo open in_progress in-progress incomplete`)
 
 // IsCompletion reports a value that asserts completion.
-func IsCompletion(v string) bool { return completionWords[strings.ToLower(strings.Trim(v, `"' `))] }
+func IsCompletion(v string) bool { return completionWords[foldLower(strings.Trim(v, `"' `))] }
 
 // IsFailedOrPending reports a value recording failure or pending work.
 func IsFailedOrPending(v string) bool {
-	l := strings.ToLower(strings.Trim(v, `"' `))
+	l := foldLower(strings.Trim(v, `"' `))
 	if failureOrPending[l] {
 		return true
 	}
@@ -512,8 +512,8 @@ func IsFailedOrPending(v string) bool {
 
 // KeyMatches ties a message's "task B" to a key like "task/B" or "tasks.B".
 func KeyMatches(key, subject string) bool {
-	k := strings.ToLower(key)
-	s := strings.ToLower(subject)
+	k := foldLower(key)
+	s := foldLower(subject)
 	if k == s {
 		return true
 	}

@@ -31,7 +31,7 @@ var statusWords = map[string]string{
 // runKind names what a command runs, for the state it leaves: the last test
 // run, the last build, the last deploy.
 func runKind(command string) string {
-	c := " " + strings.ToLower(command) + " "
+	c := " " + foldLower(command) + " "
 	switch {
 	case strings.Contains(c, " test ") || strings.Contains(c, " test:") || strings.Contains(c, "pytest") ||
 		strings.Contains(c, "jest") || strings.Contains(c, "vitest") || strings.Contains(c, "rspec") ||
@@ -91,7 +91,7 @@ func runOutcome(text string, isError bool) (string, string) {
 	}
 	// the expressions are slow on long logs: each runs only where its
 	// words occur
-	lower := strings.ToLower(text)
+	lower := foldLower(text)
 	has := func(words ...string) bool {
 		for _, w := range words {
 			if strings.Contains(lower, w) {
@@ -154,7 +154,7 @@ var runStatusRE = regexp.MustCompile(`(?i)\b(?:the\s+|all\s+)?(tests?|test suite
 // textStatuses reads status statements from a sentence.
 func textStatuses(s string) []Status {
 	var out []Status
-	lower := strings.ToLower(s)
+	lower := foldLower(s)
 	mentionsTask := strings.Contains(lower, "task") || strings.Contains(lower, "step") || strings.Contains(lower, "job") ||
 		strings.Contains(lower, "ticket") || strings.Contains(lower, "phase") || strings.Contains(lower, "migration") ||
 		strings.Contains(lower, "stor") || strings.Contains(lower, "item")
@@ -167,11 +167,11 @@ func textStatuses(s string) []Status {
 		if !mentionsTask {
 			break
 		}
-		val := statusWords[strings.ToLower(strings.ReplaceAll(m[3], " ", "_"))]
+		val := statusWords[foldLower(strings.ReplaceAll(m[3], " ", "_"))]
 		if val == "" {
 			continue
 		}
-		noun := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(m[1], "s"), "ie"))
+		noun := foldLower(strings.TrimSuffix(strings.TrimSuffix(m[1], "s"), "ie"))
 		if noun == "stor" {
 			noun = "story"
 		}
@@ -187,7 +187,7 @@ func textStatuses(s string) []Status {
 		if negatedBefore(s[:loc[0]]) || aspirational(s[:loc[0]]) {
 			continue // "no tests failed"; "get the tests green" is a goal
 		}
-		val := statusWords[strings.ToLower(m[2])]
+		val := statusWords[foldLower(m[2])]
 		if m[2] == "fail" {
 			val = StatusFailed
 		}
@@ -201,7 +201,7 @@ func textStatuses(s string) []Status {
 
 // negatedBefore reports a negation right before a status statement.
 func negatedBefore(before string) bool {
-	f := strings.Fields(strings.ToLower(before))
+	f := strings.Fields(foldLower(before))
 	if len(f) == 0 {
 		return false
 	}
@@ -219,7 +219,7 @@ func negatedBefore(before string) bool {
 // aspirational reports a goal rather than a claim before a status: "get
 // the cart tests green", "make sure the tests pass", "until tests pass".
 func aspirational(before string) bool {
-	f := strings.Fields(strings.ToLower(before))
+	f := strings.Fields(foldLower(before))
 	for i := len(f) - 1; i >= 0 && i >= len(f)-4; i-- {
 		switch strings.Trim(f[i], ",;:") {
 		case "get", "make", "keep", "until", "ensure", "sure", "want", "need", "needs", "should", "must", "to", "will", "so", "once", "if", "unless", "goal":
@@ -230,7 +230,7 @@ func aspirational(before string) bool {
 }
 
 func runSubject(w string) string {
-	w = strings.ToLower(w)
+	w = foldLower(w)
 	switch {
 	case strings.HasPrefix(w, "test"):
 		return "tests"

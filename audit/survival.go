@@ -335,8 +335,8 @@ func sameSubject(a, b string) bool {
 // pending in words the status patterns miss: "1 failing test", "a failure
 // in …", "still pending".
 func mentionsFailure(sentence, subject string) bool {
-	l := strings.ToLower(sentence)
-	subj := strings.ToLower(strings.TrimSuffix(subject, "s"))
+	l := foldLower(sentence)
+	subj := foldLower(strings.TrimSuffix(subject, "s"))
 	if !strings.Contains(l, subj) {
 		return false
 	}
@@ -383,7 +383,7 @@ func (pc *postContext) judgeThreshold(o *Obligation, s *Survival) {
 		if !pc.thresholdSubjectIn(pc.folded.terms[i], t) {
 			continue
 		}
-		l := " " + strings.ToLower(st.text) + " "
+		l := " " + foldLower(st.text) + " "
 		if numberIn(l, t.Value) {
 			s.State, s.Via, s.Excerpt = Preserved, "summary", st.text
 			return

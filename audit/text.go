@@ -80,7 +80,7 @@ func isAbbrevEnd(before string) bool {
 	if i := strings.LastIndexAny(w, " \t("); i >= 0 {
 		w = w[i+1:]
 	}
-	switch strings.ToLower(w) {
+	switch foldLower(w) {
 	case "e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "no", "nr", "dr", "mr", "ms", "mrs":
 		return true
 	}
@@ -117,7 +117,7 @@ func words(s string) []word {
 		tok = strings.TrimLeft(tok, ".:,=+")
 		if tok != "" {
 			start := i + strings.Index(s[i:j], tok)
-			out = append(out, word{w: strings.ToLower(tok), start: start, end: start + len(tok)})
+			out = append(out, word{w: foldLower(tok), start: start, end: start + len(tok)})
 		}
 		i = j
 	}
@@ -169,7 +169,7 @@ var aliases = map[string]string{
 // common inflections. It is deliberately crude and symmetric: both sides of
 // every comparison go through it.
 func stem(w string) string {
-	w = strings.ToLower(w)
+	w = foldLower(w)
 	if a, ok := aliases[w]; ok {
 		return trimE(a)
 	}
@@ -306,7 +306,7 @@ func indexFold(hay, needle string) int {
 	if needle == "" {
 		return -1
 	}
-	return indexLower(strings.ToLower(hay), strings.ToLower(needle))
+	return indexLower(foldLower(hay), foldLower(needle))
 }
 
 func boundaryBefore(s string, i int, needle string) bool {
@@ -338,4 +338,51 @@ func clip(s string, n int) string {
 		cut--
 	}
 	return strings.TrimSpace(s[:cut]) + "…"
+}
+
+// foldLower lowers s without changing its length in bytes, so an offset
+// found in the lowered text is an offset in s. strings.ToLower does not
+// promise that: it turns an invalid byte into a three-byte U+FFFD, and a
+// few letters into letters of another length (İ into i, the Kelvin sign
+// into k). Those are left as they are.
+func foldLower(s string) string {
+	ascii, upper := true, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			ascii = false
+			break
+		}
+		if c >= 'A' && c <= 'Z' {
+			upper = true
+		}
+	}
+	if ascii {
+		if !upper {
+			return s
+		}
+		b := []byte(s)
+		for i, c := range b {
+			if c >= 'A' && c <= 'Z' {
+				b[i] = c + 'a' - 'A'
+			}
+		}
+		return string(b)
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n <= 1 {
+			b = append(b, s[i])
+			i++
+			continue
+		}
+		if l := unicode.ToLower(r); l != r && utf8.RuneLen(l) == n {
+			b = utf8.AppendRune(b, l)
+		} else {
+			b = append(b, s[i:i+n]...)
+		}
+		i += n
+	}
+	return string(b)
 }

@@ -70,7 +70,7 @@ user users message messages email emails deploy deploys deployment deployments`)
 
 // findThresholds finds numeric limits in one sentence.
 func findThresholds(s string) []thresholdHit {
-	lower := strings.ToLower(s)
+	lower := foldLower(s)
 	var out []thresholdHit
 	negated := sentenceNegated(lower)
 	seen := map[int]bool{} // numbers already read, by their end

@@ -54,6 +54,42 @@ func injectedIncident(t *testing.T) string {
 	return p
 }
 
+// startChromium launches a headless Chromium and returns a context driving
+// it. A browser that fails to start — a crash in start-up on a loaded
+// machine — is tried again: that is the machine's trouble, not the
+// report's.
+func startChromium(t *testing.T, chrome, dir string) context.Context {
+	t.Helper()
+	var err error
+	for attempt := 1; attempt <= 3; attempt++ {
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(chrome),
+			chromedp.NoSandbox,
+			chromedp.DisableGPU,
+			chromedp.UserDataDir(filepath.Join(dir, fmt.Sprintf("profile-%d", attempt))),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.Flag("disable-quic", true),
+			chromedp.WindowSize(1200, 1500),
+		)
+		allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancel := chromedp.NewContext(allocCtx)
+		ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+		if err = chromedp.Do(ctx); err == nil { // starts the browser
+			t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
+			return ctx
+		}
+		cancelTimeout()
+		cancel()
+		cancelAlloc()
+		t.Logf("Chromium did not start (attempt %d): %.200s", attempt, err)
+		time.Sleep(time.Second)
+	}
+	t.Fatalf("Chromium did not start: %v", err)
+	return nil
+}
+
 // TestHTMLInChromium renders the incident's report in headless Chromium: no
 // console error, no exception, the injected script inert and shown as
 // text, the severity filter working. With -update it refreshes the
@@ -78,23 +114,7 @@ func TestHTMLInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chrome),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.UserDataDir(filepath.Join(dir, "profile")),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.WindowSize(1200, 1500),
-	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-	defer cancelTimeout()
+	ctx := startChromium(t, chrome, dir)
 
 	var mu sync.Mutex
 	var problems []string
