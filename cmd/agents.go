@@ -32,22 +32,7 @@ fired.`,
 			if err != nil {
 				return err
 			}
-			setup, err := newAuditSetup(a)
-			if err != nil {
-				return err
-			}
-			setup.options.Rules = nil
-			results, health, err := auditAll(a, &in, args, setup.options, true)
-			if err != nil {
-				return err
-			}
-			if err := write(results); err != nil {
-				return &ExitError{Code: ExitInternal, Err: err}
-			}
-			if err := flush(); err != nil {
-				return &ExitError{Code: ExitInternal, Err: err}
-			}
-			return health.exit()
+			return runView(a, &in, args, write, flush)
 		},
 	}
 	in.register(c)

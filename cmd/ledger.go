@@ -51,20 +51,28 @@ func ledgerRun(a *app, opts *ledgerOptions, args []string) error {
 	if err != nil {
 		return err
 	}
+	return runView(a, &opts.input, args, func(results []*audit.Result) error {
+		out := make([]*audit.TranscriptLedgers, 0, len(results))
+		for _, r := range results {
+			out = append(out, audit.LedgersOf(r))
+		}
+		return write(out)
+	}, flush)
+}
+
+// runView reads transcripts for a view of the replay rather than of the
+// findings: no rules run, results stay whole, and write renders them.
+func runView(a *app, in *inputOptions, args []string, write func([]*audit.Result) error, flush func() error) error {
 	setup, err := newAuditSetup(a)
 	if err != nil {
 		return err
 	}
 	setup.options.Rules = nil
-	results, health, err := auditAll(a, &opts.input, args, setup.options, true)
+	results, health, err := auditAll(a, in, args, setup.options, true)
 	if err != nil {
 		return err
 	}
-	out := make([]*audit.TranscriptLedgers, 0, len(results))
-	for _, r := range results {
-		out = append(out, audit.LedgersOf(r))
-	}
-	if err := write(out); err != nil {
+	if err := write(results); err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}
 	}
 	if err := flush(); err != nil {

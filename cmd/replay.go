@@ -36,22 +36,7 @@ func newReplayCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			setup, err := newAuditSetup(a)
-			if err != nil {
-				return err
-			}
-			setup.options.Rules = nil
-			results, health, err := auditAll(a, &opts.input, args, setup.options, true)
-			if err != nil {
-				return err
-			}
-			if err := write(results); err != nil {
-				return &ExitError{Code: ExitInternal, Err: err}
-			}
-			if err := flush(); err != nil {
-				return &ExitError{Code: ExitInternal, Err: err}
-			}
-			return health.exit()
+			return runView(a, &opts.input, args, write, flush)
 		},
 	}
 	opts.input.register(c)

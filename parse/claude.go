@@ -414,29 +414,13 @@ func (r *claudeRecord) userDrafts(content string, isMeta bool) {
 		r.userText(text, isMeta)
 		return
 	}
-	elements(content, func(block string) bool {
-		var typ, text, inner, toolID string
-		var isError bool
-		members(block, func(k, v string) bool {
-			switch k {
-			case "type":
-				typ = jsonString(v)
-			case "text":
-				text = jsonString(v)
-			case "content":
-				inner = v
-			case "tool_use_id":
-				toolID = strings.Clone(jsonString(v))
-			case "is_error":
-				isError = jsonBool(v)
-			}
-			return true
-		})
-		switch typ {
+	elements(content, func(raw string) bool {
+		b := readBlock(raw)
+		switch b.typ {
 		case "text":
-			r.userText(text, isMeta)
+			r.userText(b.text, isMeta)
 		case "tool_result":
-			r.toolResult(claudeContentText(inner), toolID, isError)
+			r.toolResult(claudeContentText(b.content), b.toolUseID, b.isError)
 		}
 		return true
 	})
@@ -520,39 +504,59 @@ func (r *claudeRecord) assistantDrafts(message string, apiError bool) {
 		r.assistantText(text, role, origin)
 		return
 	}
-	elements(content, func(block string) bool {
-		var typ, text, thinking, name, id, input string
-		members(block, func(k, v string) bool {
-			switch k {
-			case "type":
-				typ = jsonString(v)
-			case "text":
-				text = jsonString(v)
-			case "thinking":
-				thinking = jsonString(v)
-			case "name":
-				name = strings.Clone(jsonString(v))
-			case "id":
-				id = strings.Clone(jsonString(v))
-			case "input":
-				input = v
-			}
-			return true
-		})
-		switch typ {
+	elements(content, func(raw string) bool {
+		b := readBlock(raw)
+		switch b.typ {
 		case "text":
-			r.assistantText(text, role, origin)
+			r.assistantText(b.text, role, origin)
 		case "thinking":
-			r.drafts = append(r.drafts, draft{ev: Event{Kind: KindReasoning, Role: RoleAssistant, Text: thinking}, side: sideAssistant})
+			r.drafts = append(r.drafts, draft{ev: Event{Kind: KindReasoning, Role: RoleAssistant, Text: b.thinking}, side: sideAssistant})
 		case "tool_use", "server_tool_use":
-			ev := Event{Kind: KindToolCall, Role: RoleAssistant, ToolName: name, ToolID: id}
-			if input != "" {
-				ev.Args = json.RawMessage(input)
+			ev := Event{Kind: KindToolCall, Role: RoleAssistant, ToolName: b.name, ToolID: b.id}
+			if b.input != "" {
+				ev.Args = json.RawMessage(b.input)
 			}
 			r.drafts = append(r.drafts, draft{ev: ev, side: sideAssistant, remember: true})
 		}
 		return true
 	})
+}
+
+// block is a content block of a message: text, thinking, tool_use or
+// tool_result. Ids and names are kept apart from the record's line.
+type block struct {
+	typ, text, thinking string
+	name, id, input     string // tool_use
+	content, toolUseID  string // tool_result; content is raw JSON
+	isError             bool
+}
+
+func readBlock(raw string) block {
+	var b block
+	members(raw, func(k, v string) bool {
+		switch k {
+		case "type":
+			b.typ = jsonString(v)
+		case "text":
+			b.text = jsonString(v)
+		case "thinking":
+			b.thinking = jsonString(v)
+		case "name":
+			b.name = strings.Clone(jsonString(v))
+		case "id":
+			b.id = strings.Clone(jsonString(v))
+		case "input":
+			b.input = v
+		case "content":
+			b.content = v
+		case "tool_use_id":
+			b.toolUseID = strings.Clone(jsonString(v))
+		case "is_error":
+			b.isError = jsonBool(v)
+		}
+		return true
+	})
+	return b
 }
 
 func (r *claudeRecord) assistantText(text string, role Role, origin Origin) {

@@ -103,6 +103,16 @@ func (lr *lineReader) next() (line []byte, num int, offset int64, ok bool) {
 	return chunk, lr.line, start, true
 }
 
+// nextRecord is next without the blank lines.
+func (lr *lineReader) nextRecord() (line []byte, num int, offset int64, ok bool) {
+	for {
+		line, num, offset, ok = lr.next()
+		if !ok || len(bytes.TrimSpace(line)) > 0 {
+			return line, num, offset, ok
+		}
+	}
+}
+
 // failure reports a read error other than a clean end of stream.
 func (lr *lineReader) failure() error {
 	if lr.err == nil || lr.err == io.EOF {

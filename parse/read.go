@@ -231,12 +231,9 @@ func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileRes
 func (s *sink) stream(lr *lineReader, dec decoder) int {
 	records := 0
 	for s.err == nil {
-		line, num, off, ok := lr.next()
+		line, num, off, ok := lr.nextRecord()
 		if !ok {
 			break
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
 		}
 		records++
 		if sk, ok := dec.(skipper); ok && sk.skippable(unsafe.String(unsafe.SliceData(line), len(line))) {
@@ -289,12 +286,9 @@ func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
 			b, size = &batch{done: make(chan struct{})}, 0
 		}
 		for !stop.Load() {
-			line, num, off, ok := lr.next()
+			line, num, off, ok := lr.nextRecord()
 			if !ok {
 				break
-			}
-			if len(bytes.TrimSpace(line)) == 0 {
-				continue
 			}
 			records++
 			b.lines = append(b.lines, batchLine{string(line), num, off, lr.lastUnterminated})

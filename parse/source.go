@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/tidwall/gjson"
 )
 
 // File is one transcript file and the agent whose records it holds.
@@ -163,61 +165,50 @@ func discoverDir(root string, seen map[string]bool) ([]Transcript, []Diagnostic)
 	return out, diags
 }
 
-// peekSessionID reads the sessionId of the first record that has one.
-func peekSessionID(path string) string {
+// peekRecords calls fn with the first n records of a file, until fn
+// returns true.
+func peekRecords(path string, n int, fn func(rec gjson.Result) bool) {
 	fh, err := os.Open(path)
 	if err != nil {
-		return ""
+		return
 	}
 	defer fh.Close()
 	r, err := maybeGunzip(bufio.NewReaderSize(fh, peekBufSize))
 	if err != nil {
-		return ""
+		return
 	}
 	lr := newLineReader(r, peekBufSize)
-	for i := 0; i < 16; i++ {
+	for i := 0; i < n; i++ {
 		line, _, _, ok := lr.next()
 		if !ok {
-			return ""
+			return
 		}
-		if rec, ok := parseRecord(string(line)); ok {
-			if id := rec.Get("sessionId").Str; id != "" {
-				return id
-			}
+		if rec, ok := parseRecord(string(line)); ok && fn(rec) {
+			return
 		}
 	}
-	return ""
+}
+
+// peekSessionID reads the sessionId of the first record that has one.
+func peekSessionID(path string) (id string) {
+	peekRecords(path, 16, func(rec gjson.Result) bool {
+		id = rec.Get("sessionId").Str
+		return id != ""
+	})
+	return id
 }
 
 // SessionDir reads the working directory a session recorded: Claude Code's
 // cwd field, or Codex's session_meta payload.cwd. Empty when none is found
 // in its first records.
-func SessionDir(path string) string {
-	fh, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer fh.Close()
-	r, err := maybeGunzip(bufio.NewReaderSize(fh, peekBufSize))
-	if err != nil {
-		return ""
-	}
-	lr := newLineReader(r, peekBufSize)
-	for i := 0; i < 32; i++ {
-		line, _, _, ok := lr.next()
-		if !ok {
-			return ""
+func SessionDir(path string) (cwd string) {
+	peekRecords(path, 32, func(rec gjson.Result) bool {
+		if cwd = rec.Get("cwd").Str; cwd == "" {
+			cwd = rec.Get("payload.cwd").Str
 		}
-		if rec, ok := parseRecord(string(line)); ok {
-			if cwd := rec.Get("cwd").Str; cwd != "" {
-				return cwd
-			}
-			if cwd := rec.Get("payload.cwd").Str; cwd != "" {
-				return cwd
-			}
-		}
-	}
-	return ""
+		return cwd != ""
+	})
+	return cwd
 }
 
 // ClaudeProjectDir is the folder where Claude Code keeps the sessions of a
