@@ -3,7 +3,6 @@ package audit
 import (
 	"hash/maphash"
 	"slices"
-	"strings"
 
 	"github.com/compaudit/compaudit/parse"
 )
@@ -49,19 +48,41 @@ type tokenHasher struct{ seed maphash.Seed }
 
 func newTokenHasher() tokenHasher { return tokenHasher{maphash.MakeSeed()} }
 
-// hash does not allocate for the usual lower-case token.
+// hash does not allocate: tokens are short, and an upper-case one is
+// lowered in a buffer on the stack.
 func (h tokenHasher) hash(tok string) uint64 {
-	tok = strings.Trim(tok, "`'\"")
-	if len(tok) > 1 {
-		tok = strings.TrimSuffix(tok, "/")
+	for len(tok) > 0 && isQuote(tok[0]) {
+		tok = tok[1:]
 	}
+	for len(tok) > 0 && isQuote(tok[len(tok)-1]) {
+		tok = tok[:len(tok)-1]
+	}
+	if len(tok) > 1 && tok[len(tok)-1] == '/' {
+		tok = tok[:len(tok)-1]
+	}
+	var buf [128]byte
+	lowered := false
 	for i := 0; i < len(tok); i++ {
-		if c := tok[i]; c >= 'A' && c <= 'Z' || c >= 0x80 {
-			return maphash.String(h.seed, foldLower(tok))
+		c := tok[i]
+		if c >= 0x80 || len(tok) > len(buf) {
+			if c >= 0x80 || c >= 'A' && c <= 'Z' {
+				return maphash.String(h.seed, foldLower(tok))
+			}
+			continue
 		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+			lowered = true
+		}
+		buf[i] = c
 	}
-	return maphash.String(h.seed, tok)
+	if !lowered {
+		return maphash.String(h.seed, tok)
+	}
+	return maphash.Bytes(h.seed, buf[:len(tok)])
 }
+
+func isQuote(c byte) bool { return c == '`' || c == '\'' || c == '"' }
 
 // maxIndexedText bounds the text of one event searched for tokens.
 const maxIndexedText = 256 << 10

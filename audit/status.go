@@ -78,8 +78,6 @@ var (
 	failCountRE = regexp.MustCompile(`(?i)\b([1-9]\d*) (?:failures?|failed|errors?)\b`)
 	zeroFailRE  = regexp.MustCompile(`(?i)\b0 (?:failures?|failed)\b`)
 	passCountRE = regexp.MustCompile(`(?i)\b[1-9]\d* (?:passed|passing|tests? passed|examples?, 0 failures)\b`)
-	goFailRE    = regexp.MustCompile(`(?m)^(?:--- FAIL|FAIL\b)`)
-	goOkRE      = regexp.MustCompile(`(?m)^(?:ok\s+\S|PASS$)`)
 	exitRE      = regexp.MustCompile(`(?i)(?:exit(?:ed)? (?:code|status)[: ]*|exited with code )(-?\d+)`)
 )
 
@@ -89,48 +87,85 @@ func runOutcome(text string, isError bool) (string, string) {
 	if isError {
 		return StatusFailed, firstLine(text)
 	}
-	// the expressions are slow on long logs: each runs only where its
-	// words occur
+	// The expressions are slow on long logs: each runs only on the lines
+	// that hold its words. No match spans a line, so the first line's
+	// match is the leftmost.
 	lower := foldLower(text)
-	has := func(words ...string) bool {
-		for _, w := range words {
-			if strings.Contains(lower, w) {
-				return true
-			}
-		}
-		return false
-	}
-	if has("exit") {
-		if m := exitRE.FindStringSubmatch(text); m != nil {
-			if code, _ := strconv.Atoi(m[1]); code != 0 {
-				return StatusFailed, m[0]
-			}
+	if m := firstMatch(text, lower, exitRE, "exit"); m != nil {
+		if code, _ := strconv.Atoi(m[1]); code != 0 {
+			return StatusFailed, m[0]
 		}
 	}
-	if has("fail", "error") {
-		if m := failCountRE.FindString(text); m != "" {
-			return StatusFailed, m
-		}
+	if m := firstMatch(text, lower, failCountRE, "fail", "error"); m != nil {
+		return StatusFailed, m[0]
 	}
-	if strings.Contains(text, "FAIL") && (goFailRE.MatchString(text) || strings.Contains(text, "test result: FAILED") || strings.Contains(text, "FAILED ")) {
+	if strings.Contains(text, "FAIL") && (goFailLine(text) || strings.Contains(text, "test result: FAILED") || strings.Contains(text, "FAILED ")) {
 		return StatusFailed, "FAIL"
 	}
-	if has("0 fail") {
-		if m := zeroFailRE.FindString(text); m != "" {
-			return StatusDone, m
-		}
+	if m := firstMatch(text, lower, zeroFailRE, "0 fail"); m != nil {
+		return StatusDone, m[0]
 	}
-	if has("pass", "example") {
-		if m := passCountRE.FindString(text); m != "" {
-			return StatusDone, m
-		}
+	if m := firstMatch(text, lower, passCountRE, "pass", "example"); m != nil {
+		return StatusDone, m[0]
 	}
-	if (strings.Contains(text, "ok") || strings.Contains(text, "PASS")) && (goOkRE.MatchString(text) || strings.Contains(text, "test result: ok")) {
+	if (strings.Contains(text, "ok") || strings.Contains(text, "PASS")) && (goOkLine(text) || strings.Contains(text, "test result: ok")) {
 		return StatusDone, "ok"
 	}
 	// No marker either way: the tool said it did not fail, and agents'
 	// tools report a non-zero exit as an error.
 	return StatusDone, "exited without error"
+}
+
+// firstMatch runs re on each line of text that holds one of words (looked
+// for in lower, text lowered without changing its length) and returns the
+// first line's match with its groups.
+func firstMatch(text, lower string, re *regexp.Regexp, words ...string) []string {
+	for start := 0; start < len(text); {
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += start
+		}
+		for _, w := range words {
+			if strings.Contains(lower[start:end], w) {
+				if m := re.FindStringSubmatch(text[start:end]); m != nil {
+					return m
+				}
+				break
+			}
+		}
+		start = end + 1
+	}
+	return nil
+}
+
+// goFailLine spots go test's failure lines: "--- FAIL" or "FAIL" at the
+// start of a line.
+func goFailLine(text string) bool {
+	for line := range strings.Lines(text) {
+		if strings.HasPrefix(line, "--- FAIL") || strings.HasPrefix(line, "FAIL") && (len(line) == 4 || !isIdentByte(line[4]) || line[4] >= 0x80) {
+			return true
+		}
+	}
+	return false
+}
+
+// goOkLine spots go test's passing lines: "ok  <package>" or "PASS".
+func goOkLine(text string) bool {
+	for line := range strings.Lines(text) {
+		line = strings.TrimSuffix(line, "\n")
+		if line == "PASS" {
+			return true
+		}
+		if rest, ok := strings.CutPrefix(line, "ok"); ok {
+			trimmed := strings.TrimLeft(rest, " \t\v\f\r")
+			if len(trimmed) < len(rest) && trimmed != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func firstLine(s string) string {
