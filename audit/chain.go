@@ -80,6 +80,11 @@ func Changed(r *BoundaryReplay, id string) bool {
 		return true
 	}
 	prev, cur := t[i-1], t[i]
+	if prev.boundary != cur.boundary-1 {
+		// it was out of context in between (dormant) and a turn stated it
+		// again: losing it now is a new loss
+		return true
+	}
 	return prev.state != cur.state || prev.judgement.Variant != cur.judgement.Variant
 }
 
