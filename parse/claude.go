@@ -146,18 +146,18 @@ func (d *claudeDecoder) prepare(rec gjson.Result, annotate func(*Event)) any {
 // object: a cut or merged line is validated, and reported, like any other.
 func (d *claudeDecoder) skippable(line string) bool {
 	t := strings.TrimSpace(line)
-	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' || strings.IndexByte(t, 0) >= 0 {
+	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
 		return false
 	}
-	end := skipValue(t, 0)
-	if end != len(t) {
-		return false // more than one value on the line
-	}
+	// the type first: a conversation record pays for nothing more
 	switch jsonString(member(t, "type")) {
 	case "progress", "file-history-snapshot", "queue-operation", "summary", "custom-title", "tag", "agent-name", "last-prompt":
-		return true
+	default:
+		return false
 	}
-	return false
+	// one whole object, no NUL: a cut or merged line is validated, and
+	// reported, like any other
+	return strings.IndexByte(t, 0) < 0 && skipValue(t, 0) == len(t)
 }
 
 func (d *claudeDecoder) apply(p any, line int, off int64) {
@@ -273,7 +273,7 @@ func (d *claudeDecoder) chain(r *claudeRecord, h uint64, line int) {
 			}
 		}
 	}
-	if r.compactSummary || r.typ == "system" && strings.Contains(r.sys.Get("subtype").Str, "compact_boundary") {
+	if r.compactSummary || r.typ == "system" && r.sys.Get("subtype").Str == "compact_boundary" {
 		m.relinked = true
 	}
 	if len(d.seenRing) < seenWindow {

@@ -236,7 +236,7 @@ func (s *sink) stream(lr *lineReader, dec decoder) int {
 			break
 		}
 		records++
-		if sk, ok := dec.(skipper); ok && sk.skippable(unsafe.String(unsafe.SliceData(line), len(line))) {
+		if skip(dec, unsafe.String(unsafe.SliceData(line), len(line))) {
 			continue // looked at in place: a skipped record is never copied
 		}
 		s.apply(dec, s.prepareLine(dec, string(line), lr.lastUnterminated), num, off)
@@ -305,7 +305,9 @@ func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
 		wg.Go(func() {
 			for b := range work {
 				for i, l := range b.lines {
-					b.out[i] = s.prepareLine(dec, l.text, l.last)
+					if !skip(dec, l.text) {
+						b.out[i] = s.prepareLine(dec, l.text, l.last)
+					}
 				}
 				close(b.done)
 			}
@@ -341,9 +343,6 @@ func (s *sink) prepareLine(dec decoder, line string, last bool) (p any) {
 			p = lineProblem{fmt.Sprintf("internal error reading this record (a compaudit bug; please report it): %v; skipped", r)}
 		}
 	}()
-	if sk, ok := dec.(skipper); ok && sk.skippable(line) {
-		return nil
-	}
 	rec, repaired, ok := parseRecordRepaired(line)
 	if !ok {
 		trimmed := strings.TrimSpace(line)
@@ -442,6 +441,13 @@ type decoder interface {
 // record it would skip anyway.
 type skipper interface {
 	skippable(line string) bool
+}
+
+// skip reports a line the decoder would skip anyway: the streaming paths
+// ask before they copy or validate it.
+func skip(dec decoder, line string) bool {
+	sk, ok := dec.(skipper)
+	return ok && sk.skippable(line)
 }
 
 func newDecoder(f Format, s *sink) decoder {
