@@ -108,9 +108,9 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 				p.message = messageContent(ev.Text, p.literals, p.claims)
 			}
 		}
-		if !sourceOf(ev).Instructive() {
-			// one pass feeds the index and the literals a tool or the
-			// agent's own words add to the ledger
+		if src := sourceOf(ev); !src.Instructive() && src != SourceAssistant {
+			// one pass feeds the index and the literals a tool's output
+			// adds to the ledger
 			var hits toolHits
 			scanTokensAt(ev.Text, func(tok string, at int) {
 				if at < maxIndexedText {
