@@ -64,7 +64,7 @@ func Audit(t parse.Transcript, popts parse.Options, opts Options) (*Result, erro
 				continue
 			}
 			p := &Pass{Transcript: t.Path, Format: a.format, Agent: a.agent, Ledger: a.ledger, Replay: r,
-				Boundaries: a.boundaries, rule: rule, cache: map[string]any{}}
+				Boundaries: a.boundaries, rule: rule}
 			p.report = report
 			rule.Run(p)
 		}
@@ -107,7 +107,7 @@ func Audit(t parse.Transcript, popts parse.Options, opts Options) (*Result, erro
 		if rule.Scope != ScopeRun {
 			continue
 		}
-		p := &Pass{Transcript: t.Path, Format: res.Format, State: res.State, rule: rule, cache: map[string]any{}, report: report}
+		p := &Pass{Transcript: t.Path, Format: res.Format, State: res.State, rule: rule, report: report}
 		rule.Run(p)
 	}
 	rank := map[string]int{}

@@ -47,7 +47,6 @@ type Pass struct {
 
 	rule   *Rule
 	report func(Finding)
-	cache  map[string]any
 }
 
 // Report records a finding. The driver fills in what the rule need not:
@@ -69,15 +68,4 @@ func (p *Pass) Report(f Finding) {
 	}
 	f.detach()
 	p.report(f)
-}
-
-// memo computes a value once per pass and shares it among rules: the near
-// misses dropped-literal and paraphrase-reference both need.
-func (p *Pass) memo(key string, f func() any) any {
-	if v, ok := p.cache[key]; ok {
-		return v
-	}
-	v := f()
-	p.cache[key] = v
-	return v
 }

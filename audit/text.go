@@ -296,12 +296,6 @@ func (t termSet) hasAll(terms []string) bool {
 	return len(terms) > 0
 }
 
-// containsFold reports whether needle occurs in hay, ignoring case, at
-// identifier boundaries: "prod" is in "acme-prod" but not in "product".
-func containsFold(hay, needle string) bool {
-	return indexFold(hay, needle) >= 0
-}
-
 func indexFold(hay, needle string) int {
 	if needle == "" {
 		return -1

@@ -29,9 +29,6 @@ type app struct {
 // colorOut says whether stdout gets colour.
 func (a *app) colorOut() bool { return a.streams.useColor(a.global.color, a.streams.OutTTY) }
 
-// colorErr says whether stderr gets colour.
-func (a *app) colorErr() bool { return a.streams.useColor(a.global.color, a.streams.ErrTTY) }
-
 // loadConfig reads --config, or .compaudit.yaml found upward from the
 // working directory; no file is an empty configuration. A bad file is a
 // usage error naming file and line.
