@@ -21,7 +21,8 @@ type auditedDoc struct {
 		Path       string            `json:"path"`
 		Boundaries []json.RawMessage `json:"boundaries"`
 		Findings   []struct {
-			Rule string `json:"rule"`
+			Rule    string `json:"rule"`
+			Message string `json:"message"`
 		} `json:"findings"`
 	} `json:"transcripts"`
 }
@@ -63,7 +64,7 @@ func auditJSON(t *testing.T, paths ...string) (int, auditedDoc, string) {
 
 // audited checks the transcript at path was audited: its boundaries and
 // one of the incident's findings are in the report.
-func audited(t *testing.T, doc auditedDoc, path string, boundaries int, rule string) {
+func audited(t *testing.T, doc auditedDoc, path string, boundaries int, rule, mention string) {
 	t.Helper()
 	for _, tr := range doc.Transcripts {
 		if tr.Path != path {
@@ -73,8 +74,13 @@ func audited(t *testing.T, doc auditedDoc, path string, boundaries int, rule str
 			t.Errorf("%s: %d boundaries audited, want %d", path, len(tr.Boundaries), boundaries)
 		}
 		rules := map[string]bool{}
+		mentioned := mention == ""
 		for _, f := range tr.Findings {
 			rules[f.Rule] = true
+			mentioned = mentioned || strings.Contains(f.Message, mention)
+		}
+		if !mentioned {
+			t.Errorf("%s: no finding mentions %s, so its record was not read", path, mention)
 		}
 		if !rules[rule] {
 			t.Errorf("%s: the incident's findings are missing: %v", path, rules)
@@ -87,11 +93,6 @@ func audited(t *testing.T, doc auditedDoc, path string, boundaries int, rule str
 func TestBadInputMatrix(t *testing.T) {
 	lines := incidentLines(t)
 	n := len(lines)
-	type result struct {
-		code   int
-		doc    auditedDoc
-		stderr string
-	}
 	cases := []struct {
 		name string
 		// make writes the case's files into dir and returns the paths to
@@ -105,6 +106,8 @@ func TestBadInputMatrix(t *testing.T) {
 		// deploy to the paraphrased bucket, found after the boundary
 		// whatever became of the summary
 		rule string
+		// mention is what a finding must quote from the damaged record
+		mention string
 	}{
 		{
 			name: "truncated last line",
@@ -120,7 +123,7 @@ func TestBadInputMatrix(t *testing.T) {
 				p := writeFile(t, dir, "s.jsonl", joinLines(withToolOutput(lines, 100, 70<<10)))
 				return []string{p}, p
 			},
-			code: ExitOK, boundaries: 1,
+			code: ExitOK, boundaries: 1, mention: bigOutputHost,
 		},
 		{
 			name: "line over 16 MB",
@@ -128,7 +131,7 @@ func TestBadInputMatrix(t *testing.T) {
 				p := writeFile(t, dir, "s.jsonl", joinLines(withToolOutput(lines, 100, 17<<20)))
 				return []string{p}, p
 			},
-			code: ExitOK, boundaries: 1,
+			code: ExitOK, boundaries: 1, mention: bigOutputHost,
 		},
 		{
 			name: "NUL bytes",
@@ -289,7 +292,7 @@ func TestBadInputMatrix(t *testing.T) {
 				if rule == "" {
 					rule = "paraphrase-reference"
 				}
-				audited(t, doc, good, c.boundaries, rule)
+				audited(t, doc, good, c.boundaries, rule, c.mention)
 			} else if len(doc.Transcripts) != 0 {
 				t.Errorf("nothing was readable, yet %d transcripts were reported", len(doc.Transcripts))
 			}
@@ -300,13 +303,18 @@ func TestBadInputMatrix(t *testing.T) {
 	}
 }
 
+// bigOutputHost ends the long tool output: the summary drops it, so a
+// finding quotes it only if the whole line was read.
+const bigOutputHost = "db-big.internal:5432"
+
 // withToolOutput inserts, after line at, a tool result of size bytes of
-// ordinary build output.
+// ordinary build output that ends naming a database host.
 func withToolOutput(lines []string, at, size int) []string {
 	var b strings.Builder
 	for b.Len() < size {
 		b.WriteString(`dist/assets/index-4f9a2c1e.js   183.42 kB │ gzip: 58.10 kB\n`)
 	}
+	b.WriteString("deployed; database at " + bigOutputHost)
 	rec := `{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/acme-site","sessionId":"bd2cb367-c66c-96fc-3dc2-2642db0a6f2a","version":"2.1.39","type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_big","type":"tool_result","content":"` + b.String() + `"}]},"uuid":"0f0f0f0f-1111-2222-3333-444455556666","timestamp":"2026-03-02T09:20:00.000Z"}`
 	out := append([]string(nil), lines[:at]...)
 	out = append(out, rec)
