@@ -72,7 +72,7 @@ type draft struct {
 // prepare reads a Claude Code record. It keeps no state, and reads the
 // record in one pass: the tool output Claude Code duplicates under
 // toolUseResult, and the data of progress records, are skipped unread.
-func (d *claudeDecoder) prepare(rec gjson.Result, annotate func(*Event)) any {
+func (d *claudeDecoder) prepare(rec gjson.Result, ascii bool, annotate func(*Event)) any {
 	r := &claudeRecord{}
 	var message string
 	var isMeta, apiError bool
@@ -125,7 +125,7 @@ func (d *claudeDecoder) prepare(rec gjson.Result, annotate func(*Event)) any {
 	}
 	for i := range r.drafts {
 		ev := &r.drafts[i].ev
-		if !utf8.ValidString(ev.Text) {
+		if !ascii && !utf8.ValidString(ev.Text) {
 			// raw bytes from a tool (a Latin-1 CSV) must not leak invalid
 			// UTF-8 into JSON output
 			ev.Text = strings.ToValidUTF8(ev.Text, "\uFFFD")

@@ -343,7 +343,7 @@ func (s *sink) prepareLine(dec decoder, line string, last bool) (p any) {
 			p = lineProblem{fmt.Sprintf("internal error reading this record (a compaudit bug; please report it): %v; skipped", r)}
 		}
 	}()
-	rec, repaired, ok := parseRecordRepaired(line)
+	rec, repaired, ascii, ok := parseRecordRepaired(line)
 	if !ok {
 		trimmed := strings.TrimSpace(line)
 		switch {
@@ -357,7 +357,7 @@ func (s *sink) prepareLine(dec decoder, line string, last bool) (p any) {
 			return lineProblem{"malformed record: invalid JSON; skipped"}
 		}
 	}
-	p = dec.prepare(rec, s.prepare)
+	p = dec.prepare(rec, ascii, s.prepare)
 	if repaired {
 		return repairedLine{p}
 	}
@@ -404,35 +404,37 @@ func cleanOSError(err error) string {
 // parseRecord validates one line as a JSON object. Invalid UTF-8 is tolerated:
 // agents write raw tool output, and a stray byte must not cost the record.
 func parseRecord(line string) (gjson.Result, bool) {
-	rec, _, ok := parseRecordRepaired(line)
+	rec, _, _, ok := parseRecordRepaired(line)
 	return rec, ok
 }
 
 // parseRecordRepaired is parseRecord that also says whether invalid UTF-8
-// had to be replaced.
-func parseRecordRepaired(line string) (rec gjson.Result, repaired, ok bool) {
-	if !gjson.Valid(line) {
+// had to be replaced, and whether the line was all ASCII (so no string of
+// it needs a UTF-8 check).
+func parseRecordRepaired(line string) (rec gjson.Result, repaired, ascii, ok bool) {
+	valid, ascii := validJSON(line)
+	if !valid {
 		if utf8.ValidString(line) {
-			return gjson.Result{}, false, false
+			return gjson.Result{}, false, false, false
 		}
 		line = strings.ToValidUTF8(line, "\uFFFD")
-		if !gjson.Valid(line) {
-			return gjson.Result{}, false, false
+		if valid, _ = validJSON(line); !valid {
+			return gjson.Result{}, false, false, false
 		}
 		repaired = true
 	}
 	rec = gjson.Parse(line)
 	if !rec.IsObject() {
-		return gjson.Result{}, false, false
+		return gjson.Result{}, false, false, false
 	}
-	return rec, repaired, true
+	return rec, repaired, ascii, true
 }
 
 // decoder turns the records of one format into events, in two steps:
 // prepare reads one record on its own and may run on several at once;
 // apply takes the prepared records in file order and keeps the state.
 type decoder interface {
-	prepare(rec gjson.Result, annotate func(*Event)) any
+	prepare(rec gjson.Result, ascii bool, annotate func(*Event)) any
 	apply(p any, line int, off int64)
 	finish()
 }

@@ -1,0 +1,261 @@
+package parse
+
+import "math/bits"
+
+// validJSON reports whether s is one JSON value (RFC 8259), with space
+// around it allowed, and whether every byte of it is ASCII. It accepts
+// exactly what encoding/json.Valid accepts; like it, it does not ask that
+// strings be UTF-8 — the reader repairs those.
+//
+// Every conversation record is validated whole before it is read, and most
+// of its bytes are long strings (tool output, file contents), so strings
+// are scanned eight bytes at a time: a word with no quote, backslash,
+// control byte or high bit is passed over at once. The high bits are
+// gathered on the way, so an all-ASCII record (the common case) needs no
+// separate UTF-8 check.
+func validJSON(s string) (ok, ascii bool) {
+	v := validator{s: s}
+	i := v.space(0)
+	i, ok = v.value(i, 0)
+	if !ok {
+		return false, false
+	}
+	if v.space(i) != len(s) {
+		return false, false
+	}
+	return true, v.high&highs == 0
+}
+
+// maxDepth bounds nesting, so a hostile line of brackets cannot exhaust
+// the stack; encoding/json's limit is 10,000.
+const maxDepth = 10000
+
+type validator struct {
+	s    string
+	high uint64 // OR of every string word's bytes: bit 7s say non-ASCII
+}
+
+func (v *validator) space(i int) int {
+	for i < len(v.s) {
+		switch v.s[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+func (v *validator) value(i, depth int) (int, bool) {
+	if i >= len(v.s) {
+		return i, false
+	}
+	switch c := v.s[i]; {
+	case c == '"':
+		return v.str(i + 1)
+	case c == '{':
+		return v.object(i+1, depth+1)
+	case c == '[':
+		return v.array(i+1, depth+1)
+	case c == '-' || c >= '0' && c <= '9':
+		return v.number(i)
+	case c == 't':
+		return v.word(i, "true")
+	case c == 'f':
+		return v.word(i, "false")
+	case c == 'n':
+		return v.word(i, "null")
+	}
+	return i, false
+}
+
+func (v *validator) word(i int, w string) (int, bool) {
+	if len(v.s)-i >= len(w) && v.s[i:i+len(w)] == w {
+		return i + len(w), true
+	}
+	return i, false
+}
+
+func (v *validator) object(i, depth int) (int, bool) {
+	if depth > maxDepth {
+		return i, false
+	}
+	i = v.space(i)
+	if i < len(v.s) && v.s[i] == '}' {
+		return i + 1, true
+	}
+	for {
+		if i >= len(v.s) || v.s[i] != '"' {
+			return i, false
+		}
+		var ok bool
+		if i, ok = v.str(i + 1); !ok {
+			return i, false
+		}
+		i = v.space(i)
+		if i >= len(v.s) || v.s[i] != ':' {
+			return i, false
+		}
+		if i, ok = v.value(v.space(i+1), depth); !ok {
+			return i, false
+		}
+		i = v.space(i)
+		if i >= len(v.s) {
+			return i, false
+		}
+		switch v.s[i] {
+		case ',':
+			i = v.space(i + 1)
+		case '}':
+			return i + 1, true
+		default:
+			return i, false
+		}
+	}
+}
+
+func (v *validator) array(i, depth int) (int, bool) {
+	if depth > maxDepth {
+		return i, false
+	}
+	i = v.space(i)
+	if i < len(v.s) && v.s[i] == ']' {
+		return i + 1, true
+	}
+	for {
+		var ok bool
+		if i, ok = v.value(i, depth); !ok {
+			return i, false
+		}
+		i = v.space(i)
+		if i >= len(v.s) {
+			return i, false
+		}
+		switch v.s[i] {
+		case ',':
+			i = v.space(i + 1)
+		case ']':
+			return i + 1, true
+		default:
+			return i, false
+		}
+	}
+}
+
+// SWAR masks: a byte-wise "is zero" and "is below 0x20" over a word.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// str checks the string whose body starts at s[i] and returns the index
+// past its closing quote.
+func (v *validator) str(i int) (int, bool) {
+	s := v.s
+	for {
+		// eight bytes at a time while none needs a look
+		for i+8 <= len(s) {
+			w := word(s[i : i+8])
+			q := w ^ ('"' * ones)
+			b := w ^ ('\\' * ones)
+			special := ((q-ones)&^q | (b-ones)&^b | (w-0x20*ones)&^w) & highs
+			if special != 0 {
+				// a borrow can only mark bytes above a true hit, so the
+				// lowest mark is the first byte that needs a look
+				k := bits.TrailingZeros64(special) / 8
+				v.high |= w & (1<<(8*k) - 1)
+				i += k
+				break
+			}
+			v.high |= w
+			i += 8
+		}
+		if i >= len(s) {
+			return i, false
+		}
+		c := s[i]
+		switch {
+		case c == '"':
+			return i + 1, true
+		case c == '\\':
+			if i+1 >= len(s) {
+				return i, false
+			}
+			switch s[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(s) {
+					return i, false
+				}
+				for _, h := range []byte(s[i+2 : i+6]) {
+					if !isHex(h) {
+						return i, false
+					}
+				}
+				i += 6
+			default:
+				return i, false
+			}
+		case c < 0x20:
+			return i, false
+		default:
+			v.high |= uint64(c)
+			i++
+		}
+	}
+}
+
+// word reads eight bytes little-endian, as one load.
+func word(b string) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// number checks -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (v *validator) number(i int) (int, bool) {
+	s := v.s
+	if s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	default:
+		return i, false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if i >= len(s) || !isDigit(s[i]) {
+			return i, false
+		}
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if i >= len(s) || !isDigit(s[i]) {
+			return i, false
+		}
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	}
+	return i, true
+}

@@ -1,0 +1,93 @@
+package parse
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+// checkValid holds validJSON to encoding/json.Valid, the reference for
+// what is JSON, and its ascii answer to the bytes themselves.
+func checkValid(t *testing.T, s string) {
+	t.Helper()
+	ok, ascii := validJSON(s)
+	if want := json.Valid([]byte(s)); ok != want {
+		t.Fatalf("validJSON(%q) = %v, encoding/json says %v", s, ok, want)
+	}
+	wantASCII := ok
+	for i := 0; i < len(s) && wantASCII; i++ {
+		wantASCII = s[i] < 0x80
+	}
+	if ascii != wantASCII {
+		t.Fatalf("validJSON(%q): ascii = %v, want %v", s, ascii, wantASCII)
+	}
+}
+
+var validCases = []string{
+	``, ` `, `{}`, ` {} `, `[]`, `{"a":1}`, `{"a":1,}`, `{"a" 1}`, `{"a":}`, `{,}`, `[1,]`, `[,1]`,
+	`{"a":[1,2,{"b":null}],"c":true,"d":false}`, `"x"`, `1`, `-`, `-0`, `-01`, `01`, `1.`, `1.5`, `.5`,
+	`1e`, `1e+`, `1e+5`, `1E-05`, `0.0e0`, `tru`, `true`, `nul`, `nulll`, `{"a":1}x`, `{"a":1} {}`,
+	`"\u00e9"`, `"\u00g9"`, `"\u00e"`, `"\x"`, `"\/"`, `"a\"b"`, `"a\\"`, `"a\\\"`, "\"a\tb\"", "\"a\x00b\"",
+	"\"a\x1fbcdefghijklmnop\"", "\"abcdefgh\x7f\"", "\"caf\xc3\xa9 au lait, long enough\"", "\"\xff\xfe bytes\"",
+	"{\"k\xc3\xa9\":\"v\"}", "\xef\xbb\xbf{}", `{"a":"0123456789abcdef\"0123456789abcdef"}`,
+	`{"a":"0123456789abcdef\\`, `{"a":"0123456789abcdef`, `{"a":"0123456789abcde"`, "{\"a\":1}\r\n",
+	`[` + strings.Repeat(`"ok",`, 50) + `"end"]`,
+	`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01","content":"line one\nline two \"quoted\" caf\u00e9\n"}]}}`,
+}
+
+func TestValidJSON(t *testing.T) {
+	for _, c := range validCases {
+		checkValid(t, c)
+	}
+}
+
+// TestValidJSONDepth: nesting is bounded like encoding/json's, so a line of
+// brackets is rejected rather than exhausting anything.
+func TestValidJSONDepth(t *testing.T) {
+	for _, n := range []int{maxDepth, maxDepth + 1} {
+		checkValid(t, strings.Repeat("[", n)+strings.Repeat("]", n))
+		checkValid(t, strings.Repeat(`{"a":`, n)+"1"+strings.Repeat("}", n))
+	}
+}
+
+// FuzzValidJSON compares the fast validator with encoding/json on any input.
+func FuzzValidJSON(f *testing.F) {
+	for _, c := range validCases {
+		f.Add(c)
+	}
+	f.Fuzz(checkValid)
+}
+
+// BenchmarkValidate compares the validator with gjson.Valid, which it
+// replaced, on the same lines.
+func BenchmarkValidate(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "transcripts", "incident-drift-claude.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	var size int64
+	for _, l := range lines {
+		size += int64(len(l))
+	}
+	b.Run("validJSON", func(b *testing.B) {
+		b.SetBytes(size)
+		for b.Loop() {
+			for _, l := range lines {
+				validJSON(l)
+			}
+		}
+	})
+	b.Run("gjson.Valid", func(b *testing.B) {
+		b.SetBytes(size)
+		for b.Loop() {
+			for _, l := range lines {
+				gjson.Valid(l)
+			}
+		}
+	})
+}
