@@ -58,6 +58,19 @@ func BenchmarkTagging(b *testing.B) {
 	}
 }
 
+// BenchmarkPrepare is the stateless part alone, as the reading workers run
+// it: tokens hashed for the index, literals, claims.
+func BenchmarkPrepare(b *testing.B) {
+	evs := incidentEvents(b, "incident-drift-claude.jsonl")
+	h := newTokenHasher()
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, ev := range evs {
+			h.prepare(ev)
+		}
+	}
+}
+
 // replayed builds the ledger up to each boundary and returns the
 // boundaries' post-contexts with the live obligations to judge.
 func replayed(b *testing.B) []*BoundaryReplay {

@@ -2,7 +2,7 @@ package audit
 
 import (
 	"hash/maphash"
-	"slices"
+	"sync"
 
 	"github.com/compaudit/compaudit/parse"
 )
@@ -48,8 +48,8 @@ type tokenHasher struct{ seed maphash.Seed }
 
 func newTokenHasher() tokenHasher { return tokenHasher{maphash.MakeSeed()} }
 
-// hash does not allocate: tokens are short, and an upper-case one is
-// lowered in a buffer on the stack.
+// hash does not allocate for ASCII tokens: an upper-case one is lowered
+// through a buffer on the stack.
 func (h tokenHasher) hash(tok string) uint64 {
 	for len(tok) > 0 && isQuote(tok[0]) {
 		tok = tok[1:]
@@ -60,26 +60,43 @@ func (h tokenHasher) hash(tok string) uint64 {
 	if len(tok) > 1 && tok[len(tok)-1] == '/' {
 		tok = tok[:len(tok)-1]
 	}
-	var buf [128]byte
-	lowered := false
+	upper := false
 	for i := 0; i < len(tok); i++ {
 		c := tok[i]
-		if c >= 0x80 || len(tok) > len(buf) {
-			if c >= 0x80 || c >= 'A' && c <= 'Z' {
-				return maphash.String(h.seed, foldLower(tok))
-			}
-			continue
+		if c >= 0x80 {
+			return maphash.String(h.seed, foldLower(tok))
 		}
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-			lowered = true
-		}
-		buf[i] = c
+		upper = upper || c >= 'A' && c <= 'Z'
 	}
-	if !lowered {
+	if !upper {
 		return maphash.String(h.seed, tok)
 	}
-	return maphash.Bytes(h.seed, buf[:len(tok)])
+	var buf [128]byte
+	if len(tok) <= len(buf) {
+		return maphash.Bytes(h.seed, asciiLowerInto(buf[:0], tok))
+	}
+	// a long token is hashed in pieces; the hash of the writes is that of
+	// the whole
+	var mh maphash.Hash
+	mh.SetSeed(h.seed)
+	for len(tok) > 0 {
+		n := min(len(tok), len(buf))
+		mh.Write(asciiLowerInto(buf[:0], tok[:n]))
+		tok = tok[n:]
+	}
+	return mh.Sum64()
+}
+
+// asciiLowerInto appends s, lowered, to dst.
+func asciiLowerInto(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 func isQuote(c byte) bool { return c == '`' || c == '\'' || c == '"' }
@@ -112,11 +129,11 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 			// one pass feeds the index and the literals a tool's output
 			// adds to the ledger
 			var hits toolHits
-			scanTokensAt(ev.Text, func(tok string, at int) {
+			scanClassed(ev.Text, func(tok string, at int, classes uint8) {
 				if at < maxIndexedText {
 					p.hashes = append(p.hashes, h.hash(tok))
 				}
-				hits.consider(ev.Text, tok, at, maxToolLiterals)
+				hits.consider(ev.Text, tok, at, classes, maxToolLiterals)
 			})
 			p.toolHits = hits.done()
 			break
@@ -132,9 +149,65 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 	for _, l := range p.literals {
 		p.hashes = append(p.hashes, h.hash(l.value))
 	}
-	slices.Sort(p.hashes)
-	p.hashes = slices.Compact(p.hashes)
+	p.hashes = distinct(p.hashes)
 	return p
+}
+
+// distinctSets are the scratch tables of distinct, reused: a tool output
+// holds thousands of tokens, most of them repeated.
+var distinctSets = sync.Pool{New: func() any { return new([]uint64) }}
+
+// distinct drops the repeats of hs in place, keeping first sightings in
+// order. The index would take the repeats too, but its owner is the one
+// ordered goroutine of the audit, so repeats cost most there; a sort here
+// cost more than the table.
+func distinct(hs []uint64) []uint64 {
+	if len(hs) < 16 {
+		out := hs[:0]
+	next:
+		for _, h := range hs {
+			for _, o := range out {
+				if o == h {
+					continue next
+				}
+			}
+			out = append(out, h)
+		}
+		return out
+	}
+	size := 64
+	for size < 2*len(hs) {
+		size *= 2
+	}
+	tp := distinctSets.Get().(*[]uint64)
+	defer distinctSets.Put(tp)
+	if cap(*tp) < size {
+		*tp = make([]uint64, size)
+	}
+	table := (*tp)[:size]
+	clear(table)
+	mask := size - 1
+	out, zero := hs[:0], false
+	for _, h := range hs {
+		if h == 0 { // 0 marks an empty slot
+			if !zero {
+				zero = true
+				out = append(out, h)
+			}
+			continue
+		}
+		for i := int(mix(h)) & mask; ; i = (i + 1) & mask {
+			if table[i] == h {
+				break
+			}
+			if table[i] == 0 {
+				table[i] = h
+				out = append(out, h)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // preparedOf returns what the reader prepared for the event, or prepares it

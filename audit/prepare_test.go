@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -15,9 +16,31 @@ func TestTokenHashFolds(t *testing.T) {
 		{"'\"Ref\"'", "ref"},
 		{"ÉCOLE-7", foldLower("ÉCOLE-7")},
 		{strings.Repeat("AB", 100), strings.Repeat("ab", 100)},
+		{strings.Repeat("Ab1-", 130), strings.Repeat("ab1-", 130)}, // hashed in pieces
 	} {
 		if h.hash(c[0]) != h.hash(c[1]) {
 			t.Errorf("hash(%q) != hash(%q)", c[0], c[1])
+		}
+	}
+}
+
+// TestDistinct: every value once, in order of first sight, for short and
+// table-sized inputs and the zero value.
+func TestDistinct(t *testing.T) {
+	for _, n := range []int{0, 1, 5, 15, 16, 17, 100, 5000} {
+		var in, want []uint64
+		seen := map[uint64]bool{}
+		for i := 0; i < n; i++ {
+			v := uint64(i*7919%(n/3+1)) * 0x9e3779b97f4a7c15
+			in = append(in, v)
+			if !seen[v] {
+				seen[v] = true
+				want = append(want, v)
+			}
+		}
+		got := distinct(slices.Clone(in))
+		if !slices.Equal(got, want) {
+			t.Errorf("n=%d: distinct gave %d values, want %d (%v...)", n, len(got), len(want), got[:min(len(got), 5)])
 		}
 	}
 }

@@ -8,22 +8,30 @@ import (
 // The hot path. Every tool output and message passes through here, so it
 // looks at each byte once and allocates nothing for ordinary words.
 
-// sepTable marks the bytes that end a token.
-var sepTable = func() (t [256]bool) {
+// byteClass sorts the bytes a token scan looks at, so the scan does one
+// table lookup per byte.
+var byteClass = func() (t [256]uint8) {
 	for _, c := range []byte(" \t\n\r,;|()[]{}<>\"'`\\") {
-		t[c] = true
+		t[c] |= classSep
 	}
+	// identifiers carry separators or digits, prose words do not
+	for _, c := range []byte("/:@.-_#0123456789") {
+		t[c] |= classMark
+	}
+	t[':'] |= classColon
+	t['@'] |= classAt
+	t['/'] |= classSlash
 	return t
 }()
 
-// markTable marks the bytes that make a token worth indexing: identifiers
-// carry separators or digits, prose words do not.
-var markTable = func() (t [256]bool) {
-	for _, c := range []byte("/:@.-_#0123456789") {
-		t[c] = true
-	}
-	return t
-}()
+// The classes of byteClass, and what a token's bytes held.
+const (
+	classSep   = 1 << iota // ends a token
+	classMark              // makes a token worth indexing
+	classColon             // a token with one may name a scheme or a refspec
+	classAt                // a token with one may be an email
+	classSlash             // a token with one is a path or a URI
+)
 
 // trailTable marks the bytes trimmed from a token's end.
 var trailTable = func() (t [256]bool) {
@@ -37,26 +45,35 @@ var trailTable = func() (t [256]bool) {
 // URIs, hosts, ids, hashes, names with separators or digits. Plain words
 // are skipped without work.
 func scanTokens(text string, fn func(tok string)) {
-	scanTokensAt(text, func(tok string, _ int) { fn(tok) })
+	scanClassed(text, func(tok string, _ int, _ uint8) { fn(tok) })
 }
 
 // scanTokensAt is scanTokens with each token's byte offset.
 func scanTokensAt(text string, fn func(tok string, at int)) {
+	scanClassed(text, func(tok string, at int, _ uint8) { fn(tok, at) })
+}
+
+// scanClassed is scanTokensAt that also hands over the classes of the
+// token's bytes, so a caller can pass over most tokens without searching
+// them again.
+func scanClassed(text string, fn func(tok string, at int, classes uint8)) {
 	n := len(text)
 	i := 0
 	for i < n {
-		for i < n && sepTable[text[i]] {
+		for i < n && byteClass[text[i]]&classSep != 0 {
 			i++
 		}
 		start := i
-		marked := false
-		for i < n && !sepTable[text[i]] {
-			if markTable[text[i]] {
-				marked = true
+		var classes uint8
+		for i < n {
+			c := byteClass[text[i]]
+			if c&classSep != 0 {
+				break
 			}
+			classes |= c
 			i++
 		}
-		if !marked || i-start < 3 || i-start > 512 {
+		if classes&classMark == 0 || i-start < 3 || i-start > 512 {
 			continue
 		}
 		// trailing punctuation and markdown emphasis are not part of it
@@ -71,14 +88,17 @@ func scanTokensAt(text string, fn func(tok string, at int)) {
 			continue
 		}
 		tok := text[start:end]
-		fn(tok, start)
+		fn(tok, start, classes)
+		if classes&classColon == 0 {
+			continue
+		}
 		// a refspec or key:value pair also names its parts
 		if c := strings.IndexByte(tok, ':'); c > 0 && c < len(tok)-1 && !strings.Contains(tok, "://") && strings.Count(tok, ":") == 1 {
 			if c >= 3 {
-				fn(tok[:c], start)
+				fn(tok[:c], start, classes)
 			}
 			if len(tok)-c-1 >= 3 {
-				fn(tok[c+1:], start+c+1)
+				fn(tok[c+1:], start+c+1, classes)
 			}
 		}
 	}
@@ -89,7 +109,7 @@ func scanTokensAt(text string, fn func(tok string, at int)) {
 // tokens that could be one of them are classified.
 func toolLiteralsFast(text string, limit int) []literalHit {
 	var hits toolHits
-	scanTokensAt(text, func(tok string, start int) { hits.consider(text, tok, start, limit) })
+	scanClassed(text, func(tok string, start int, classes uint8) { hits.consider(text, tok, start, classes, limit) })
 	return hits.done()
 }
 
@@ -97,8 +117,8 @@ func toolLiteralsFast(text string, limit int) []literalHit {
 // so one pass can serve the index and the ledger.
 type toolHits []literalHit
 
-func (t *toolHits) consider(text, tok string, start, limit int) {
-	if len(*t) >= limit || !toolCandidate(tok) {
+func (t *toolHits) consider(text, tok string, start int, classes uint8, limit int) {
+	if len(*t) >= limit || !toolCandidate(tok, classes) {
 		return
 	}
 	h, ok := classifyToken(text, start, start+len(tok))
@@ -111,12 +131,15 @@ func (t toolHits) done() []literalHit { return dedupeHits(t) }
 
 // toolCandidate rejects, without allocating, the tokens classifyToken could
 // never give a tool-output kind (uri, email, host, id): most tokens of code
-// and logs are paths and dotted names.
-func toolCandidate(tok string) bool {
-	if strings.IndexByte(tok, '@') >= 0 || strings.Contains(tok, "://") {
+// and logs are paths and dotted names. classes are those of the bytes of
+// the token it was cut from (a part of a refspec may hold fewer), so they
+// only rule out.
+func toolCandidate(tok string, classes uint8) bool {
+	if classes&classAt != 0 && strings.IndexByte(tok, '@') >= 0 ||
+		classes&(classColon|classSlash) == classColon|classSlash && strings.Contains(tok, "://") {
 		return true
 	}
-	if strings.IndexByte(tok, '/') >= 0 {
+	if classes&classSlash != 0 && strings.IndexByte(tok, '/') >= 0 {
 		return false // a path; hosts and ids have no slash
 	}
 	if dot := strings.LastIndexByte(tok, '.'); dot >= 0 {
