@@ -36,15 +36,16 @@ func BenchmarkScanClaudeWorkers(b *testing.B) { benchRead(b, "incident-drift-cla
 // BenchmarkScanCanonical reads a canonical multi-agent run.
 func BenchmarkScanCanonical(b *testing.B) { benchRead(b, "multiagent-canonical.jsonl", 1) }
 
-// BenchmarkSkippable is the check that passes over progress records.
-func BenchmarkSkippable(b *testing.B) {
+// BenchmarkSkipProgress is a progress record validated and passed over.
+func BenchmarkSkipProgress(b *testing.B) {
 	line := `{"parentUuid":"f144eddc-6884-4cf2-8d86-523c88cf0467","isSidechain":false,"userType":"external","cwd":"/home/dev/acme","sessionId":"258c7280","version":"2.1.39","gitBranch":"main","type":"progress","data":{"type":"bash_progress","output":"warning: invalid association \"message_refs\"\n└─ lib/annotation.ex","fullOutput":"warning: invalid association\n└─ lib/annotation.ex\nGetting extensions in current project...","elapsedTimeSeconds":3,"totalLines":12},"parentToolUseID":"toolu_01","toolUseID":"toolu_01","timestamp":"2026-02-11T20:31:53.375Z","uuid":"dd4e7d64-cb8f-47cc-8998-3585601ec2c3"}`
-	d := newClaudeDecoder(&sink{})
+	s := &sink{}
+	d := newClaudeDecoder(s)
 	b.SetBytes(int64(len(line)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if !d.skippable(line) {
-			b.Fatal("not skipped")
+		if p := s.prepareLine(d, line, false, true); p != nil {
+			b.Fatalf("not skipped: %v", p)
 		}
 	}
 }

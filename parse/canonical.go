@@ -18,7 +18,7 @@ type canonicalDecoder struct {
 func newCanonicalDecoder(s *sink) *canonicalDecoder { return &canonicalDecoder{s: s} }
 
 // prepare has nothing to read ahead: the records are small.
-func (d *canonicalDecoder) prepare(rec gjson.Result, _ bool, _ func(*Event)) any { return rec }
+func (d *canonicalDecoder) prepare(rec record, _ func(*Event)) any { return rec.json() }
 
 func (d *canonicalDecoder) apply(p any, line int, off int64) { d.decode(p.(gjson.Result), line, off) }
 

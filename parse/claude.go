@@ -72,11 +72,12 @@ type draft struct {
 // prepare reads a Claude Code record. It keeps no state, and reads the
 // record in one pass: the tool output Claude Code duplicates under
 // toolUseResult, and the data of progress records, are skipped unread.
-func (d *claudeDecoder) prepare(rec gjson.Result, ascii bool, annotate func(*Event)) any {
+func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 	r := &claudeRecord{}
 	var message string
 	var isMeta, apiError bool
-	members(rec.Raw, func(k, v string) bool {
+	for _, f := range rec.fields {
+		k, v := rec.raw[f.k0:f.k1], rec.raw[f.v0:f.v1]
 		switch k {
 		// the record's own fields are kept apart from its line: a
 		// timestamp lives on in the audit's history, the line must not
@@ -103,8 +104,7 @@ func (d *claudeDecoder) prepare(rec gjson.Result, ascii bool, annotate func(*Eve
 		case "message":
 			message = v
 		}
-		return true
-	})
+	}
 	switch r.typ {
 	case "user":
 		content := member(message, "content")
@@ -116,7 +116,7 @@ func (d *claudeDecoder) prepare(rec gjson.Result, ascii bool, annotate func(*Eve
 	case "assistant":
 		r.assistantDrafts(message, apiError)
 	case "system":
-		r.sys = rec
+		r.sys = rec.json()
 		return r
 	default:
 		// progress, file-history-snapshot, queue-operation, summary titles
@@ -125,7 +125,7 @@ func (d *claudeDecoder) prepare(rec gjson.Result, ascii bool, annotate func(*Eve
 	}
 	for i := range r.drafts {
 		ev := &r.drafts[i].ev
-		if !ascii && !utf8.ValidString(ev.Text) {
+		if !rec.ascii && !utf8.ValidString(ev.Text) {
 			// raw bytes from a tool (a Latin-1 CSV) must not leak invalid
 			// UTF-8 into JSON output
 			ev.Text = strings.ToValidUTF8(ev.Text, "\uFFFD")
@@ -140,24 +140,14 @@ func (d *claudeDecoder) prepare(rec gjson.Result, ascii bool, annotate func(*Eve
 	return r
 }
 
-// skippable spots the records that are not conversation — progress,
-// snapshots, queue operations, a third of a session's bytes — by their type,
-// without validating every string in them. The line must still be one whole
-// object: a cut or merged line is validated, and reported, like any other.
-func (d *claudeDecoder) skippable(line string) bool {
-	t := strings.TrimSpace(line)
-	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
-		return false
-	}
-	// the type first: a conversation record pays for nothing more
-	switch jsonString(member(t, "type")) {
+// skips names the records that are not conversation — progress, file
+// snapshots, queue operations, titles — a large share of a session's bytes.
+func (d *claudeDecoder) skips(typ string) bool {
+	switch typ {
 	case "progress", "file-history-snapshot", "queue-operation", "summary", "custom-title", "tag", "agent-name", "last-prompt":
-	default:
-		return false
+		return true
 	}
-	// one whole object, no NUL: a cut or merged line is validated, and
-	// reported, like any other
-	return strings.IndexByte(t, 0) < 0 && skipValue(t, 0) == len(t)
+	return false
 }
 
 func (d *claudeDecoder) apply(p any, line int, off int64) {

@@ -19,7 +19,7 @@ type codexDecoder struct {
 func newCodexDecoder(s *sink) *codexDecoder { return &codexDecoder{s: s} }
 
 // prepare has nothing to read ahead: the records are small.
-func (d *codexDecoder) prepare(rec gjson.Result, _ bool, _ func(*Event)) any { return rec }
+func (d *codexDecoder) prepare(rec record, _ func(*Event)) any { return rec.json() }
 
 func (d *codexDecoder) apply(p any, line int, off int64) { d.decode(p.(gjson.Result), line, off) }
 

@@ -6,11 +6,12 @@ import (
 	"unicode/utf8"
 )
 
-// A minimal reader for JSON text that gjson has already validated. The
+// A minimal reader for JSON text that validJSON has already accepted. The
 // records of a transcript are mostly long strings (tool output, file
 // contents) that the audit only needs once, or not at all: this reads each
-// record in one pass, skips the values it does not need at memchr speed,
-// and unescapes a string only when asked, in bulk rather than rune by rune.
+// record without a second walk (the validator indexes its members), skips
+// the values it does not need at memchr speed, and unescapes a string only
+// when asked, in bulk rather than rune by rune.
 // gjson stays the reader for everything off this path.
 
 // members calls fn with each member of the object in raw (a valid JSON

@@ -147,7 +147,7 @@ func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileRes
 		s.format = format
 		dec = newDecoder(format, s)
 		for _, h := range pending {
-			s.apply(dec, s.prepareLine(dec, string(h.line), h.last), h.num, h.off)
+			s.apply(dec, s.prepareLine(dec, string(h.line), h.last, true), h.num, h.off)
 		}
 		pending = nil
 	}
@@ -178,7 +178,7 @@ func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileRes
 		records++
 		last := lr.lastUnterminated
 		if dec != nil {
-			s.apply(dec, s.prepareLine(dec, string(line), last), num, off)
+			s.apply(dec, s.prepareLine(dec, string(line), last, true), num, off)
 			continue
 		}
 		pending = append(pending, held{bytes.Clone(line), num, off, last})
@@ -236,10 +236,9 @@ func (s *sink) stream(lr *lineReader, dec decoder) int {
 			break
 		}
 		records++
-		if skip(dec, unsafe.String(unsafe.SliceData(line), len(line))) {
-			continue // looked at in place: a skipped record is never copied
-		}
-		s.apply(dec, s.prepareLine(dec, string(line), lr.lastUnterminated), num, off)
+		// looked at in place: a skipped record is never copied
+		view := unsafe.String(unsafe.SliceData(line), len(line))
+		s.apply(dec, s.prepareLine(dec, view, lr.lastUnterminated, false), num, off)
 	}
 	return records
 }
@@ -305,9 +304,7 @@ func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
 		wg.Go(func() {
 			for b := range work {
 				for i, l := range b.lines {
-					if !skip(dec, l.text) {
-						b.out[i] = s.prepareLine(dec, l.text, l.last)
-					}
+					b.out[i] = s.prepareLine(dec, l.text, l.last, true)
 				}
 				close(b.done)
 			}
@@ -336,14 +333,16 @@ type lineProblem struct{ msg string }
 // prepareLine validates a line and reads it as far as can be done without
 // the decoder's state. It is safe to call on several lines at once. A panic
 // here is a bug in compaudit, not in the input: the record is reported
-// with its line and skipped, and the rest of the file is still read.
-func (s *sink) prepareLine(dec decoder, line string, last bool) (p any) {
+// with its line and skipped, and the rest of the file is still read. A line
+// the caller does not own (a view of the read buffer) is copied only if its
+// record is read.
+func (s *sink) prepareLine(dec decoder, line string, last, owned bool) (p any) {
 	defer func() {
 		if r := recover(); r != nil {
 			p = lineProblem{fmt.Sprintf("internal error reading this record (a compaudit bug; please report it): %v; skipped", r)}
 		}
 	}()
-	rec, repaired, ascii, ok := parseRecordRepaired(line)
+	rec, repaired, ok := readRecord(line)
 	if !ok {
 		trimmed := strings.TrimSpace(line)
 		switch {
@@ -357,7 +356,13 @@ func (s *sink) prepareLine(dec decoder, line string, last bool) (p any) {
 			return lineProblem{"malformed record: invalid JSON; skipped"}
 		}
 	}
-	p = dec.prepare(rec, ascii, s.prepare)
+	if sk, ok := dec.(skipper); ok && sk.skips(jsonString(rec.get("type"))) {
+		return nil
+	}
+	if !owned && !repaired {
+		rec.raw = strings.Clone(rec.raw) // the index is offsets: it still holds
+	}
+	p = dec.prepare(rec, s.prepare)
 	if repaired {
 		return repairedLine{p}
 	}
@@ -404,52 +409,69 @@ func cleanOSError(err error) string {
 // parseRecord validates one line as a JSON object. Invalid UTF-8 is tolerated:
 // agents write raw tool output, and a stray byte must not cost the record.
 func parseRecord(line string) (gjson.Result, bool) {
-	rec, _, _, ok := parseRecordRepaired(line)
-	return rec, ok
+	rec, _, ok := readRecord(line)
+	if !ok {
+		return gjson.Result{}, false
+	}
+	return rec.json(), true
 }
 
-// parseRecordRepaired is parseRecord that also says whether invalid UTF-8
-// had to be replaced, and whether the line was all ASCII (so no string of
-// it needs a UTF-8 check).
-func parseRecordRepaired(line string) (rec gjson.Result, repaired, ascii, ok bool) {
-	valid, ascii := validJSON(line)
+// record is a validated JSON object with the index of its members.
+type record struct {
+	raw    string
+	fields []field
+	ascii  bool // every byte is ASCII, so no string of it needs a UTF-8 check
+}
+
+// get returns the raw value of a top-level key, or "". Of a key written
+// twice it is the last, as the decoders read the members in order.
+func (r record) get(key string) string {
+	for i := len(r.fields) - 1; i >= 0; i-- {
+		if f := r.fields[i]; r.raw[f.k0:f.k1] == key {
+			return r.raw[f.v0:f.v1]
+		}
+	}
+	return ""
+}
+
+// json is the record for gjson's queries.
+func (r record) json() gjson.Result { return gjson.Parse(r.raw) }
+
+// readRecord validates one line as a JSON object and indexes its members;
+// repaired says whether invalid UTF-8 had to be replaced first.
+func readRecord(line string) (rec record, repaired, ok bool) {
+	fields, valid, ascii := validRecord(line, nil)
 	if !valid {
 		if utf8.ValidString(line) {
-			return gjson.Result{}, false, false, false
+			return record{}, false, false
 		}
 		line = strings.ToValidUTF8(line, "\uFFFD")
-		if valid, _ = validJSON(line); !valid {
-			return gjson.Result{}, false, false, false
+		if fields, valid, _ = validRecord(line, fields); !valid {
+			return record{}, false, false
 		}
 		repaired = true
 	}
-	rec = gjson.Parse(line)
-	if !rec.IsObject() {
-		return gjson.Result{}, false, false, false
+	t := strings.TrimLeft(line, " \t\r\n")
+	if len(t) == 0 || t[0] != '{' {
+		return record{}, false, false
 	}
-	return rec, repaired, ascii, true
+	return record{raw: line, fields: fields, ascii: ascii}, repaired, true
 }
 
 // decoder turns the records of one format into events, in two steps:
 // prepare reads one record on its own and may run on several at once;
 // apply takes the prepared records in file order and keeps the state.
 type decoder interface {
-	prepare(rec gjson.Result, ascii bool, annotate func(*Event)) any
+	prepare(rec record, annotate func(*Event)) any
 	apply(p any, line int, off int64)
 	finish()
 }
 
-// skipper is a decoder that can tell, without validating the whole line, a
-// record it would skip anyway.
+// skipper is a decoder that passes over some types of record whole: they
+// are validated like any other, so a cut or merged line is still reported,
+// but never read.
 type skipper interface {
-	skippable(line string) bool
-}
-
-// skip reports a line the decoder would skip anyway: the streaming paths
-// ask before they copy or validate it.
-func skip(dec decoder, line string) bool {
-	sk, ok := dec.(skipper)
-	return ok && sk.skippable(line)
+	skips(typ string) bool
 }
 
 func newDecoder(f Format, s *sink) decoder {

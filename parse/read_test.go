@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -93,5 +94,52 @@ func TestMissingFile(t *testing.T) {
 	ts, diags := Discover([]string{"/no/such/dir"})
 	if len(ts) != 0 || len(diags) != 1 || diags[0].File != "/no/such/dir" {
 		t.Fatalf("discover: %v %v", ts, diags)
+	}
+}
+
+// TestSkippedRecordsAreValidated: records that are never read (progress,
+// snapshots) are still validated whole, so a merged, cut or corrupted one
+// is reported with its line rather than passed over — on the sequential
+// path and on the workers' path alike.
+func TestSkippedRecordsAreValidated(t *testing.T) {
+	progress := `{"parentUuid":"u1","type":"progress","data":{"type":"bash_progress","output":"ok \"quoted\"\n"},"uuid":"p1","timestamp":"2026-03-02T09:14:06.000Z"}`
+	lines := []string{
+		claudeLine("u1", "first"),
+		progress, // fine: silent
+		`{"type":"file-history-snapshot","messageId":"m1","snapshot":{"trackedFileBackups":{}}}`, // fine: silent
+		progress + progress, // two records merged on one line
+		`{"parentUuid":"u1","type":"progress","data":{"output":"bad \q escape"},"uuid":"p2"}`,
+		`{"parentUuid":"u1","type":"progress","data":{"output":"a control` + "\x01" + ` byte"},"uuid":"p3"}`,
+		claudeLine("u2", "last"),
+		`{"parentUuid":"u2","type":"progress","data":{"output":"cut sh`, // the writer stopped
+	}
+	in := strings.Join(lines, "\n")
+	defer func(n int64) { parallelMin = n }(parallelMin)
+	parallelMin = 0
+	for _, workers := range []int{1, 2} {
+		var texts []string
+		res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in), Workers: workers}, 0, func(ev *Event) error {
+			texts = append(texts, ev.Text)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(texts, ",") != "first,last" {
+			t.Errorf("workers %d: events %q", workers, texts)
+		}
+		var got []string
+		for _, d := range res.Diagnostics {
+			got = append(got, fmt.Sprintf("%d %s", d.Line, d.Message))
+		}
+		want := []string{
+			"4 malformed record: invalid JSON; skipped",
+			"5 malformed record: invalid JSON; skipped",
+			"6 malformed record: invalid JSON; skipped",
+			"8 truncated last line: the record ends without closing (the writer stopped mid-record); skipped",
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("workers %d: diagnostics\n%s\nwant\n%s", workers, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
 	}
 }

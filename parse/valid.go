@@ -7,23 +7,28 @@ import "math/bits"
 // exactly what encoding/json.Valid accepts; like it, it does not ask that
 // strings be UTF-8 — the reader repairs those.
 //
-// Every conversation record is validated whole before it is read, and most
-// of its bytes are long strings (tool output, file contents), so strings
-// are scanned eight bytes at a time: a word with no quote, backslash,
-// control byte or high bit is passed over at once. The high bits are
-// gathered on the way, so an all-ASCII record (the common case) needs no
-// separate UTF-8 check.
+// Every record is validated whole before it is read, and most of its bytes
+// are long strings (tool output, file contents), so strings are scanned
+// eight bytes at a time: a word with no quote, backslash, control byte or
+// high bit is passed over at once. The high bits are gathered on the way,
+// so an all-ASCII record (the common case) needs no separate UTF-8 check.
 func validJSON(s string) (ok, ascii bool) {
 	v := validator{s: s}
-	i := v.space(0)
-	i, ok = v.value(i, 0)
-	if !ok {
-		return false, false
-	}
-	if v.space(i) != len(s) {
-		return false, false
-	}
-	return true, v.high&highs == 0
+	return v.run()
+}
+
+// field is one member of a record's top-level object, as offsets into the
+// line: the key as written, without its quotes, and the value's raw text.
+// Offsets rather than strings, so a record validated in the reader's buffer
+// can be copied out whole and keep its index.
+type field struct{ k0, k1, v0, v1 int }
+
+// validRecord is validJSON that also indexes the members of a top-level
+// object into fields (reused), so reading the record needs no second walk.
+func validRecord(s string, fields []field) (_ []field, ok, ascii bool) {
+	v := validator{s: s, fields: fields[:0], index: true}
+	ok, ascii = v.run()
+	return v.fields, ok, ascii
 }
 
 // maxDepth bounds nesting, so a hostile line of brackets cannot exhaust
@@ -31,8 +36,18 @@ func validJSON(s string) (ok, ascii bool) {
 const maxDepth = 10000
 
 type validator struct {
-	s    string
-	high uint64 // OR of every string word's bytes: bit 7s say non-ASCII
+	s      string
+	high   uint64 // OR of every string word's bytes: bit 7s say non-ASCII
+	index  bool   // collect the top-level object's members
+	fields []field
+}
+
+func (v *validator) run() (ok, ascii bool) {
+	i, ok := v.value(v.space(0), 0)
+	if !ok || v.space(i) != len(v.s) {
+		return false, false
+	}
+	return true, v.high&highs == 0
 }
 
 func (v *validator) space(i int) int {
@@ -89,16 +104,22 @@ func (v *validator) object(i, depth int) (int, bool) {
 		if i >= len(v.s) || v.s[i] != '"' {
 			return i, false
 		}
+		k0 := i + 1
 		var ok bool
-		if i, ok = v.str(i + 1); !ok {
+		if i, ok = v.str(k0); !ok {
 			return i, false
 		}
+		k1 := i - 1
 		i = v.space(i)
 		if i >= len(v.s) || v.s[i] != ':' {
 			return i, false
 		}
-		if i, ok = v.value(v.space(i+1), depth); !ok {
+		v0 := v.space(i + 1)
+		if i, ok = v.value(v0, depth); !ok {
 			return i, false
+		}
+		if depth == 1 && v.index {
+			v.fields = append(v.fields, field{k0, k1, v0, i})
 		}
 		i = v.space(i)
 		if i >= len(v.s) {

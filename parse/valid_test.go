@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,6 +25,22 @@ func checkValid(t *testing.T, s string) {
 	}
 	if ascii != wantASCII {
 		t.Fatalf("validJSON(%q): ascii = %v, want %v", s, ascii, wantASCII)
+	}
+	// the index of a record's members is what a walk over them finds
+	fields, rok, rascii := validRecord(s, nil)
+	if rok != ok || rascii != ascii {
+		t.Fatalf("validRecord(%q) = %v, %v; validJSON said %v, %v", s, rok, rascii, ok, ascii)
+	}
+	if !ok {
+		return // the index of an invalid line is never read
+	}
+	var want, got []string
+	members(s, func(k, v string) bool { want = append(want, k+"="+v); return true })
+	for _, f := range fields {
+		got = append(got, s[f.k0:f.k1]+"="+s[f.v0:f.v1])
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("validRecord(%q) indexed %q, a walk finds %q", s, got, want)
 	}
 }
 
