@@ -2,6 +2,7 @@ package audit
 
 import (
 	"hash/maphash"
+	"slices"
 	"sync"
 
 	"github.com/compaudit/compaudit/parse"
@@ -108,6 +109,13 @@ const maxIndexedText = 256 << 10
 // events at once.
 func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 	p := &prepared{}
+	// hashes gather in a pooled buffer; the event keeps an exact copy
+	sp := hashBuffers.Get().(*[]uint64)
+	hs := (*sp)[:0]
+	defer func() {
+		*sp = hs[:0]
+		hashBuffers.Put(sp)
+	}()
 	switch ev.Kind {
 	case parse.KindToolCall:
 		p.command, p.callTexts = commandOf(ev.Args), callStrings(ev.Args)
@@ -116,7 +124,7 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 			p.callLits = append(p.callLits, lits)
 			p.literals = append(p.literals, lits...)
 		}
-		scanTokens(string(ev.Args), func(tok string) { p.hashes = append(p.hashes, h.hash(tok)) })
+		scanTokens(string(ev.Args), func(tok string) { hs = append(hs, h.hash(tok)) })
 	case parse.KindMessage, parse.KindToolResult:
 		if ev.Kind == parse.KindMessage && ev.Role == parse.RoleAssistant {
 			p.literals = findLiterals(ev.Text)
@@ -131,7 +139,7 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 			var hits toolHits
 			scanClassed(ev.Text, func(tok string, at int, classes uint8) {
 				if at < maxIndexedText {
-					p.hashes = append(p.hashes, h.hash(tok))
+					hs = append(hs, h.hash(tok))
 				}
 				hits.consider(ev.Text, tok, at, classes, maxToolLiterals)
 			})
@@ -142,16 +150,21 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 		if len(text) > maxIndexedText {
 			text = text[:maxIndexedText]
 		}
-		scanTokens(text, func(tok string) { p.hashes = append(p.hashes, h.hash(tok)) })
+		scanTokens(text, func(tok string) { hs = append(hs, h.hash(tok)) })
 	default:
 		return p
 	}
 	for _, l := range p.literals {
-		p.hashes = append(p.hashes, h.hash(l.value))
+		hs = append(hs, h.hash(l.value))
 	}
-	p.hashes = distinct(p.hashes)
+	hs = distinct(hs)
+	p.hashes = slices.Clone(hs)
 	return p
 }
+
+// hashBuffers gather an event's token hashes: a long tool output holds
+// thousands, and growing a fresh slice for each event showed in profiles.
+var hashBuffers = sync.Pool{New: func() any { return new([]uint64) }}
 
 // distinctSets are the scratch tables of distinct, reused: a tool output
 // holds thousands of tokens, most of them repeated.

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The token hash must agree with hashing the lowered token, however it
@@ -43,4 +45,47 @@ func TestDistinct(t *testing.T) {
 			t.Errorf("n=%d: distinct gave %d values, want %d (%v...)", n, len(got), len(want), got[:min(len(got), 5)])
 		}
 	}
+}
+
+// foldLowerRef is foldLower's definition, rune by rune: each valid rune is
+// lowered when its lower case has the same length in bytes; everything
+// else is kept.
+func foldLowerRef(s string) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if l := unicode.ToLower(r); r != utf8.RuneError && l != r && utf8.RuneLen(l) == n {
+			b = utf8.AppendRune(b, l)
+		} else {
+			b = append(b, s[i:i+n]...)
+		}
+		i += n
+	}
+	return string(b)
+}
+
+var foldCases = []string{"", "abc", "ABC", "S3://Acme-Stage-07/", "└─ lib/Annotation.ex", "ÉCOLE", "İstanbul", "\u212a kelvin",
+	"bad \xff\xfe BYTES", "ΣΊΣΥΦΟΣ", "mixed ascii ÀÉÎ and \xc3 cut", "ǅ title-case"}
+
+func TestFoldLower(t *testing.T) {
+	for _, c := range foldCases {
+		if got, want := foldLower(c), foldLowerRef(c); got != want {
+			t.Errorf("foldLower(%q) = %q, want %q", c, got, want)
+		}
+	}
+}
+
+func FuzzFoldLower(f *testing.F) {
+	for _, c := range foldCases {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := foldLower(s)
+		if want := foldLowerRef(s); got != want {
+			t.Fatalf("foldLower(%q) = %q, want %q", s, got, want)
+		}
+		if len(got) != len(s) {
+			t.Fatalf("foldLower(%q) changed the length", s)
+		}
+	})
 }

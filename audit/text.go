@@ -363,18 +363,25 @@ func foldLower(s string) string {
 		}
 		return string(b)
 	}
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); {
+	// lowered in place in a copy: tool output is mostly ASCII with a few
+	// runes (box drawing, quotes), and only those need decoding
+	b := []byte(s)
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c >= 'A' && c <= 'Z' {
+				b[i] = c + 'a' - 'A'
+			}
+			i++
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && n <= 1 {
-			b = append(b, s[i])
 			i++
 			continue
 		}
 		if l := unicode.ToLower(r); l != r && utf8.RuneLen(l) == n {
-			b = utf8.AppendRune(b, l)
-		} else {
-			b = append(b, s[i:i+n]...)
+			utf8.EncodeRune(b[i:], l)
 		}
 		i += n
 	}
