@@ -116,7 +116,7 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 	case "assistant":
 		r.assistantDrafts(message, apiError)
 	case "system":
-		r.sys = rec.json()
+		r.sys = gjson.Parse(strings.Clone(rec.raw)) // rare; kept whole
 		return r
 	default:
 		// progress, file-history-snapshot, queue-operation, summary titles
@@ -125,6 +125,11 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 	}
 	for i := range r.drafts {
 		ev := &r.drafts[i].ev
+		if within(ev.Text, rec.raw) {
+			// a text with no escapes is a piece of the line; the audit keeps
+			// pieces of it, which must not hold the line's read chunk
+			ev.Text = strings.Clone(ev.Text)
+		}
 		if !rec.ascii && !utf8.ValidString(ev.Text) {
 			// raw bytes from a tool (a Latin-1 CSV) must not leak invalid
 			// UTF-8 into JSON output
@@ -142,6 +147,10 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 
 // skips names the records that are not conversation — progress, file
 // snapshots, queue operations, titles — a large share of a session's bytes.
+// detaches: prepare copies out every string a record's events keep (ids,
+// names, times are cloned as read; texts below), so a line is read in place.
+func (*claudeDecoder) detaches() {}
+
 func (d *claudeDecoder) skips(typ string) bool {
 	switch typ {
 	case "progress", "file-history-snapshot", "queue-operation", "summary", "custom-title", "tag", "agent-name", "last-prompt":

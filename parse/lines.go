@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"unsafe"
 )
 
 // lineReader yields the lines of a JSONL stream with their 1-based numbers and
@@ -15,6 +16,7 @@ import (
 type lineReader struct {
 	r      *bufio.Reader
 	buf    []byte // reused for lines longer than the bufio buffer
+	carry  []byte // the start of a record cut by the end of a chunk, copied out
 	line   int
 	offset int64 // offset of the next line
 	err    error // the error that ended the stream, other than io.EOF
@@ -136,4 +138,111 @@ func maybeGunzip(br *bufio.Reader) (io.Reader, error) {
 		return zr, nil
 	}
 	return br, nil
+}
+
+// chunkBytes is the size of a read chunk; a variable so tests can cut a
+// small file into many.
+var chunkBytes = 1 << 20
+
+// freeChunks holds chunks for reuse once every record in them has been
+// applied: a fresh megabyte costs page faults and zeroing, about as much as
+// reading into it. A channel rather than a sync.Pool, which the collector
+// empties at every cycle — a dozen times a second here. It holds enough for
+// a few files read at once; more are left to the collector.
+var freeChunks = make(chan *[]byte, 32)
+
+// releaseChunk hands a chunk back for reuse. Its bytes are zeroed first,
+// so a piece of a line that was wrongly kept turns to visible NULs, in
+// tests and in use, rather than into another record's text.
+func releaseChunk(c *[]byte) {
+	if c == nil || len(*c) != chunkBytes {
+		return // grown for a long record: left to the collector
+	}
+	clear(*c)
+	select {
+	case freeChunks <- c:
+	default:
+	}
+}
+
+// nextChunk reads the next stretch of the stream, chunkBytes unless the
+// stream ends first, into a chunk, and returns its records as views of it.
+// The chunk is not written again until every record in it has been
+// applied and it is released, so a record costs no copy of its own: the
+// workers read straight from it, and a decoder that reads lines in place
+// copies out what it keeps (lineInChunk). A record cut by the end of the
+// chunk is carried into the next; one longer than the chunk grows it.
+// Blank lines are counted, not returned. ok is false once the stream has
+// ended and nothing was read.
+func (lr *lineReader) nextChunk() (lines []batchLine, chunk *[]byte, ok bool) {
+	if lr.err != nil && len(lr.carry) == 0 {
+		return nil, nil, false
+	}
+	select {
+	case chunk = <-freeChunks:
+	default:
+	}
+	if chunk == nil || len(*chunk) != chunkBytes { // none free, or a test changed the size
+		b := make([]byte, chunkBytes)
+		chunk = &b
+	}
+	if 2*len(lr.carry) > chunkBytes {
+		b := make([]byte, 2*len(lr.carry))
+		chunk = &b
+	}
+	buf := *chunk
+	n := copy(buf, lr.carry)
+	lr.carry = lr.carry[:0]
+	end := -1 // index of the last newline in buf[:n]
+	for {
+		scanned := n
+		for n < len(buf) && lr.err == nil {
+			m, err := lr.r.Read(buf[n:])
+			n += m
+			if err != nil {
+				lr.err = err
+			}
+		}
+		if end = bytes.LastIndexByte(buf[scanned:n], '\n'); end >= 0 {
+			end += scanned
+			break
+		}
+		if lr.err != nil {
+			break
+		}
+		grown := make([]byte, 2*len(buf)) // one record longer than the chunk
+		copy(grown, buf[:n])
+		chunk, buf = &grown, grown
+	}
+	body := buf[:end+1]
+	if lr.err != nil && end+1 < n {
+		body = buf[:n] // the stream ended inside a last, unterminated line
+	} else {
+		// copied out, so the chunk can be released before the next is read
+		lr.carry = append(lr.carry, buf[end+1:n]...)
+	}
+	for len(body) > 0 {
+		var line []byte
+		if i := bytes.IndexByte(body, '\n'); i >= 0 {
+			line, body = body[:i+1], body[i+1:]
+		} else {
+			line, body = body, nil
+		}
+		start := lr.offset
+		lr.offset += int64(len(line))
+		lr.line++
+		last := false
+		if line[len(line)-1] == '\n' {
+			line = line[:len(line)-1]
+		} else {
+			last = true
+			lr.lastUnterminated = true
+		}
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		lines = append(lines, batchLine{unsafe.String(unsafe.SliceData(line), len(line)), lr.line, start, last})
+	}
+	return lines, chunk, true
 }

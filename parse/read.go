@@ -147,7 +147,7 @@ func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileRes
 		s.format = format
 		dec = newDecoder(format, s)
 		for _, h := range pending {
-			s.apply(dec, s.prepareLine(dec, string(h.line), h.last, true), h.num, h.off)
+			s.apply(dec, s.prepareLine(dec, string(h.line), h.last, lineOwned), h.num, h.off)
 		}
 		pending = nil
 	}
@@ -178,7 +178,7 @@ func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileRes
 		records++
 		last := lr.lastUnterminated
 		if dec != nil {
-			s.apply(dec, s.prepareLine(dec, string(line), last, true), num, off)
+			s.apply(dec, s.prepareLine(dec, string(line), last, lineOwned), num, off)
 			continue
 		}
 		pending = append(pending, held{bytes.Clone(line), num, off, last})
@@ -238,7 +238,7 @@ func (s *sink) stream(lr *lineReader, dec decoder) int {
 		records++
 		// looked at in place: a skipped record is never copied
 		view := unsafe.String(unsafe.SliceData(line), len(line))
-		s.apply(dec, s.prepareLine(dec, view, lr.lastUnterminated, false), num, off)
+		s.apply(dec, s.prepareLine(dec, view, lr.lastUnterminated, lineView), num, off)
 	}
 	return records
 }
@@ -248,6 +248,7 @@ func (s *sink) stream(lr *lineReader, dec decoder) int {
 // file order.
 type batch struct {
 	lines []batchLine
+	chunk *[]byte // what the lines are views of
 	out   []any
 	done  chan struct{}
 }
@@ -259,13 +260,6 @@ type batchLine struct {
 	last bool
 }
 
-// Batches are cut by size so a worker has enough to do per hand-off, and a
-// bounded number are in flight so memory does not grow with the file.
-const (
-	batchBytes = 256 << 10
-	batchLines = 512
-)
-
 // streamParallel decodes the rest of the file with workers preparing
 // records at once; events still come out in file order.
 func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
@@ -276,27 +270,18 @@ func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
 	go func() {
 		defer close(ordered)
 		defer close(work)
-		b := &batch{done: make(chan struct{})}
-		size := 0
-		send := func() {
-			b.out = make([]any, len(b.lines))
-			ordered <- b
-			work <- b
-			b, size = &batch{done: make(chan struct{})}, 0
-		}
+		// A batch is one read chunk: a worker has plenty to do per hand-off,
+		// and a bounded number are in flight, so memory does not grow with
+		// the file.
 		for !stop.Load() {
-			line, num, off, ok := lr.nextRecord()
+			lines, chunk, ok := lr.nextChunk()
 			if !ok {
 				break
 			}
-			records++
-			b.lines = append(b.lines, batchLine{string(line), num, off, lr.lastUnterminated})
-			if size += len(line); size >= batchBytes || len(b.lines) >= batchLines {
-				send()
-			}
-		}
-		if len(b.lines) > 0 {
-			send()
+			records += len(lines)
+			b := &batch{lines: lines, chunk: chunk, out: make([]any, len(lines)), done: make(chan struct{})}
+			ordered <- b
+			work <- b
 		}
 	}()
 	var wg sync.WaitGroup
@@ -304,7 +289,7 @@ func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
 		wg.Go(func() {
 			for b := range work {
 				for i, l := range b.lines {
-					b.out[i] = s.prepareLine(dec, l.text, l.last, true)
+					b.out[i] = s.prepareLine(dec, l.text, l.last, lineInChunk)
 				}
 				close(b.done)
 			}
@@ -312,19 +297,53 @@ func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
 	}
 	for b := range ordered {
 		<-b.done
-		if s.err != nil {
-			continue // drain, so the reader and the workers finish
-		}
-		for i, l := range b.lines {
-			s.apply(dec, b.out[i], l.num, l.off)
-			if s.err != nil {
-				stop.Store(true)
-				break
+		if s.err == nil { // else drain, so the reader and the workers finish
+			for i, l := range b.lines {
+				s.apply(dec, b.out[i], l.num, l.off)
+				if s.err != nil {
+					stop.Store(true)
+					break
+				}
 			}
 		}
+		// applied: no record of it is read again, and what the events keep
+		// was copied out
+		releaseChunk(b.chunk)
 	}
 	wg.Wait()
 	return records
+}
+
+// lineHolding says what holds a line's bytes, and so whether a record read
+// from it may keep pieces of it.
+type lineHolding int
+
+const (
+	lineOwned   lineHolding = iota // the line's own copy
+	lineView                       // the read buffer, reused for the next line: copied if read
+	lineInChunk                    // a read chunk never reused (nextChunk), but shared with other lines
+)
+
+// detacher is a decoder whose prepare copies out every string it keeps, so
+// it may read a line in place in a chunk: it reads tens of megabytes of
+// tool output, most of which it never keeps, while a piece of a line that
+// was kept would hold its whole chunk in memory.
+type detacher interface {
+	detaches()
+}
+
+func detaches(dec decoder) bool {
+	_, ok := dec.(detacher)
+	return ok
+}
+
+// within reports whether s is a piece of buf: the same bytes, not a copy.
+func within(s, buf string) bool {
+	if len(s) == 0 || len(buf) == 0 {
+		return false
+	}
+	p, b := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(buf)))
+	return p >= b && p < b+uintptr(len(buf))
 }
 
 // lineProblem is a line that is not a record, with what to say about it.
@@ -333,10 +352,8 @@ type lineProblem struct{ msg string }
 // prepareLine validates a line and reads it as far as can be done without
 // the decoder's state. It is safe to call on several lines at once. A panic
 // here is a bug in compaudit, not in the input: the record is reported
-// with its line and skipped, and the rest of the file is still read. A line
-// the caller does not own (a view of the read buffer) is copied only if its
-// record is read.
-func (s *sink) prepareLine(dec decoder, line string, last, owned bool) (p any) {
+// with its line and skipped, and the rest of the file is still read.
+func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding) (p any) {
 	defer func() {
 		if r := recover(); r != nil {
 			p = lineProblem{fmt.Sprintf("internal error reading this record (a compaudit bug; please report it): %v; skipped", r)}
@@ -359,7 +376,7 @@ func (s *sink) prepareLine(dec decoder, line string, last, owned bool) (p any) {
 	if sk, ok := dec.(skipper); ok && sk.skips(jsonString(rec.get("type"))) {
 		return nil
 	}
-	if !owned && !repaired {
+	if !repaired && (held == lineView || held == lineInChunk && !detaches(dec)) {
 		rec.raw = strings.Clone(rec.raw) // the index is offsets: it still holds
 	}
 	p = dec.prepare(rec, s.prepare)
