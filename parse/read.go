@@ -359,7 +359,10 @@ func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding
 			p = lineProblem{fmt.Sprintf("internal error reading this record (a compaudit bug; please report it): %v; skipped", r)}
 		}
 	}()
-	rec, repaired, ok := readRecord(line)
+	fields := fieldBuffers.Get().(*[]field)
+	defer fieldBuffers.Put(fields)
+	rec, repaired, ok := readRecord(line, *fields)
+	*fields = rec.fields[:0]
 	if !ok {
 		trimmed := strings.TrimSpace(line)
 		switch {
@@ -426,12 +429,16 @@ func cleanOSError(err error) string {
 // parseRecord validates one line as a JSON object. Invalid UTF-8 is tolerated:
 // agents write raw tool output, and a stray byte must not cost the record.
 func parseRecord(line string) (gjson.Result, bool) {
-	rec, _, ok := readRecord(line)
+	rec, _, ok := readRecord(line, nil)
 	if !ok {
 		return gjson.Result{}, false
 	}
 	return rec.json(), true
 }
+
+// fieldBuffers hold the index of a record while it is prepared; no
+// decoder keeps it.
+var fieldBuffers = sync.Pool{New: func() any { return new([]field) }}
 
 // record is a validated JSON object with the index of its members.
 type record struct {
@@ -454,10 +461,11 @@ func (r record) get(key string) string {
 // json is the record for gjson's queries.
 func (r record) json() gjson.Result { return gjson.Parse(r.raw) }
 
-// readRecord validates one line as a JSON object and indexes its members;
-// repaired says whether invalid UTF-8 had to be replaced first.
-func readRecord(line string) (rec record, repaired, ok bool) {
-	fields, valid, ascii := validRecord(line, nil)
+// readRecord validates one line as a JSON object and indexes its members
+// into fields (reused); repaired says whether invalid UTF-8 had to be
+// replaced first.
+func readRecord(line string, fields []field) (rec record, repaired, ok bool) {
+	fields, valid, ascii := validRecord(line, fields)
 	if !valid {
 		if utf8.ValidString(line) {
 			return record{}, false, false
