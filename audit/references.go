@@ -377,6 +377,9 @@ var readOnlySub = map[string]map[string]bool{
 	"npm":     toSet(`ls list view outdated`),
 }
 
+// shellSeparators split a command line into the commands it chains.
+var shellSeparators = regexp.MustCompile(`\|\||&&|\||;`)
+
 // readOnlyCommand reports a shell command every segment of which only
 // reads: listing a forbidden bucket is not deploying to it.
 func readOnlyCommand(cmd string) bool {
@@ -384,7 +387,7 @@ func readOnlyCommand(cmd string) bool {
 	if cmd == "" || strings.ContainsAny(cmd, ">`$") && !strings.Contains(cmd, "2>&1") {
 		return false
 	}
-	for _, seg := range regexp.MustCompile(`\|\||&&|\||;`).Split(cmd, -1) {
+	for _, seg := range shellSeparators.Split(cmd, -1) {
 		f := strings.Fields(seg)
 		if len(f) == 0 {
 			continue
