@@ -57,7 +57,7 @@ func AtEvent(kind string, ev *WindowEvent, detail string) Step {
 // text.
 func EventText(ev *WindowEvent) string {
 	if ev.Kind == parse.KindToolCall {
-		if c := commandOf(ev.Args); c != "" {
+		if c := commandOfCall(ev); c != "" {
 			return c
 		}
 		return ev.ToolName + " " + string(ev.Args)

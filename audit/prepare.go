@@ -18,6 +18,7 @@ type prepared struct {
 	toolHits []literalHit // literals worth holding a later turn to in tool output
 	// a call's command, argument strings and their literals
 	command   string
+	readOnly  bool // every command it chains only reads
 	callTexts []string
 	callLits  [][]literalHit
 	message   *MessageContent // what an outbound message cites and claims
@@ -119,6 +120,7 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 	switch ev.Kind {
 	case parse.KindToolCall:
 		p.command, p.callTexts = commandOf(ev.Args), callStrings(ev.Args)
+		p.readOnly = readOnlyCommand(p.command)
 		for _, s := range p.callTexts {
 			lits := findLiterals(s)
 			p.callLits = append(p.callLits, lits)

@@ -173,7 +173,7 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 		if !isCall || !ev.SideEffect {
 			continue
 		}
-		readOnly := readOnlyCommand(commandOfCall(ev))
+		readOnly := readOnlyCall(ev)
 		if ev.Result != nil && ev.Result.IsError {
 			for _, o := range lostLits {
 				if failedWithout(ev, o) {
@@ -309,7 +309,19 @@ func callTexts(ev *WindowEvent) []string {
 	return ev.texts
 }
 
-func commandOfCall(ev *WindowEvent) string { return commandOf(ev.Args) }
+// commandOfCall is a call's shell command, or "".
+func commandOfCall(ev *WindowEvent) string {
+	if !ev.cmdRead {
+		ev.command, ev.readOnly, ev.cmdRead = commandOf(ev.Args), readOnlyCommand(commandOf(ev.Args)), true
+	}
+	return ev.command
+}
+
+// readOnlyCall reports a call whose command only reads.
+func readOnlyCall(ev *WindowEvent) bool {
+	commandOfCall(ev)
+	return ev.readOnly
+}
 
 // touches reports whether a call reaches the object of a prohibition: one
 // of its literals (a path by components), or all of its terms and its

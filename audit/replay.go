@@ -30,9 +30,13 @@ type WindowEvent struct {
 	Result     *WindowEvent // a call's result, once it came
 	Tokens     []Token      // literal-shaped tokens of its text or arguments
 
-	// read once, for every obligation that looks at the event
+	// read once, for every obligation that looks at the event; a call's
+	// strings and command come prepared from the reading workers
 	texts     []string
 	textsRead bool
+	command   string
+	readOnly  bool // every command the call chains only reads
+	cmdRead   bool
 	terms     termSet
 	kvs       []keyValue
 	kvRead    bool
@@ -214,7 +218,7 @@ func (a *agentReplay) observe(ev *parse.Event) {
 		if ev.Kind == parse.KindToolCall || ev.Kind == parse.KindMessage && ev.Role == parse.RoleAssistant {
 			toks = p.literals
 		}
-		a.addToWindow(ev, toks)
+		a.addToWindow(ev, p, toks)
 	}
 	a.ledger.observe(ev, p)
 	window := 0
@@ -226,7 +230,7 @@ func (a *agentReplay) observe(ev *parse.Event) {
 	}
 }
 
-func (a *agentReplay) addToWindow(ev *parse.Event, toks []literalHit) {
+func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []literalHit) {
 	we := &WindowEvent{Index: ev.Index, File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
 		Kind: ev.Kind, Role: ev.Role, Source: sourceOf(ev), ToolName: ev.ToolName, ToolID: ev.ToolID,
 		Args: ev.Args, IsError: ev.IsError}
@@ -237,6 +241,8 @@ func (a *agentReplay) addToWindow(ev *parse.Event, toks []literalHit) {
 	switch ev.Kind {
 	case parse.KindToolCall:
 		we.SideEffect = a.isEffect(a.format, ev)
+		we.texts, we.textsRead = p.callTexts, true
+		we.command, we.readOnly, we.cmdRead = p.command, p.readOnly, true
 		if ev.ToolID != "" {
 			a.calls[ev.ToolID] = we
 		}

@@ -207,7 +207,12 @@ func (c *stateCollector) observe(ev *parse.Event) {
 			c.todoWrite(ev)
 		}
 		ms := c.mappings[ev.ToolName]
-		cmd := commandOf(ev.Args)
+		var cmd string
+		if p, ok := ev.Prepared.(*prepared); ok {
+			cmd = p.command
+		} else {
+			cmd = commandOf(ev.Args)
+		}
 		if len(ms) > 0 || runKind(cmd) == "tests" {
 			c.pending[ev.ToolID] = pendingCall{ev: ev, mappings: ms, command: cmd}
 		}
