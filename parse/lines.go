@@ -15,6 +15,7 @@ import (
 // megabytes is one line.
 type lineReader struct {
 	r      *bufio.Reader
+	under  io.Reader // what r buffers, if known: chunks are read from it directly
 	buf    []byte // reused for lines longer than the bufio buffer
 	carry  []byte // the start of a record cut by the end of a chunk, copied out
 	line   int
@@ -197,7 +198,11 @@ func (lr *lineReader) nextChunk() (lines []batchLine, chunk *[]byte, ok bool) {
 	for {
 		scanned := n
 		for n < len(buf) && lr.err == nil {
-			m, err := lr.r.Read(buf[n:])
+			var rd io.Reader = lr.r
+			if lr.under != nil && lr.r.Buffered() == 0 {
+				rd = lr.under // not through the buffer, which would copy it twice
+			}
+			m, err := rd.Read(buf[n:])
 			n += m
 			if err != nil {
 				lr.err = err

@@ -111,7 +111,9 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 		return res, &InputError{File: f.Path, Msg: "cannot read gzip data: " + err.Error()}
 	}
 	src, ok := zr.(*bufio.Reader)
+	under := r // what src buffers
 	if !ok {
+		under = zr
 		// decompressed data is larger than the file
 		var release func()
 		src, release = newBufReader(zr, readBufSize)
@@ -123,7 +125,7 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 	if size >= 0 && size < parallelMin && src == br {
 		workers = 1 // handing small files between goroutines costs more than it saves
 	}
-	err = readLines(&lineReader{r: src}, opts.Format, workers, s, &res)
+	err = readLines(&lineReader{r: src, under: under}, opts.Format, workers, s, &res)
 	res.Events = s.next - firstIndex
 	res.Diagnostics = d.finish()
 	return res, err
