@@ -2,6 +2,7 @@ package audit
 
 import (
 	"hash/maphash"
+	"math/bits"
 	"slices"
 	"sync"
 
@@ -44,15 +45,17 @@ func outcomeOf(ev *parse.Event) (string, string) {
 	return p.outcome, p.outcomeDetail
 }
 
-// tokenHasher identifies tokens the way normLiteral compares them. One
-// seed serves the whole audit, so hashes computed on any goroutine agree.
-type tokenHasher struct{ seed maphash.Seed }
+// tokenHasher identifies tokens the way normLiteral compares them: quotes
+// and a trailing slash trimmed, letters folded to lower case. One seed
+// serves the whole audit, so hashes computed on any goroutine agree.
+type tokenHasher struct{ seed uint64 }
 
-func newTokenHasher() tokenHasher { return tokenHasher{maphash.MakeSeed()} }
+func newTokenHasher() tokenHasher {
+	return tokenHasher{maphash.String(maphash.MakeSeed(), "compaudit")}
+}
 
-// hash does not allocate for ASCII tokens: an upper-case one is lowered
-// through a buffer on the stack.
-func (h tokenHasher) hash(tok string) uint64 {
+// trimToken drops the quotes around a token and a trailing slash.
+func trimToken(tok string) string {
 	for len(tok) > 0 && isQuote(tok[0]) {
 		tok = tok[1:]
 	}
@@ -62,43 +65,71 @@ func (h tokenHasher) hash(tok string) uint64 {
 	if len(tok) > 1 && tok[len(tok)-1] == '/' {
 		tok = tok[:len(tok)-1]
 	}
-	upper := false
-	for i := 0; i < len(tok); i++ {
-		c := tok[i]
-		if c >= 0x80 {
-			return maphash.String(h.seed, foldLower(tok))
-		}
-		upper = upper || c >= 'A' && c <= 'Z'
-	}
-	if !upper {
-		return maphash.String(h.seed, tok)
-	}
-	var buf [128]byte
-	if len(tok) <= len(buf) {
-		return maphash.Bytes(h.seed, asciiLowerInto(buf[:0], tok))
-	}
-	// a long token is hashed in pieces; the hash of the writes is that of
-	// the whole
-	var mh maphash.Hash
-	mh.SetSeed(h.seed)
-	for len(tok) > 0 {
-		n := min(len(tok), len(buf))
-		mh.Write(asciiLowerInto(buf[:0], tok[:n]))
-		tok = tok[n:]
-	}
-	return mh.Sum64()
+	return tok
 }
 
-// asciiLowerInto appends s, lowered, to dst.
-func asciiLowerInto(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		dst = append(dst, c)
+// hash is called for every identifier-shaped token of every tool output,
+// millions per session, so it reads eight bytes at a time and lowers ASCII
+// letters within the word; only a token with a non-ASCII byte is folded
+// first, through foldLower.
+func (h tokenHasher) hash(tok string) uint64 {
+	tok = trimToken(tok)
+	sum, ascii := h.sum(tok)
+	if !ascii {
+		sum, _ = h.sum(foldLower(tok))
 	}
-	return dst
+	return sum
+}
+
+// The multipliers of wyhash, whose mixing step sum uses.
+const (
+	wyp0 = 0xa0761d6478bd642f
+	wyp1 = 0xe7037ed1a0b428db
+)
+
+func mum(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	return hi ^ lo
+}
+
+// sum hashes s with its ASCII letters lowered, and says whether s was all
+// ASCII.
+func (h tokenHasher) sum(s string) (uint64, bool) {
+	acc := h.seed ^ uint64(len(s))*wyp0
+	var high uint64
+	for len(s) >= 8 {
+		w := le64(s)
+		high |= w
+		acc = mum(acc^lowerWord(w), wyp1)
+		s = s[8:]
+	}
+	if len(s) > 0 {
+		var w uint64
+		for i := len(s) - 1; i >= 0; i-- {
+			w = w<<8 | uint64(s[i])
+		}
+		high |= w
+		acc = mum(acc^lowerWord(w), wyp1)
+	}
+	return mum(acc, wyp0), high&0x8080808080808080 == 0
+}
+
+// le64 reads eight bytes little-endian, as one load.
+func le64(b string) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// lowerWord lowers the ASCII capitals among eight bytes at once; bytes
+// with the high bit set are left alone.
+func lowerWord(w uint64) uint64 {
+	const ones = 0x0101010101010101
+	b := w & 0x7f7f7f7f7f7f7f7f
+	atLeastA := b + (0x80-'A')*ones // high bit set where the byte is >= 'A'
+	pastZ := b + (0x80-'Z'-1)*ones  // high bit set where the byte is > 'Z'
+	upper := atLeastA &^ pastZ &^ w & (0x80 * ones)
+	return w | upper>>2 // 0x80 >> 2 is the 0x20 between the cases
 }
 
 func isQuote(c byte) bool { return c == '`' || c == '\'' || c == '"' }

@@ -26,6 +26,40 @@ func TestTokenHashFolds(t *testing.T) {
 	}
 }
 
+// FuzzTokenHash: two tokens hash alike exactly when they fold alike —
+// quotes and a trailing slash trimmed, letters lowered — and lowerWord
+// lowers eight bytes as the byte-wise fold does.
+func FuzzTokenHash(f *testing.F) {
+	for _, c := range [][2]string{{"S3://Acme-Stage-07/", "s3://acme-stage-07"}, {"ÉCOLE-7", "école-7"},
+		{"abcdefgh", "abcdefgi"}, {"[\\]^_`@Z", "[\\]^_`@z"}, {"ab", "ab\x00"}, {"\xc3", "\xc3\xa9"}} {
+		f.Add(c[0], c[1])
+	}
+	h := newTokenHasher()
+	f.Fuzz(func(t *testing.T, a, b string) {
+		same := foldLower(trimToken(a)) == foldLower(trimToken(b))
+		if got := h.hash(a) == h.hash(b); got != same {
+			t.Fatalf("hash(%q) == hash(%q) is %v; their folds are equal: %v", a, b, got, same)
+		}
+		if len(a) >= 8 {
+			want := le64(foldLowerASCII(a[:8]))
+			if got := lowerWord(le64(a[:8])); got != want {
+				t.Fatalf("lowerWord(%q) = %x, want %x", a[:8], got, want)
+			}
+		}
+	})
+}
+
+// foldLowerASCII lowers the ASCII capitals only.
+func foldLowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
 // TestDistinct: every value once, in order of first sight, for short and
 // table-sized inputs and the zero value.
 func TestDistinct(t *testing.T) {
