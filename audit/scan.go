@@ -21,8 +21,14 @@ var byteClass = func() (t [256]uint8) {
 	t[':'] |= classColon
 	t['@'] |= classAt
 	t['/'] |= classSlash
+	t[arrow[0]] |= classArrow
 	return t
 }()
+
+// arrow is what Claude Code's Read tool puts between a line's number and
+// its text ("    12→func main() {"): it ends a token, so the line's first
+// word is indexed on its own, not glued to the number.
+const arrow = "→"
 
 // The classes of byteClass, and what a token's bytes held.
 const (
@@ -31,7 +37,20 @@ const (
 	classColon             // a token with one may name a scheme or a refspec
 	classAt                // a token with one may be an email
 	classSlash             // a token with one is a path or a URI
+	classArrow             // the first byte of arrow
 )
+
+// sepAt is the length of the separator at text[i], or 0.
+func sepAt(text string, i int) int {
+	c := byteClass[text[i]]
+	switch {
+	case c&classSep != 0:
+		return 1
+	case c&classArrow != 0 && strings.HasPrefix(text[i:], arrow):
+		return len(arrow)
+	}
+	return 0
+}
 
 // trailTable marks the bytes trimmed from a token's end.
 var trailTable = func() (t [256]bool) {
@@ -60,14 +79,18 @@ func scanClassed(text string, fn func(tok string, at int, classes uint8)) {
 	n := len(text)
 	i := 0
 	for i < n {
-		for i < n && byteClass[text[i]]&classSep != 0 {
-			i++
+		for i < n {
+			k := sepAt(text, i)
+			if k == 0 {
+				break
+			}
+			i += k
 		}
 		start := i
 		var classes uint8
 		for i < n {
 			c := byteClass[text[i]]
-			if c&classSep != 0 {
+			if c&classSep != 0 || c&classArrow != 0 && strings.HasPrefix(text[i:], arrow) {
 				break
 			}
 			classes |= c
