@@ -16,8 +16,8 @@ import (
 type lineReader struct {
 	r      *bufio.Reader
 	under  io.Reader // what r buffers, if known: chunks are read from it directly
-	buf    []byte // reused for lines longer than the bufio buffer
-	carry  []byte // the start of a record cut by the end of a chunk, copied out
+	buf    []byte    // reused for lines longer than the bufio buffer
+	carry  []byte    // the start of a record cut by the end of a chunk, copied out
 	line   int
 	offset int64 // offset of the next line
 	err    error // the error that ended the stream, other than io.EOF
