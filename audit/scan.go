@@ -40,18 +40,6 @@ const (
 	classArrow             // the first byte of arrow
 )
 
-// sepAt is the length of the separator at text[i], or 0.
-func sepAt(text string, i int) int {
-	c := byteClass[text[i]]
-	switch {
-	case c&classSep != 0:
-		return 1
-	case c&classArrow != 0 && strings.HasPrefix(text[i:], arrow):
-		return len(arrow)
-	}
-	return 0
-}
-
 // trailTable marks the bytes trimmed from a token's end.
 var trailTable = func() (t [256]bool) {
 	for _, c := range []byte(".,:;!?*") {
@@ -80,11 +68,13 @@ func scanClassed(text string, fn func(tok string, at int, classes uint8)) {
 	i := 0
 	for i < n {
 		for i < n {
-			k := sepAt(text, i)
-			if k == 0 {
+			if c := byteClass[text[i]]; c&classSep != 0 {
+				i++
+			} else if c&classArrow != 0 && strings.HasPrefix(text[i:], arrow) {
+				i += len(arrow)
+			} else {
 				break
 			}
-			i += k
 		}
 		start := i
 		var classes uint8
