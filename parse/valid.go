@@ -93,19 +93,12 @@ func (v *validator) word(i int, w string) (int, bool) {
 }
 
 func (v *validator) object(i, depth int) (int, bool) {
-	if depth > maxDepth {
-		return i, false
-	}
-	i = v.space(i)
-	if i < len(v.s) && v.s[i] == '}' {
-		return i + 1, true
-	}
-	for {
+	i, done, ok := v.open(i, depth, '}')
+	for ok && !done {
 		if i >= len(v.s) || v.s[i] != '"' {
 			return i, false
 		}
 		k0 := i + 1
-		var ok bool
 		if i, ok = v.str(k0); !ok {
 			return i, false
 		}
@@ -121,47 +114,48 @@ func (v *validator) object(i, depth int) (int, bool) {
 		if depth == 1 && v.index {
 			v.fields = append(v.fields, field{k0, k1, v0, i})
 		}
-		i = v.space(i)
-		if i >= len(v.s) {
-			return i, false
-		}
-		switch v.s[i] {
-		case ',':
-			i = v.space(i + 1)
-		case '}':
-			return i + 1, true
-		default:
-			return i, false
-		}
+		i, done, ok = v.next(i, '}')
 	}
+	return i, ok
 }
 
 func (v *validator) array(i, depth int) (int, bool) {
-	if depth > maxDepth {
-		return i, false
-	}
-	i = v.space(i)
-	if i < len(v.s) && v.s[i] == ']' {
-		return i + 1, true
-	}
-	for {
-		var ok bool
+	i, done, ok := v.open(i, depth, ']')
+	for ok && !done {
 		if i, ok = v.value(i, depth); !ok {
 			return i, false
 		}
-		i = v.space(i)
-		if i >= len(v.s) {
-			return i, false
-		}
-		switch v.s[i] {
-		case ',':
-			i = v.space(i + 1)
-		case ']':
-			return i + 1, true
-		default:
-			return i, false
-		}
+		i, done, ok = v.next(i, ']')
 	}
+	return i, ok
+}
+
+// open begins an object or array whose bracket is just before s[i]: done
+// when it closes at once.
+func (v *validator) open(i, depth int, closing byte) (_ int, done, ok bool) {
+	if depth > maxDepth {
+		return i, false, false
+	}
+	i = v.space(i)
+	if i < len(v.s) && v.s[i] == closing {
+		return i + 1, true, true
+	}
+	return i, false, true
+}
+
+// next reads what follows a member or an element: a comma and the start of
+// the next, or the closing bracket (done).
+func (v *validator) next(i int, closing byte) (_ int, done, ok bool) {
+	i = v.space(i)
+	switch {
+	case i >= len(v.s):
+		return i, false, false
+	case v.s[i] == ',':
+		return v.space(i + 1), false, true
+	case v.s[i] == closing:
+		return i + 1, true, true
+	}
+	return i, false, false
 }
 
 // SWAR masks: a byte-wise "is zero" and "is below 0x20" over a word.
