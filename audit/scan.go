@@ -55,13 +55,8 @@ func scanTokens(text string, fn func(tok string)) {
 	scanClassed(text, func(tok string, _ int, _ uint8) { fn(tok) })
 }
 
-// scanTokensAt is scanTokens with each token's byte offset.
-func scanTokensAt(text string, fn func(tok string, at int)) {
-	scanClassed(text, func(tok string, at int, _ uint8) { fn(tok, at) })
-}
-
-// scanClassed is scanTokensAt that also hands over the classes of the
-// token's bytes, so a caller can pass over most tokens without searching
+// scanClassed is scanTokens with each token's byte offset and the classes
+// of its bytes, so a caller can pass over most tokens without searching
 // them again.
 func scanClassed(text string, fn func(tok string, at int, classes uint8)) {
 	n := len(text)
