@@ -312,7 +312,8 @@ func callTexts(ev *WindowEvent) []string {
 // commandOfCall is a call's shell command, or "".
 func commandOfCall(ev *WindowEvent) string {
 	if !ev.cmdRead {
-		ev.command, ev.readOnly, ev.cmdRead = commandOf(ev.Args), readOnlyCommand(commandOf(ev.Args)), true
+		ev.command = commandOf(ev.Args)
+		ev.readOnly, ev.cmdRead = readOnlyCommand(ev.command), true
 	}
 	return ev.command
 }

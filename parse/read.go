@@ -323,7 +323,7 @@ type lineHolding int
 const (
 	lineOwned   lineHolding = iota // the line's own copy
 	lineView                       // the read buffer, reused for the next line: copied if read
-	lineInChunk                    // a read chunk never reused (nextChunk), but shared with other lines
+	lineInChunk                    // a read chunk (nextChunk), shared with other lines and reused once they are applied
 )
 
 // detacher is a decoder whose prepare copies out every string it keeps, so
