@@ -363,7 +363,7 @@ func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding
 	}()
 	fields := fieldBuffers.Get().(*[]field)
 	defer fieldBuffers.Put(fields)
-	rec, repaired, ok := readRecord(line, *fields)
+	rec, ok := readRecord(line, *fields)
 	*fields = rec.fields[:0]
 	if !ok {
 		trimmed := strings.TrimSpace(line)
@@ -381,21 +381,14 @@ func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding
 	if sk, ok := dec.(skipper); ok && sk.skips(jsonString(rec.get("type"))) {
 		return nil
 	}
-	if !repaired && (held == lineView || held == lineInChunk && !detaches(dec)) {
+	if held == lineView || held == lineInChunk && !detaches(dec) {
 		rec.raw = strings.Clone(rec.raw) // the index is offsets: it still holds
 	}
-	p = dec.prepare(rec, s.prepare)
-	if repaired {
-		return repairedLine{p}
-	}
-	return p
+	return dec.prepare(rec, s.prepare)
 }
 
 // invalidUTF8Msg reports a record whose bytes were not all UTF-8.
 const invalidUTF8Msg = "invalid UTF-8: bytes that are not UTF-8 were read as U+FFFD; the record is audited"
-
-// repairedLine is a record read after replacing invalid UTF-8.
-type repairedLine struct{ p any }
 
 // apply hands a prepared line to the decoder, in file order.
 func (s *sink) apply(dec decoder, p any, num int, off int64) {
@@ -405,10 +398,6 @@ func (s *sink) apply(dec decoder, p any, num int, off int64) {
 	if lp, ok := p.(lineProblem); ok {
 		s.diag.add(Error, num, "%s", lp.msg)
 		return
-	}
-	if r, ok := p.(repairedLine); ok {
-		s.diag.add(Warning, num, invalidUTF8Msg)
-		p = r.p
 	}
 	dec.apply(p, num, off)
 }
@@ -431,7 +420,7 @@ func cleanOSError(err error) string {
 // parseRecord validates one line as a JSON object. Invalid UTF-8 is tolerated:
 // agents write raw tool output, and a stray byte must not cost the record.
 func parseRecord(line string) (gjson.Result, bool) {
-	rec, _, ok := readRecord(line, nil)
+	rec, ok := readRecord(line, nil)
 	if !ok {
 		return gjson.Result{}, false
 	}
@@ -464,25 +453,19 @@ func (r record) get(key string) string {
 func (r record) json() gjson.Result { return gjson.Parse(r.raw) }
 
 // readRecord validates one line as a JSON object and indexes its members
-// into fields (reused); repaired says whether invalid UTF-8 had to be
-// replaced first.
-func readRecord(line string, fields []field) (rec record, repaired, ok bool) {
+// into fields (reused). Invalid UTF-8 does not make a line invalid (the
+// validator, like encoding/json, does not ask for it): the decoders repair
+// the texts they read and warn.
+func readRecord(line string, fields []field) (rec record, ok bool) {
 	fields, valid, ascii := validRecord(line, fields)
 	if !valid {
-		if utf8.ValidString(line) {
-			return record{}, false, false
-		}
-		line = strings.ToValidUTF8(line, "\uFFFD")
-		if fields, valid, _ = validRecord(line, fields); !valid {
-			return record{}, false, false
-		}
-		repaired = true
+		return record{}, false
 	}
 	t := strings.TrimLeft(line, " \t\r\n")
 	if len(t) == 0 || t[0] != '{' {
-		return record{}, false, false
+		return record{}, false
 	}
-	return record{raw: line, fields: fields, ascii: ascii}, repaired, true
+	return record{raw: line, fields: fields, ascii: ascii}, true
 }
 
 // decoder turns the records of one format into events, in two steps:
