@@ -72,7 +72,6 @@ func (lr *lineReader) next() (line []byte, num int, offset int64, ok bool) {
 	if lr.err != nil {
 		return nil, 0, 0, false
 	}
-	start := lr.offset
 	chunk, err := lr.r.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		lr.buf = append(lr.buf[:0], chunk...)
@@ -92,25 +91,37 @@ func (lr *lineReader) next() (line []byte, num int, offset int64, ok bool) {
 		lr.err = io.EOF
 		return nil, 0, 0, false
 	}
-	lr.offset += int64(len(chunk))
-	lr.line++
-	if chunk[len(chunk)-1] == '\n' {
-		chunk = chunk[:len(chunk)-1]
-	} else {
-		lr.lastUnterminated = true
-		if err == io.EOF {
-			lr.err = io.EOF
-		}
+	line, start, last := lr.count(chunk)
+	if last && err == io.EOF {
+		lr.err = io.EOF
 	}
-	chunk = bytes.TrimSuffix(chunk, []byte{'\r'})
-	return chunk, lr.line, start, true
+	return line, lr.line, start, true
 }
+
+// count numbers a line read whole, with its line end if it has one, and
+// returns it without the line end, with its offset, and whether it was an
+// unterminated last line.
+func (lr *lineReader) count(raw []byte) (line []byte, start int64, last bool) {
+	start = lr.offset
+	lr.offset += int64(len(raw))
+	lr.line++
+	if raw[len(raw)-1] == '\n' {
+		raw = raw[:len(raw)-1]
+	} else {
+		last = true
+		lr.lastUnterminated = true
+	}
+	return bytes.TrimSuffix(raw, []byte{'\r'}), start, last
+}
+
+// blank reports a line of nothing but white space: counted, not a record.
+func blank(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
 
 // nextRecord is next without the blank lines.
 func (lr *lineReader) nextRecord() (line []byte, num int, offset int64, ok bool) {
 	for {
 		line, num, offset, ok = lr.next()
-		if !ok || len(bytes.TrimSpace(line)) > 0 {
+		if !ok || !blank(line) {
 			return line, num, offset, ok
 		}
 	}
@@ -179,17 +190,18 @@ func (lr *lineReader) nextChunk() (lines []batchLine, chunk *[]byte, ok bool) {
 	if lr.err != nil && len(lr.carry) == 0 {
 		return nil, nil, false
 	}
-	select {
-	case chunk = <-freeChunks:
-	default:
-	}
-	if chunk == nil || len(*chunk) != chunkBytes { // none free, or a test changed the size
-		b := make([]byte, chunkBytes)
-		chunk = &b
-	}
-	if 2*len(lr.carry) > chunkBytes {
+	if 2*len(lr.carry) > chunkBytes { // a long record, cut by the last chunk
 		b := make([]byte, 2*len(lr.carry))
 		chunk = &b
+	} else {
+		select {
+		case chunk = <-freeChunks:
+		default:
+		}
+		if chunk == nil || len(*chunk) != chunkBytes { // none free, or a test changed the size
+			b := make([]byte, chunkBytes)
+			chunk = &b
+		}
 	}
 	buf := *chunk
 	n := copy(buf, lr.carry)
@@ -227,24 +239,14 @@ func (lr *lineReader) nextChunk() (lines []batchLine, chunk *[]byte, ok bool) {
 		lr.carry = append(lr.carry, buf[end+1:n]...)
 	}
 	for len(body) > 0 {
-		var line []byte
+		raw := body
 		if i := bytes.IndexByte(body, '\n'); i >= 0 {
-			line, body = body[:i+1], body[i+1:]
+			raw, body = body[:i+1], body[i+1:]
 		} else {
-			line, body = body, nil
+			body = nil
 		}
-		start := lr.offset
-		lr.offset += int64(len(line))
-		lr.line++
-		last := false
-		if line[len(line)-1] == '\n' {
-			line = line[:len(line)-1]
-		} else {
-			last = true
-			lr.lastUnterminated = true
-		}
-		line = bytes.TrimSuffix(line, []byte{'\r'})
-		if len(bytes.TrimSpace(line)) == 0 {
+		line, start, last := lr.count(raw)
+		if blank(line) {
 			continue
 		}
 		lines = append(lines, batchLine{unsafe.String(unsafe.SliceData(line), len(line)), lr.line, start, last})
