@@ -30,6 +30,11 @@ var byteClass = func() (t [256]uint8) {
 // word is indexed on its own, not glued to the number.
 const arrow = "→"
 
+// arrowAt reports the arrow at text[i], whose byte class is c.
+func arrowAt(text string, i int, c uint8) bool {
+	return c&classArrow != 0 && strings.HasPrefix(text[i:], arrow)
+}
+
 // The classes of byteClass, and what a token's bytes held.
 const (
 	classSep   = 1 << iota // ends a token
@@ -65,7 +70,7 @@ func scanClassed(text string, fn func(tok string, at int, classes uint8)) {
 		for i < n {
 			if c := byteClass[text[i]]; c&classSep != 0 {
 				i++
-			} else if c&classArrow != 0 && strings.HasPrefix(text[i:], arrow) {
+			} else if arrowAt(text, i, c) {
 				i += len(arrow)
 			} else {
 				break
@@ -75,7 +80,7 @@ func scanClassed(text string, fn func(tok string, at int, classes uint8)) {
 		var classes uint8
 		for i < n {
 			c := byteClass[text[i]]
-			if c&classSep != 0 || c&classArrow != 0 && strings.HasPrefix(text[i:], arrow) {
+			if c&classSep != 0 || arrowAt(text, i, c) {
 				break
 			}
 			classes |= c

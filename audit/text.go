@@ -340,33 +340,18 @@ func clip(s string, n int) string {
 // few letters into letters of another length (İ into i, the Kelvin sign
 // into k). Those are left as they are.
 func foldLower(s string) string {
-	ascii, upper := true, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x80 {
-			ascii = false
-			break
-		}
-		if c >= 'A' && c <= 'Z' {
-			upper = true
-		}
+	// most text has nothing to lower: find the first byte that might
+	i := 0
+	for i < len(s) && s[i] < utf8.RuneSelf && (s[i] < 'A' || s[i] > 'Z') {
+		i++
 	}
-	if ascii {
-		if !upper {
-			return s
-		}
-		b := []byte(s)
-		for i, c := range b {
-			if c >= 'A' && c <= 'Z' {
-				b[i] = c + 'a' - 'A'
-			}
-		}
-		return string(b)
+	if i == len(s) {
+		return s
 	}
 	// lowered in place in a copy: tool output is mostly ASCII with a few
 	// runes (box drawing, quotes), and only those need decoding
 	b := []byte(s)
-	for i := 0; i < len(b); {
+	for i < len(b) {
 		c := b[i]
 		if c < utf8.RuneSelf {
 			if c >= 'A' && c <= 'Z' {
