@@ -69,7 +69,7 @@ func (d *canonicalDecoder) decode(rec gjson.Result, line int, off int64) {
 			d.s.diag.add(Error, line, "tool_call without a name: skipped")
 			return
 		}
-		ev.Args = jsonArgs(rec.Get("arguments"))
+		ev.Args = rawArgs(rec.Get("arguments").Raw)
 		if se := rec.Get("side_effect"); se.IsBool() {
 			v := se.Bool()
 			ev.SideEffect = &v
@@ -179,7 +179,7 @@ func (d *canonicalDecoder) chat(rec gjson.Result, base Event) {
 		ev.Kind, ev.Role = KindToolCall, RoleAssistant
 		ev.ToolID = idString(c.Get("id"))
 		ev.ToolName = c.Get("function.name").Str
-		ev.Args = jsonArgs(c.Get("function.arguments"))
+		ev.Args = rawArgs(c.Get("function.arguments").Raw)
 		ev.Turn = d.turns.next(base.Agent, sideAssistant, "")
 		d.s.put(&ev)
 	}
@@ -220,7 +220,7 @@ func textOf(v gjson.Result) string {
 		return v.Str
 	}
 	if v.IsArray() {
-		return codexText(v)
+		return rawText(v.Raw)
 	}
 	if v.Exists() && v.Type != gjson.Null {
 		return v.Raw

@@ -5,8 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/tidwall/gjson"
+	"unicode/utf8"
 )
 
 // codexDecoder reads Codex CLI rollout records.
@@ -18,123 +17,264 @@ type codexDecoder struct {
 
 func newCodexDecoder(s *sink) *codexDecoder { return &codexDecoder{s: s} }
 
-// prepare has nothing to read ahead: the records are small.
-func (d *codexDecoder) prepare(rec record, _ func(*Event)) any { return rec.json() }
-
-func (d *codexDecoder) apply(p any, line int, off int64) { d.decode(p.(gjson.Result), line, off) }
-
-func (d *codexDecoder) decode(rec gjson.Result, line int, off int64) {
-	payload := rec.Get("payload")
-	base := Event{Line: line, Offset: off, Time: rec.Get("timestamp").Str}
-	switch rec.Get("type").Str {
-	case "session_meta", "turn_context":
-		if cwd := payload.Get("cwd").Str; cwd != "" {
-			d.cwd = cwd
-		}
-	case "response_item":
-		base.Cwd = d.cwd
-		d.item(payload, base)
-	case "compacted":
-		base.Cwd = d.cwd
-		d.compacted(payload, base)
-	}
-	// event_msg lines repeat what response_item lines hold, for the UI.
+// codexRecord is one rollout record read on its own, before the decoder's
+// state (the working directory, turns) applies: reading it is the costly
+// part and runs on several records at once.
+type codexRecord struct {
+	cwd         string // what session_meta or turn_context names
+	time        string
+	drafts      []codexDraft
+	warning     string // a record that was read and skipped
+	invalidUTF8 bool   // text that was not UTF-8 was replaced
 }
 
-func (d *codexDecoder) item(p gjson.Result, base Event) {
+// codexDraft is an event without its place in the stream.
+type codexDraft struct {
+	ev   Event
+	side side // whose turn it takes; a boundary takes none
+}
+
+// skips event_msg records: they repeat what response_item records hold, for
+// the UI.
+func (*codexDecoder) skips(typ string) bool { return typ == "event_msg" }
+
+// detaches: prepare copies out every string a record's events keep, so a
+// line is read in place.
+func (*codexDecoder) detaches() {}
+
+// prepare reads a rollout record. It keeps no state.
+func (d *codexDecoder) prepare(rec record, annotate func(*Event)) any {
+	r := &codexRecord{time: jsonString(rec.get("timestamp"))}
+	p := readCodexPayload(rec.get("payload"))
+	switch jsonString(rec.get("type")) {
+	case "session_meta", "turn_context":
+		r.cwd = jsonString(p.cwd)
+	case "response_item":
+		r.item(p)
+	case "compacted":
+		r.compacted(p)
+	}
+	r.detach(rec.raw)
+	for i := range r.drafts {
+		ev := &r.drafts[i].ev
+		if !rec.ascii && !utf8.ValidString(ev.Text) {
+			// raw bytes from a tool must not leak invalid UTF-8 into JSON
+			// output
+			ev.Text = strings.ToValidUTF8(ev.Text, "\uFFFD")
+			r.invalidUTF8 = true
+		}
+		ev.textChecked = true
+		if annotate != nil {
+			annotate(ev)
+			ev.prepared = true
+		}
+	}
+	return r
+}
+
+// detach copies every string the record keeps that is a piece of its line.
+func (r *codexRecord) detach(line string) {
+	own := func(s string) string {
+		if within(s, line) {
+			return strings.Clone(s)
+		}
+		return s
+	}
+	r.cwd, r.time, r.warning = own(r.cwd), own(r.time), own(r.warning)
+	for i := range r.drafts {
+		ev := &r.drafts[i].ev
+		ev.Text, ev.ToolName, ev.ToolID = own(ev.Text), own(ev.ToolName), own(ev.ToolID)
+		if len(ev.Args) > 0 && within(string(ev.Args), line) {
+			ev.Args = json.RawMessage(strings.Clone(string(ev.Args)))
+		}
+		if b := ev.Boundary; b != nil {
+			b.Summary = own(b.Summary)
+			for j := range b.Kept {
+				b.Kept[j].Text = own(b.Kept[j].Text)
+			}
+		}
+	}
+}
+
+func (d *codexDecoder) apply(p any, line int, off int64) {
+	r, _ := p.(*codexRecord)
+	if r == nil {
+		return
+	}
+	if r.cwd != "" {
+		d.cwd = r.cwd
+	}
+	if r.warning != "" {
+		d.s.diag.add(Warning, line, "%s", r.warning)
+	}
+	if r.invalidUTF8 {
+		d.s.diag.add(Warning, line, invalidUTF8Msg)
+	}
 	agent := d.s.agent
-	switch p.Get("type").Str {
+	for i := range r.drafts {
+		dr := &r.drafts[i]
+		ev := dr.ev
+		ev.Line, ev.Offset, ev.Time, ev.Cwd = line, off, r.time, d.cwd
+		if ev.Kind == KindBoundary {
+			ev.Boundary.ReplacesThrough = d.turns.current(agent)
+			ev.Turn = d.turns.boundary(agent)
+		} else {
+			ev.Turn = d.turns.next(agent, dr.side, "")
+		}
+		d.s.put(&ev)
+	}
+}
+
+// codexPayload is the raw JSON of the payload members a record's type
+// reads.
+type codexPayload struct {
+	typ, role, content, summary, name, callID, arguments, input, action,
+	output, message, history, cwd string
+}
+
+// readCodexPayload reads the members of a payload in one pass.
+func readCodexPayload(raw string) codexPayload {
+	var p codexPayload
+	members(raw, func(k, v string) bool {
+		switch k {
+		case "type":
+			p.typ = v
+		case "role":
+			p.role = v
+		case "content":
+			p.content = v
+		case "summary":
+			p.summary = v
+		case "name":
+			p.name = v
+		case "call_id":
+			p.callID = v
+		case "arguments":
+			p.arguments = v
+		case "input":
+			p.input = v
+		case "action":
+			p.action = v
+		case "output":
+			p.output = v
+		case "message":
+			p.message = v
+		case "replacement_history":
+			p.history = v
+		case "cwd":
+			p.cwd = v
+		}
+		return true
+	})
+	return p
+}
+
+func (r *codexRecord) add(ev Event, s side) { r.drafts = append(r.drafts, codexDraft{ev, s}) }
+
+func (r *codexRecord) item(p codexPayload) {
+	var ev Event
+	switch typ := jsonString(p.typ); typ {
 	case "message":
-		role, ok := ParseRole(p.Get("role").Str)
+		roleName := jsonString(p.role)
+		role, ok := ParseRole(roleName)
 		if !ok {
-			d.s.diag.add(Warning, base.Line, "message with unknown role %q: skipped", p.Get("role").Str)
+			r.warning = "message with unknown role " + strconv.Quote(roleName) + ": skipped"
 			return
 		}
-		text := codexText(p.Get("content"))
+		text := rawText(p.content)
 		if strings.TrimSpace(text) == "" {
 			return
 		}
-		ev := base
 		ev.Kind, ev.Role = KindMessage, role
 		ev.Origin, ev.Text = codexOrigin(role, text)
+		s := sideUser
 		if role == RoleAssistant {
-			ev.Turn = d.turns.next(agent, sideAssistant, "")
-		} else {
-			ev.Turn = d.turns.next(agent, sideUser, "")
+			s = sideAssistant
 		}
-		d.s.put(&ev)
+		r.add(ev, s)
 	case "reasoning":
 		var parts []string
-		for _, s := range p.Get("summary").Array() {
-			parts = append(parts, s.Get("text").Str)
-		}
-		ev := base
+		each(p.summary, func(v string) bool {
+			parts = append(parts, jsonString(member(v, "text")))
+			return true
+		})
 		ev.Kind, ev.Role, ev.Text = KindReasoning, RoleAssistant, strings.Join(parts, "\n")
-		ev.Turn = d.turns.next(agent, sideAssistant, "")
-		d.s.put(&ev)
+		r.add(ev, sideAssistant)
 	case "function_call", "custom_tool_call", "local_shell_call", "web_search_call":
-		ev := base
 		ev.Kind, ev.Role = KindToolCall, RoleAssistant
-		ev.ToolName, ev.ToolID = p.Get("name").Str, p.Get("call_id").Str
-		switch p.Get("type").Str {
+		ev.ToolName, ev.ToolID = jsonString(p.name), jsonString(p.callID)
+		switch typ {
 		case "function_call":
-			ev.Args = jsonArgs(p.Get("arguments"))
+			ev.Args = rawArgs(p.arguments)
 		case "custom_tool_call":
-			ev.Args = jsonArgs(p.Get("input"))
+			ev.Args = rawArgs(p.input)
 			// Codex's custom tools (apply_patch and others) change things
 			yes := true
 			ev.SideEffect = &yes
 		case "local_shell_call":
 			ev.ToolName = "local_shell"
-			ev.Args = json.RawMessage(p.Get("action").Raw)
+			ev.Args = json.RawMessage(p.action)
 		case "web_search_call":
 			ev.ToolName = "web_search"
-			if a := p.Get("action"); a.Exists() {
-				ev.Args = json.RawMessage(a.Raw)
+			if p.action != "" {
+				ev.Args = json.RawMessage(p.action)
 			}
 		}
-		ev.Turn = d.turns.next(agent, sideAssistant, "")
-		d.s.put(&ev)
+		r.add(ev, sideAssistant)
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
-		ev := base
 		ev.Kind, ev.Role = KindToolResult, RoleTool
-		ev.ToolID = p.Get("call_id").Str
-		ev.Text, ev.IsError = codexOutput(p.Get("output"))
-		ev.Turn = d.turns.next(agent, sideTool, "")
-		d.s.put(&ev)
+		ev.ToolID = jsonString(p.callID)
+		ev.Text, ev.IsError = codexOutput(p.output)
+		r.add(ev, sideTool)
 	}
 }
 
 // compacted turns a "compacted" line into a boundary. Local compaction puts
 // the summary in message; remote compaction leaves message empty and ends
 // replacement_history with an encrypted compaction item.
-func (d *codexDecoder) compacted(p gjson.Result, base Event) {
-	agent := d.s.agent
-	b := &Boundary{Kind: BoundaryCompact, ReplacesThrough: d.turns.current(agent)}
-	summary := stripCodexPrefix(p.Get("message").Str)
+func (r *codexRecord) compacted(p codexPayload) {
+	b := &Boundary{Kind: BoundaryCompact}
+	summary := stripCodexPrefix(jsonString(p.message))
 	encrypted := false
-	for _, it := range p.Get("replacement_history").Array() {
-		switch it.Get("type").Str {
+	each(p.history, func(it string) bool {
+		var typ, role, content, encryptedContent, itSummary string
+		members(it, func(k, v string) bool {
+			switch k {
+			case "type":
+				typ = v
+			case "role":
+				role = v
+			case "content":
+				content = v
+			case "encrypted_content":
+				encryptedContent = v
+			case "summary":
+				itSummary = v
+			}
+			return true
+		})
+		switch jsonString(typ) {
 		case "compaction", "compaction_summary":
-			if it.Get("encrypted_content").Exists() {
+			if encryptedContent != "" {
 				encrypted = true
-			} else if s := it.Get("summary").Str; s != "" && summary == "" {
+			} else if s := jsonString(itSummary); s != "" && summary == "" {
 				summary = stripCodexPrefix(s)
 			}
 		case "message":
-			role, _ := ParseRole(it.Get("role").Str)
-			text := codexText(it.Get("content"))
+			role, _ := ParseRole(jsonString(role))
+			text := rawText(content)
 			if strings.HasPrefix(strings.TrimSpace(text), codexSummaryPrefix) {
 				if summary == "" {
 					summary = stripCodexPrefix(text)
 				}
-				continue
+				return true
 			}
 			if strings.TrimSpace(text) != "" {
 				b.Kept = append(b.Kept, KeptItem{Role: role, Text: text})
 			}
 		}
-	}
+		return true
+	})
 	switch {
 	case encrypted:
 		// The model sees the encrypted summary; any plaintext message is not
@@ -145,63 +285,68 @@ func (d *codexDecoder) compacted(p gjson.Result, base Event) {
 	default:
 		b.Summary, b.Readable = summary, true
 	}
-	ev := base
+	var ev Event
 	ev.Kind, ev.Role, ev.Origin, ev.Boundary = KindBoundary, RoleSystem, OriginHarness, b
-	ev.Turn = d.turns.boundary(agent)
-	d.s.put(&ev)
+	r.add(ev, 0)
 }
 
 func (d *codexDecoder) finish() {}
 
-// codexText joins the text parts of a message.
-func codexText(content gjson.Result) string {
-	if content.Type == gjson.String {
-		return content.Str
+// rawText joins the text parts of a message's raw content: a string, or a
+// list of parts with text.
+func rawText(content string) string {
+	if s, ok := rawString(content); ok {
+		return s
 	}
 	var parts []string
-	for _, c := range content.Array() {
-		if t := c.Get("text"); t.Type == gjson.String {
-			parts = append(parts, t.Str)
+	each(content, func(c string) bool {
+		if t, ok := rawString(member(c, "text")); ok {
+			parts = append(parts, t)
 		}
-	}
+		return true
+	})
 	return strings.Join(parts, "\n")
 }
 
-// jsonArgs keeps arguments as raw JSON: a string holding a JSON object is
+// rawArgs keeps arguments as raw JSON: a string holding a JSON object is
 // unwrapped, anything else (a patch, a redacted value) stays a JSON string.
-func jsonArgs(v gjson.Result) json.RawMessage {
-	if !v.Exists() {
+func rawArgs(raw string) json.RawMessage {
+	if raw == "" {
 		return nil
 	}
-	if v.Type == gjson.String {
-		s := strings.TrimSpace(v.Str)
-		if len(s) > 0 && (s[0] == '{' || s[0] == '[') && gjson.Valid(s) {
-			return json.RawMessage(s)
+	if str, ok := rawString(raw); ok {
+		s := strings.TrimSpace(str)
+		if len(s) > 0 && (s[0] == '{' || s[0] == '[') {
+			if ok, _ := validJSON(s); ok {
+				return json.RawMessage(s)
+			}
 		}
-		b, _ := json.Marshal(v.Str)
+		b, _ := json.Marshal(str)
 		return b
 	}
-	return json.RawMessage(v.Raw)
+	return json.RawMessage(raw)
 }
 
 var exitCodeRE = regexp.MustCompile(`(?m)^(?:Process exited with code|Exit code:?|exit status) (-?\d+)`)
 
 // codexOutput reads a tool output: a string, a JSON string holding
 // {output, metadata:{exit_code}}, or an object with content and success.
-func codexOutput(v gjson.Result) (string, bool) {
-	if v.IsObject() {
-		text := v.Get("content").Str
+func codexOutput(raw string) (string, bool) {
+	if t := skipSpace(raw, 0); t < len(raw) && raw[t] == '{' {
+		text := jsonString(member(raw, "content"))
 		if text == "" {
-			text = v.Get("output").Str
+			text = jsonString(member(raw, "output"))
 		}
-		return text, v.Get("success").Exists() && !v.Get("success").Bool()
+		success := member(raw, "success")
+		return text, success != "" && !rawBool(success)
 	}
-	s := v.Str
-	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") && gjson.Valid(t) {
-		obj := gjson.Parse(t)
-		if out := obj.Get("output"); out.Exists() {
-			code := obj.Get("metadata.exit_code")
-			return out.Str, code.Exists() && code.Int() != 0
+	s := jsonString(raw)
+	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
+		if ok, _ := validJSON(t); ok {
+			if out := member(t, "output"); out != "" {
+				code := member(member(t, "metadata"), "exit_code")
+				return jsonString(out), code != "" && rawInt(code) != 0
+			}
 		}
 	}
 	if m := exitCodeRE.FindStringSubmatch(s); m != nil {
@@ -209,4 +354,46 @@ func codexOutput(v gjson.Result) (string, bool) {
 		return s, code != 0
 	}
 	return s, false
+}
+
+// each calls fn with the elements of an array, or once with any other value
+// but null: a list that holds one item is sometimes written as the item.
+func each(raw string, fn func(val string) bool) {
+	switch {
+	case raw == "" || raw == "null":
+	case raw[0] == '[':
+		elements(raw, fn)
+	default:
+		fn(raw)
+	}
+}
+
+// rawBool reads a flag the way a lenient writer may have put it: true, a
+// string such as "false", or a number.
+func rawBool(raw string) bool {
+	if s, ok := rawString(raw); ok {
+		b, _ := strconv.ParseBool(strings.ToLower(s))
+		return b
+	}
+	if raw == "true" {
+		return true
+	}
+	f, err := strconv.ParseFloat(raw, 64)
+	return err == nil && f != 0
+}
+
+// rawInt reads an integer written as a number or a string of one; true is
+// 1, anything else 0.
+func rawInt(raw string) int64 {
+	if s, ok := rawString(raw); ok {
+		raw = s
+	}
+	if raw == "true" {
+		return 1
+	}
+	if n, err := strconv.ParseInt(raw, 10, 64); err == nil {
+		return n
+	}
+	f, _ := strconv.ParseFloat(raw, 64)
+	return int64(f)
 }
