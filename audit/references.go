@@ -390,8 +390,28 @@ var readOnlySub = map[string]map[string]bool{
 	"npm":     toSet(`ls list view outdated`),
 }
 
-// shellSeparators split a command line into the commands it chains.
-var shellSeparators = regexp.MustCompile(`\|\||&&|\||;`)
+// nextCommand cuts the first of the commands a command line chains (with
+// ||, &&, | or ;) from the rest. The segments are taken one at a time: a
+// long script is judged by its first command that writes.
+func nextCommand(line string) (cmd, rest string, more bool) {
+	for i := 0; ; {
+		j := strings.IndexAny(line[i:], "|&;")
+		if j < 0 {
+			return line, "", false
+		}
+		j += i
+		switch {
+		case line[j] == ';':
+			return line[:j], line[j+1:], true
+		case line[j] == '|' && j+1 < len(line) && line[j+1] == '|',
+			line[j] == '&' && j+1 < len(line) && line[j+1] == '&':
+			return line[:j], line[j+2:], true
+		case line[j] == '|':
+			return line[:j], line[j+1:], true
+		}
+		i = j + 1 // a lone & backgrounds, it does not chain
+	}
+}
 
 // readOnlyCommand reports a shell command every segment of which only
 // reads: listing a forbidden bucket is not deploying to it.
@@ -400,7 +420,9 @@ func readOnlyCommand(cmd string) bool {
 	if cmd == "" || strings.ContainsAny(cmd, ">`$") && !strings.Contains(cmd, "2>&1") {
 		return false
 	}
-	for _, seg := range shellSeparators.Split(cmd, -1) {
+	for rest, more := cmd, true; more; {
+		var seg string
+		seg, rest, more = nextCommand(rest)
 		f := strings.Fields(seg)
 		if len(f) == 0 {
 			continue
