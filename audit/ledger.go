@@ -39,6 +39,7 @@ func (l *Ledger) restated(o *Obligation, turn int) {
 type toolCall struct {
 	name    string
 	command string
+	kind    string // of run (runKind)
 	turn    int
 }
 
@@ -296,16 +297,16 @@ func (l *Ledger) toolLiterals(text string, hits []literalHit, origin Origin) []*
 }
 
 func (l *Ledger) toolCall(ev *parse.Event, p *prepared) []*Obligation {
-	var cmd string
 	var texts []string
 	var lits [][]literalHit
+	cmd, kind := runOf(ev)
 	if p != nil {
-		cmd, texts, lits = p.command, p.callTexts, p.callLits
+		texts, lits = p.callTexts, p.callLits
 	} else {
-		cmd, texts = commandOf(ev.Args), callStrings(ev.Args)
+		texts = callStrings(ev.Args)
 	}
 	if ev.ToolID != "" {
-		l.pending[ev.ToolID] = toolCall{name: ev.ToolName, command: cmd, turn: ev.Turn}
+		l.pending[ev.ToolID] = toolCall{name: ev.ToolName, command: cmd, kind: kind, turn: ev.Turn}
 	}
 	origin := originOf(ev)
 	var changed []*Obligation
@@ -421,7 +422,7 @@ func (l *Ledger) toolResult(ev *parse.Event, hits []literalHit) []*Obligation {
 		return changed
 	}
 	delete(l.pending, ev.ToolID)
-	kind := runKind(call.command)
+	kind := call.kind
 	if kind == "" {
 		return changed
 	}

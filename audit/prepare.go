@@ -19,7 +19,8 @@ type prepared struct {
 	toolHits []literalHit // literals worth holding a later turn to in tool output
 	// a call's command, argument strings and their literals
 	command   string
-	readOnly  bool // every command it chains only reads
+	runKind   string // tests, build, deploy or "" (runKind)
+	readOnly  bool   // every command it chains only reads
 	callTexts []string
 	callLits  [][]literalHit
 	message   *MessageContent // what an outbound message cites and claims
@@ -43,6 +44,16 @@ func outcomeOf(ev *parse.Event) (string, string) {
 		p.outcomeRead = true
 	}
 	return p.outcome, p.outcomeDetail
+}
+
+// runOf is a call's command line and the kind of run it is, as the reader
+// prepared them or worked out now.
+func runOf(ev *parse.Event) (command, kind string) {
+	if p, ok := ev.Prepared.(*prepared); ok {
+		return p.command, p.runKind
+	}
+	command = commandOf(ev.Args)
+	return command, runKind(command)
 }
 
 // tokenHasher identifies tokens the way normLiteral compares them: quotes
@@ -151,7 +162,7 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 	switch ev.Kind {
 	case parse.KindToolCall:
 		p.command, p.callTexts = commandOf(ev.Args), callStrings(ev.Args)
-		p.readOnly = readOnlyCommand(p.command)
+		p.readOnly, p.runKind = readOnlyCommand(p.command), runKind(p.command)
 		for _, s := range p.callTexts {
 			lits := findLiterals(s)
 			p.callLits = append(p.callLits, lits)

@@ -158,7 +158,7 @@ type stateCollector struct {
 type pendingCall struct {
 	ev       *parse.Event
 	mappings []StateMapping
-	command  string
+	tests    bool // the call runs tests
 }
 
 func newStateCollector(mappings []StateMapping, isEffect func(parse.Format, *parse.Event) bool) *stateCollector {
@@ -207,14 +207,9 @@ func (c *stateCollector) observe(ev *parse.Event) {
 			c.todoWrite(ev)
 		}
 		ms := c.mappings[ev.ToolName]
-		var cmd string
-		if p, ok := ev.Prepared.(*prepared); ok {
-			cmd = p.command
-		} else {
-			cmd = commandOf(ev.Args)
-		}
-		if len(ms) > 0 || runKind(cmd) == "tests" {
-			c.pending[ev.ToolID] = pendingCall{ev: ev, mappings: ms, command: cmd}
+		_, kind := runOf(ev)
+		if len(ms) > 0 || kind == "tests" {
+			c.pending[ev.ToolID] = pendingCall{ev: ev, mappings: ms, tests: kind == "tests"}
 		}
 		for _, m := range ms {
 			if !m.usesResult() {
@@ -232,7 +227,7 @@ func (c *stateCollector) observe(ev *parse.Event) {
 				c.mapped(p.ev, ev, m)
 			}
 		}
-		if runKind(p.command) == "tests" {
+		if p.tests {
 			if val, _ := outcomeOf(ev); val != "" {
 				c.run.Tests = append(c.run.Tests, RunOutcome{Agent: ev.Agent, Index: ev.Index, Time: ev.Time, Turn: ev.Turn, Value: val})
 			}
