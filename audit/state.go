@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/compaudit/compaudit/parse"
 	"github.com/tidwall/gjson"
@@ -131,6 +132,7 @@ type RunOutcome struct {
 // StateRun is the shared-state history of a multi-agent run, in stream
 // order: small enough to keep whole, it is what the state rules walk.
 type StateRun struct {
+	// All five lists are in run order (Index) once the run is read.
 	Ops         []StateOp
 	Compactions []Compaction
 	Messages    []Message
@@ -140,6 +142,9 @@ type StateRun struct {
 	// between them, only the first is kept.
 	Work   []RunOutcome
 	Agents []string
+
+	indexOnce sync.Once
+	ix        *stateIndex // built on the first question (stateindex.go)
 }
 
 // stateCollector builds the StateRun as events stream past.
@@ -530,71 +535,6 @@ func KeyMatches(key, subject string) bool {
 	return false
 }
 
-// LastCompaction is an agent's latest compaction before an event, or nil.
-func (r *StateRun) LastCompaction(agent string, before int) *Compaction {
-	var last *Compaction
-	for i := range r.Compactions {
-		c := &r.Compactions[i]
-		if c.Agent == agent && c.Index < before {
-			last = c
-		}
-	}
-	return last
-}
-
-// CompactionNumber is how many times an agent compacted before an event:
-// the boundary a finding falls after.
-func (r *StateRun) CompactionNumber(agent string, before int) int {
-	n := 0
-	for _, c := range r.Compactions {
-		if c.Agent == agent && c.Index < before {
-			n++
-		}
-	}
-	return n
-}
-
-// ReadBetween reports whether an agent read a key after one event and
-// before another.
-func (r *StateRun) ReadBetween(agent, key string, from, to int) bool {
-	for _, op := range r.Ops {
-		if !op.Write && op.Agent == agent && op.Key == key && op.Index > from && op.Index < to {
-			return true
-		}
-	}
-	return false
-}
-
-// Shares reports whether an agent touches shared (not private) state.
-func (r *StateRun) Shares(agent string) bool {
-	for _, op := range r.Ops {
-		if op.Agent == agent && !op.Private {
-			return true
-		}
-	}
-	return false
-}
-
-// Peers are the other agents that read or write a shared key the agent
-// reads or writes.
-func (r *StateRun) Peers(agent string) []string {
-	keys := map[string]bool{}
-	for _, op := range r.Ops {
-		if op.Agent == agent && !op.Private {
-			keys[op.Key] = true
-		}
-	}
-	seen := map[string]bool{}
-	var out []string
-	for _, op := range r.Ops {
-		if op.Agent != agent && keys[op.Key] && !seen[op.Agent] {
-			seen[op.Agent] = true
-			out = append(out, op.Agent)
-		}
-	}
-	return out
-}
-
 // OpStep is a state operation in a finding's chain.
 func OpStep(kind string, op StateOp, detail string) Step {
 	verb := "read"
@@ -627,19 +567,6 @@ func (r *StateRun) OpFinding(op StateOp) Finding {
 		Boundary: r.CompactionNumber(op.Agent, op.Index)}
 }
 
-// LastValue is the last value any agent read or wrote for a key before an
-// event, with the op that carried it.
-func (r *StateRun) LastValue(key string, before int) (StateOp, bool) {
-	var last StateOp
-	found := false
-	for _, op := range r.Ops {
-		if op.Key == key && op.Index < before && op.Value != "" {
-			last, found = op, true
-		}
-	}
-	return last, found
-}
-
 // TurnBreadth is how many distinct shared keys an agent wrote in one turn.
 type TurnBreadth struct {
 	Turn       int
@@ -648,58 +575,4 @@ type TurnBreadth struct {
 	File       string
 	Line       int
 	Offset     int64
-}
-
-// WriteBreadth lists an agent's writing turns with their distinct shared
-// keys, in order.
-func WriteBreadth(r *StateRun, agent string) []TurnBreadth {
-	var out []TurnBreadth
-	keys := map[string]bool{}
-	for _, op := range r.Ops {
-		if op.Agent != agent || !op.Write || op.Private {
-			continue
-		}
-		if len(out) == 0 || out[len(out)-1].Turn != op.Turn {
-			out = append(out, TurnBreadth{Turn: op.Turn, FirstIndex: op.Index, File: op.File, Line: op.Line, Offset: op.Offset})
-			keys = map[string]bool{}
-		}
-		if !keys[op.Key] {
-			keys[op.Key] = true
-			out[len(out)-1].Keys++
-		}
-	}
-	return out
-}
-
-// Baseline is the mean breadth of the last n writing turns before an
-// event, and how many turns it averaged.
-func Baseline(turns []TurnBreadth, before, n int) (float64, int) {
-	var sel []TurnBreadth
-	for _, t := range turns {
-		if t.FirstIndex < before {
-			sel = append(sel, t)
-		}
-	}
-	if len(sel) > n {
-		sel = sel[len(sel)-n:]
-	}
-	if len(sel) == 0 {
-		return 0, 0
-	}
-	sum := 0
-	for _, t := range sel {
-		sum += t.Keys
-	}
-	return float64(sum) / float64(len(sel)), len(sel)
-}
-
-// WorkedBetween reports whether an agent made a side-effecting call after
-// one event and before another.
-func (r *StateRun) WorkedBetween(agent string, from, to int) bool {
-	for _, w := range r.Work {
-		if w.Agent == agent && w.Index > from && w.Index < to {
-			return true
-		}
-	}
-	return false
 }

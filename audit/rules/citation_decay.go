@@ -38,12 +38,7 @@ func runCitationDecay(p *audit.Pass) {
 		if !p.State.Shares(agent) {
 			continue
 		}
-		var comps []audit.Compaction
-		for _, c := range p.State.Compactions {
-			if c.Agent == agent {
-				comps = append(comps, c)
-			}
-		}
+		comps := p.State.AgentCompactions(agent)
 		for i, c := range comps {
 			from, to := -1, 1<<62
 			if i > 0 {
@@ -52,18 +47,7 @@ func runCitationDecay(p *audit.Pass) {
 			if i+1 < len(comps) {
 				to = comps[i+1].Index
 			}
-			var pre, post []audit.Message
-			for _, m := range p.State.Messages {
-				if m.Agent != agent {
-					continue
-				}
-				switch {
-				case m.Index > from && m.Index < c.Index:
-					pre = append(pre, m)
-				case m.Index > c.Index && m.Index < to:
-					post = append(post, m)
-				}
-			}
+			pre, post := p.State.MessagesBetween(agent, from, c.Index), p.State.MessagesBetween(agent, c.Index, to)
 			citing := 0
 			var cited []string
 			for _, m := range pre {

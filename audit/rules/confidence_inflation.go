@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/compaudit/compaudit/audit"
 )
@@ -44,29 +43,20 @@ type confidence struct {
 
 // confidences lists every confidence an agent stated, in run order: on
 // writes, and in messages that name a key ("task/B done, confidence 0.9").
-func confidences(st *audit.StateRun, agent string) []confidence {
+func confidences(st *audit.StateRun, agent string, keys keyFinder) []confidence {
 	var out []confidence
-	for _, op := range st.Ops {
-		if op.Agent == agent && op.HasConf {
-			op := op
+	for op := range st.AgentOps(agent) {
+		if op.HasConf {
 			out = append(out, confidence{op.Index, op.Key, op.Confidence,
 				func(k, d string) audit.Step { return audit.OpStep(k, op, d) },
 				func() audit.Finding { return st.OpFinding(op) }})
 		}
 	}
-	keys := map[string]bool{}
-	for _, op := range st.Ops {
-		keys[op.Key] = true
-	}
-	for _, m := range st.Messages {
-		if m.Agent != agent || !m.HasConf {
+	for _, m := range st.MessagesBetween(agent, -1, 1<<62) {
+		if !m.HasConf {
 			continue
 		}
-		for key := range keys {
-			if !strings.Contains(m.Text, key) {
-				continue
-			}
-			m := m
+		for _, key := range keys.in(m.Text) {
 			out = append(out, confidence{m.Index, key, m.Confidence,
 				func(k, d string) audit.Step { return audit.MessageStep(k, m, d) },
 				func() audit.Finding {
@@ -79,26 +69,69 @@ func confidences(st *audit.StateRun, agent string) []confidence {
 	return out
 }
 
-func runConfidenceInflation(p *audit.Pass) {
-	st := p.State
-	for _, c := range st.Compactions {
-		cs := confidences(st, c.Agent)
-		before := map[string]confidence{}
-		for _, x := range cs {
-			if x.index < c.Index {
-				before[x.key] = x
+// keyFinder finds the run's keys in a message: a run has thousands of
+// keys, so a message is read once per key length rather than searched once
+// per key.
+type keyFinder map[int]map[string]bool // key length → keys
+
+func newKeyFinder(st *audit.StateRun) keyFinder {
+	kf := keyFinder{}
+	for _, op := range st.Ops {
+		if kf[len(op.Key)] == nil {
+			kf[len(op.Key)] = map[string]bool{}
+		}
+		kf[len(op.Key)][op.Key] = true
+	}
+	return kf
+}
+
+// in lists the keys that occur in text, sorted.
+func (kf keyFinder) in(text string) []string {
+	var out []string
+	for n, keys := range kf {
+		for i := 0; i+n <= len(text); i++ {
+			if k := text[i : i+n]; keys[k] && !slices.Contains(out, k) {
+				out = append(out, k)
 			}
 		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// agentConfidences follows one agent's confidences through its
+// compactions, which come in order.
+type agentConfidences struct {
+	all    []confidence
+	next   int                   // the first not before the current compaction
+	before map[string]confidence // the latest on each key before it
+}
+
+func runConfidenceInflation(p *audit.Pass) {
+	st := p.State
+	keys := newKeyFinder(st)
+	agents := map[string]*agentConfidences{}
+	for _, c := range st.Compactions {
+		a := agents[c.Agent]
+		if a == nil {
+			a = &agentConfidences{all: confidences(st, c.Agent, keys), before: map[string]confidence{}}
+			agents[c.Agent] = a
+		}
+		for ; a.next < len(a.all) && a.all[a.next].index < c.Index; a.next++ {
+			a.before[a.all[a.next].key] = a.all[a.next]
+		}
+		// what the agent stated after this compaction and before its next
+		end := st.NextCompaction(c.Agent, c.Index)
 		done := map[string]bool{}
-		for _, x := range cs {
-			if x.index < c.Index || done[x.key] {
+		for _, x := range a.all[a.next:] {
+			if x.index >= end {
+				break
+			}
+			if x.index == c.Index || done[x.key] {
 				continue
 			}
-			if last := st.LastCompaction(c.Agent, x.index); last == nil || last.Index != c.Index {
-				continue // after a later compaction: judged there
-			}
 			done[x.key] = true
-			prev, ok := before[x.key]
+			prev, ok := a.before[x.key]
 			if !ok || x.value <= prev.value+0.05 || st.ReadBetween(c.Agent, x.key, c.Index, x.index) {
 				continue
 			}

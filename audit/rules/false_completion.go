@@ -90,20 +90,21 @@ func runFalseCompletion(p *audit.Pass) {
 
 // keysOf finds the shared keys a message's subject ("task B") names.
 func keysOf(st *audit.StateRun, subject string) []string {
-	seen := map[string]bool{}
 	var out []string
-	for _, op := range st.Ops {
-		if !op.Private && !seen[op.Key] && audit.KeyMatches(op.Key, subject) {
-			seen[op.Key] = true
-			out = append(out, op.Key)
+	for _, key := range st.SharedKeys() {
+		if audit.KeyMatches(key, subject) {
+			out = append(out, key)
 		}
 	}
 	return out
 }
 
 func wroteCompletion(st *audit.StateRun, agent, key string, from, to int) bool {
-	for _, op := range st.Ops {
-		if op.Agent == agent && op.Key == key && op.Write && op.Index > from && op.Index <= to && audit.IsCompletion(op.Value) {
+	for op := range st.AgentKeyOps(agent, key, from) {
+		if op.Index > to {
+			break
+		}
+		if op.Write && audit.IsCompletion(op.Value) {
 			return true
 		}
 	}
@@ -134,18 +135,8 @@ func falseTodo(p *audit.Pass, op audit.StateOp, c *audit.Compaction) {
 	if !strings.Contains(content, "test") && !strings.Contains(content, "spec") && !strings.Contains(content, " ci") {
 		return
 	}
-	var last *audit.RunOutcome
-	ranSince := false
-	for i, t := range p.State.Tests {
-		if t.Agent != op.Agent || t.Index > op.Index {
-			continue
-		}
-		last = &p.State.Tests[i]
-		if t.Index > c.Index {
-			ranSince = true
-		}
-	}
-	if last == nil || last.Value != audit.StatusFailed || ranSince {
+	last := p.State.LastTest(op.Agent, op.Index)
+	if last == nil || last.Value != audit.StatusFailed || last.Index > c.Index { // or it ran since
 		return
 	}
 	f := p.State.OpFinding(op)

@@ -39,13 +39,7 @@ func runSilentCompaction(p *audit.Pass) {
 		if len(peers) == 0 {
 			continue
 		}
-		var next *audit.StateOp
-		for i, op := range st.Ops {
-			if op.Agent == c.Agent && op.Write && !op.Private && op.Index > c.Index {
-				next = &st.Ops[i]
-				break
-			}
-		}
+		next := st.NextWrite(c.Agent, c.Index)
 		if next == nil {
 			continue
 		}

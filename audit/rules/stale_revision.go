@@ -32,25 +32,21 @@ re-read before it writes.`,
 }
 
 func runStaleRevision(p *audit.Pass) {
+	// a write repeating an earlier one's revision and payload is a retry
 	type seenWrite struct {
+		key  string
 		rev  int64
 		hash string
 	}
 	maxRev := map[string]audit.StateOp{}
-	writes := map[string][]seenWrite{}
+	writes := map[seenWrite]bool{}
 	for _, op := range p.State.Ops {
 		if op.Private || !op.HasRevision {
 			continue
 		}
 		prev, observed := maxRev[op.Key]
 		if op.Write {
-			retry := false
-			for _, w := range writes[op.Key] {
-				if w.rev == op.Revision && op.PayloadHash != "" && w.hash == op.PayloadHash {
-					retry = true
-				}
-			}
-			if retry {
+			if op.PayloadHash != "" && writes[seenWrite{op.Key, op.Revision, op.PayloadHash}] {
 				continue
 			}
 			if observed && op.Revision <= prev.Revision {
@@ -66,7 +62,7 @@ func runStaleRevision(p *audit.Pass) {
 				f.Key(op.Key, fmt.Sprint(op.Revision))
 				p.Report(f)
 			}
-			writes[op.Key] = append(writes[op.Key], seenWrite{op.Revision, op.PayloadHash})
+			writes[seenWrite{op.Key, op.Revision, op.PayloadHash}] = true
 		}
 		if !observed || op.Revision > prev.Revision {
 			maxRev[op.Key] = op

@@ -37,19 +37,16 @@ const BreadthBaselineTurns = 5
 func runWriteBreadthCollapse(p *audit.Pass) {
 	for _, agent := range p.State.Agents {
 		turns := audit.WriteBreadth(p.State, agent)
-		for ci, c := range p.State.Compactions {
-			if c.Agent != agent {
-				continue
-			}
+		for _, c := range p.State.AgentCompactions(agent) {
 			base, n := audit.Baseline(turns, c.Index, BreadthBaselineTurns)
 			if n < 2 || base < 2 {
 				continue
 			}
-			next := nextCompaction(p.State, agent, ci)
+			next := p.State.NextCompaction(agent, c.Index)
 			run := 0
-			for _, t := range turns {
-				if t.FirstIndex < c.Index || t.FirstIndex > next {
-					continue
+			for _, t := range audit.TurnsFrom(turns, c.Index) {
+				if t.FirstIndex > next {
+					break
 				}
 				if float64(t.Keys) < base*0.5 {
 					run++
@@ -73,15 +70,4 @@ func runWriteBreadthCollapse(p *audit.Pass) {
 			}
 		}
 	}
-}
-
-// nextCompaction is the index of the agent's compaction after the i-th,
-// or the end.
-func nextCompaction(r *audit.StateRun, agent string, i int) int {
-	for _, c := range r.Compactions[i+1:] {
-		if c.Agent == agent {
-			return c.Index
-		}
-	}
-	return 1 << 62
 }

@@ -1,0 +1,298 @@
+package audit
+
+import (
+	"cmp"
+	"iter"
+	"slices"
+	"sort"
+)
+
+// stateIndex answers the state rules' questions about a run without
+// walking it: a multi-agent run holds tens of thousands of operations and
+// the rules ask about each of them, so a walk per question made an audit
+// quadratic in the run (a 5 MB run took 73 s). Each list holds positions in
+// one of the run's lists, which are in Index order, so a question is a
+// binary search.
+type stateIndex struct {
+	agentOps     map[string][]int     // an agent's ops
+	agentKeyOps  map[agentKey][]int   // an agent's ops of one key
+	agentReads   map[agentKey][]int   // an agent's reads of one key
+	valued       map[string][]int     // the ops of a key that carry a value
+	sharedWrites map[string][]int     // an agent's writes of shared keys
+	sharedKeys   []string             // keys of shared ops, by first op
+	peers        map[string][]string  // see Peers
+	compactions  map[string][]int     // positions in Compactions
+	messages     map[string][]int     // positions in Messages
+	tests        map[string][]int     // positions in Tests
+	work         map[string][]int     // positions in Work
+	shares       map[string]bool      // see Shares
+	keyAgents    map[string][]agentAt // who touched a key, by first op
+}
+
+type agentKey struct{ agent, key string }
+
+// agentAt is an agent's first op on a key.
+type agentAt struct {
+	agent string
+	pos   int
+}
+
+// index returns the run's index, building it on first use: the run is
+// complete and in order by the time a rule asks anything.
+func (r *StateRun) index() *stateIndex {
+	r.indexOnce.Do(func() { r.ix = newStateIndex(r) })
+	return r.ix
+}
+
+func newStateIndex(r *StateRun) *stateIndex {
+	ix := &stateIndex{agentOps: map[string][]int{}, agentKeyOps: map[agentKey][]int{}, agentReads: map[agentKey][]int{},
+		valued: map[string][]int{}, sharedWrites: map[string][]int{}, peers: map[string][]string{},
+		compactions: map[string][]int{}, messages: map[string][]int{}, tests: map[string][]int{}, work: map[string][]int{},
+		shares: map[string]bool{}, keyAgents: map[string][]agentAt{}}
+	sharedKey := map[string]bool{}
+	ownKeys := map[string][]string{} // an agent's shared keys
+	ownKey := map[agentKey]bool{}
+	for i, op := range r.Ops {
+		ak := agentKey{op.Agent, op.Key}
+		ix.agentOps[op.Agent] = append(ix.agentOps[op.Agent], i)
+		if len(ix.agentKeyOps[ak]) == 0 {
+			ix.keyAgents[op.Key] = append(ix.keyAgents[op.Key], agentAt{op.Agent, i})
+		}
+		ix.agentKeyOps[ak] = append(ix.agentKeyOps[ak], i)
+		if !op.Write {
+			ix.agentReads[ak] = append(ix.agentReads[ak], i)
+		}
+		if op.Value != "" {
+			ix.valued[op.Key] = append(ix.valued[op.Key], i)
+		}
+		if op.Private {
+			continue
+		}
+		ix.shares[op.Agent] = true
+		if op.Write {
+			ix.sharedWrites[op.Agent] = append(ix.sharedWrites[op.Agent], i)
+		}
+		if !sharedKey[op.Key] {
+			sharedKey[op.Key] = true
+			ix.sharedKeys = append(ix.sharedKeys, op.Key)
+		}
+		if !ownKey[ak] {
+			ownKey[ak] = true
+			ownKeys[op.Agent] = append(ownKeys[op.Agent], op.Key)
+		}
+	}
+	for agent, keys := range ownKeys {
+		first := map[string]int{}
+		for _, k := range keys {
+			for _, a := range ix.keyAgents[k] {
+				if p, ok := first[a.agent]; a.agent != agent && (!ok || a.pos < p) {
+					first[a.agent] = a.pos
+				}
+			}
+		}
+		peers := make([]string, 0, len(first))
+		for a := range first {
+			peers = append(peers, a)
+		}
+		slices.SortFunc(peers, func(a, b string) int { return cmp.Compare(first[a], first[b]) })
+		ix.peers[agent] = peers
+	}
+	for i, c := range r.Compactions {
+		ix.compactions[c.Agent] = append(ix.compactions[c.Agent], i)
+	}
+	for i, m := range r.Messages {
+		ix.messages[m.Agent] = append(ix.messages[m.Agent], i)
+	}
+	for i, t := range r.Tests {
+		ix.tests[t.Agent] = append(ix.tests[t.Agent], i)
+	}
+	for i, w := range r.Work {
+		ix.work[w.Agent] = append(ix.work[w.Agent], i)
+	}
+	return ix
+}
+
+// countBefore is how many of positions, in Index order, have an Index
+// below before.
+func countBefore(positions []int, indexAt func(int) int, before int) int {
+	return sort.Search(len(positions), func(i int) bool { return indexAt(positions[i]) >= before })
+}
+
+func (r *StateRun) opIndex(i int) int         { return r.Ops[i].Index }
+func (r *StateRun) compactionIndex(i int) int { return r.Compactions[i].Index }
+
+// LastCompaction is an agent's latest compaction before an event, or nil.
+func (r *StateRun) LastCompaction(agent string, before int) *Compaction {
+	cs := r.index().compactions[agent]
+	n := countBefore(cs, r.compactionIndex, before)
+	if n == 0 {
+		return nil
+	}
+	return &r.Compactions[cs[n-1]]
+}
+
+// CompactionNumber is how many times an agent compacted before an event:
+// the boundary a finding falls after.
+func (r *StateRun) CompactionNumber(agent string, before int) int {
+	return countBefore(r.index().compactions[agent], r.compactionIndex, before)
+}
+
+// NextCompaction is the Index of an agent's first compaction after an
+// event, or 1<<62 when it never compacts again.
+func (r *StateRun) NextCompaction(agent string, after int) int {
+	cs := r.index().compactions[agent]
+	if n := countBefore(cs, r.compactionIndex, after+1); n < len(cs) {
+		return r.Compactions[cs[n]].Index
+	}
+	return 1 << 62
+}
+
+// AgentCompactions are an agent's compactions, in order.
+func (r *StateRun) AgentCompactions(agent string) []Compaction {
+	cs := r.index().compactions[agent]
+	out := make([]Compaction, len(cs))
+	for i, c := range cs {
+		out[i] = r.Compactions[c]
+	}
+	return out
+}
+
+// MessagesBetween are an agent's messages after one event and before
+// another, in order.
+func (r *StateRun) MessagesBetween(agent string, from, to int) []Message {
+	ms := r.index().messages[agent]
+	at := func(i int) int { return r.Messages[i].Index }
+	var out []Message
+	for _, i := range ms[countBefore(ms, at, from+1):] {
+		if r.Messages[i].Index >= to {
+			break
+		}
+		out = append(out, r.Messages[i])
+	}
+	return out
+}
+
+// ReadBetween reports whether an agent read a key after one event and
+// before another.
+func (r *StateRun) ReadBetween(agent, key string, from, to int) bool {
+	reads := r.index().agentReads[agentKey{agent, key}]
+	n := countBefore(reads, r.opIndex, from+1)
+	return n < len(reads) && r.Ops[reads[n]].Index < to
+}
+
+// AgentKeyOps yields an agent's ops of one key after an event, in order.
+func (r *StateRun) AgentKeyOps(agent, key string, after int) iter.Seq[StateOp] {
+	ops := r.index().agentKeyOps[agentKey{agent, key}]
+	return func(yield func(StateOp) bool) {
+		for _, i := range ops[countBefore(ops, r.opIndex, after+1):] {
+			if !yield(r.Ops[i]) {
+				return
+			}
+		}
+	}
+}
+
+// AgentOps yields an agent's ops, in order.
+func (r *StateRun) AgentOps(agent string) iter.Seq[StateOp] {
+	ops := r.index().agentOps[agent]
+	return func(yield func(StateOp) bool) {
+		for _, i := range ops {
+			if !yield(r.Ops[i]) {
+				return
+			}
+		}
+	}
+}
+
+// NextWrite is an agent's first write of a shared key after an event, or
+// nil.
+func (r *StateRun) NextWrite(agent string, after int) *StateOp {
+	ws := r.index().sharedWrites[agent]
+	if n := countBefore(ws, r.opIndex, after+1); n < len(ws) {
+		return &r.Ops[ws[n]]
+	}
+	return nil
+}
+
+// SharedKeys are the keys of the run's shared ops, in order of their first
+// op.
+func (r *StateRun) SharedKeys() []string { return r.index().sharedKeys }
+
+// Shares reports whether an agent touches shared (not private) state.
+func (r *StateRun) Shares(agent string) bool { return r.index().shares[agent] }
+
+// Peers are the other agents that read or write a shared key the agent
+// reads or writes, in order of their first op on such a key.
+func (r *StateRun) Peers(agent string) []string { return r.index().peers[agent] }
+
+// LastValue is the last value any agent read or wrote for a key before an
+// event, with the op that carried it.
+func (r *StateRun) LastValue(key string, before int) (StateOp, bool) {
+	ops := r.index().valued[key]
+	n := countBefore(ops, r.opIndex, before)
+	if n == 0 {
+		return StateOp{}, false
+	}
+	return r.Ops[ops[n-1]], true
+}
+
+// LastTest is an agent's latest test run up to and including an event, or
+// nil.
+func (r *StateRun) LastTest(agent string, through int) *RunOutcome {
+	ts := r.index().tests[agent]
+	n := countBefore(ts, func(i int) int { return r.Tests[i].Index }, through+1)
+	if n == 0 {
+		return nil
+	}
+	return &r.Tests[ts[n-1]]
+}
+
+// WorkedBetween reports whether an agent made a side-effecting call after
+// one event and before another.
+func (r *StateRun) WorkedBetween(agent string, from, to int) bool {
+	ws := r.index().work[agent]
+	n := countBefore(ws, func(i int) int { return r.Work[i].Index }, from+1)
+	return n < len(ws) && r.Work[ws[n]].Index < to
+}
+
+// WriteBreadth lists an agent's writing turns with their distinct shared
+// keys, in order.
+func WriteBreadth(r *StateRun, agent string) []TurnBreadth {
+	var out []TurnBreadth
+	keys := map[string]bool{}
+	for _, i := range r.index().sharedWrites[agent] {
+		op := r.Ops[i]
+		if len(out) == 0 || out[len(out)-1].Turn != op.Turn {
+			out = append(out, TurnBreadth{Turn: op.Turn, FirstIndex: op.Index, File: op.File, Line: op.Line, Offset: op.Offset})
+			clear(keys)
+		}
+		if !keys[op.Key] {
+			keys[op.Key] = true
+			out[len(out)-1].Keys++
+		}
+	}
+	return out
+}
+
+// TurnsFrom are the writing turns (from WriteBreadth) that begin at or
+// after an event.
+func TurnsFrom(turns []TurnBreadth, from int) []TurnBreadth {
+	return turns[sort.Search(len(turns), func(i int) bool { return turns[i].FirstIndex >= from }):]
+}
+
+// Baseline is the mean breadth of the last n writing turns before an
+// event, and how many turns it averaged.
+func Baseline(turns []TurnBreadth, before, n int) (float64, int) {
+	sel := turns[:len(turns)-len(TurnsFrom(turns, before))]
+	if len(sel) > n {
+		sel = sel[len(sel)-n:]
+	}
+	if len(sel) == 0 {
+		return 0, 0
+	}
+	sum := 0
+	for _, t := range sel {
+		sum += t.Keys
+	}
+	return float64(sum) / float64(len(sel)), len(sel)
+}

@@ -1,0 +1,204 @@
+package audit
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// randomRun is a run of three agents over five keys, with every kind of
+// item the index answers about, its Index values spread and interleaved.
+func randomRun(rng *rand.Rand) *StateRun {
+	r := &StateRun{Agents: []string{"a", "b", "c"}}
+	agent := func() string { return r.Agents[rng.IntN(3)] }
+	for index := range 300 {
+		switch rng.IntN(6) {
+		case 0, 1, 2:
+			op := StateOp{Index: index, Agent: agent(), Key: fmt.Sprintf("k%d", rng.IntN(5)), Turn: index / 7,
+				Write: rng.IntN(2) == 0, Private: rng.IntN(5) == 0}
+			if rng.IntN(4) > 0 {
+				op.Value = fmt.Sprint(rng.IntN(3))
+			}
+			r.Ops = append(r.Ops, op)
+		case 3:
+			r.Compactions = append(r.Compactions, Compaction{Index: index, Agent: agent()})
+		case 4:
+			r.Messages = append(r.Messages, Message{Index: index, Agent: agent(), MessageContent: plainContent})
+		default:
+			t := RunOutcome{Index: index, Agent: agent()}
+			if rng.IntN(2) == 0 {
+				r.Tests = append(r.Tests, t)
+			} else {
+				r.Work = append(r.Work, t)
+			}
+		}
+	}
+	return r
+}
+
+// TestStateIndex holds every question the index answers to its definition,
+// a walk over the whole run, on random runs.
+func TestStateIndex(t *testing.T) {
+	for seed := range uint64(12) {
+		r := randomRun(rand.New(rand.NewPCG(seed, 1)))
+		for _, agent := range append(r.Agents, "nobody") {
+			if got, want := r.Shares(agent), slices.ContainsFunc(r.Ops, func(op StateOp) bool { return op.Agent == agent && !op.Private }); got != want {
+				t.Fatalf("seed %d: Shares(%s) = %v, want %v", seed, agent, got, want)
+			}
+			if got, want := r.Peers(agent), walkPeers(r, agent); !slices.Equal(got, want) {
+				t.Fatalf("seed %d: Peers(%s) = %v, want %v", seed, agent, got, want)
+			}
+			var turns []TurnBreadth
+			var keys []string
+			for _, op := range r.Ops {
+				if op.Agent != agent || !op.Write || op.Private {
+					continue
+				}
+				if len(turns) == 0 || turns[len(turns)-1].Turn != op.Turn {
+					turns = append(turns, TurnBreadth{Turn: op.Turn, FirstIndex: op.Index})
+					keys = nil
+				}
+				if !slices.Contains(keys, op.Key) {
+					keys = append(keys, op.Key)
+					turns[len(turns)-1].Keys++
+				}
+			}
+			got := WriteBreadth(r, agent)
+			if !slices.Equal(got, turns) {
+				t.Fatalf("seed %d: WriteBreadth(%s) = %v, want %v", seed, agent, got, turns)
+			}
+			for index := -1; index <= 301; index += 2 {
+				for from := index - 40; from <= index; from += 13 {
+					checkAt(t, r, seed, agent, from, index)
+				}
+				var base []TurnBreadth
+				for _, tb := range got {
+					if tb.FirstIndex < index {
+						base = append(base, tb)
+					}
+				}
+				if len(base) > 3 {
+					base = base[len(base)-3:]
+				}
+				sum := 0
+				for _, tb := range base {
+					sum += tb.Keys
+				}
+				if mean, n := Baseline(got, index, 3); n != len(base) || n > 0 && mean != float64(sum)/float64(n) {
+					t.Fatalf("seed %d: Baseline(%s, %d) = %v over %d, want %d turns summing %d", seed, agent, index, mean, n, len(base), sum)
+				}
+			}
+		}
+	}
+}
+
+// checkAt compares the index's answers about an agent between two events
+// with walks.
+func checkAt(t *testing.T, r *StateRun, seed uint64, agent string, from, to int) {
+	t.Helper()
+	fail := func(q string, got, want any) {
+		t.Helper()
+		t.Fatalf("seed %d: %s(%s, %d, %d) = %v, want %v", seed, q, agent, from, to, got, want)
+	}
+	var last *Compaction
+	n, next := 0, 1<<62
+	for i, c := range r.Compactions {
+		if c.Agent != agent {
+			continue
+		}
+		if c.Index < to {
+			last, n = &r.Compactions[i], n+1
+		}
+		if c.Index > to && next == 1<<62 {
+			next = c.Index
+		}
+	}
+	if got := r.LastCompaction(agent, to); got != last {
+		fail("LastCompaction", got, last)
+	}
+	if got := r.CompactionNumber(agent, to); got != n {
+		fail("CompactionNumber", got, n)
+	}
+	if got := r.NextCompaction(agent, to); got != next {
+		fail("NextCompaction", got, next)
+	}
+	var nextWrite *StateOp
+	for i, op := range r.Ops {
+		if op.Agent == agent && op.Write && !op.Private && op.Index > to {
+			nextWrite = &r.Ops[i]
+			break
+		}
+	}
+	if got := r.NextWrite(agent, to); got != nextWrite {
+		fail("NextWrite", got, nextWrite)
+	}
+	for k := range 6 {
+		key := fmt.Sprintf("k%d", k)
+		read := slices.ContainsFunc(r.Ops, func(op StateOp) bool {
+			return !op.Write && op.Agent == agent && op.Key == key && op.Index > from && op.Index < to
+		})
+		if got := r.ReadBetween(agent, key, from, to); got != read {
+			fail("ReadBetween "+key, got, read)
+		}
+		var want []StateOp
+		for _, op := range r.Ops {
+			if op.Agent == agent && op.Key == key && op.Index > from {
+				want = append(want, op)
+			}
+		}
+		if got := slices.Collect(r.AgentKeyOps(agent, key, from)); !slices.Equal(got, want) {
+			fail("AgentKeyOps "+key, got, want)
+		}
+		var lastValue StateOp
+		found := false
+		for _, op := range r.Ops {
+			if op.Key == key && op.Index < to && op.Value != "" {
+				lastValue, found = op, true
+			}
+		}
+		if got, ok := r.LastValue(key, to); ok != found || got != lastValue {
+			fail("LastValue "+key, got, lastValue)
+		}
+	}
+	worked := slices.ContainsFunc(r.Work, func(w RunOutcome) bool { return w.Agent == agent && w.Index > from && w.Index < to })
+	if got := r.WorkedBetween(agent, from, to); got != worked {
+		fail("WorkedBetween", got, worked)
+	}
+	var lastTest *RunOutcome
+	for i, tr := range r.Tests {
+		if tr.Agent == agent && tr.Index <= to {
+			lastTest = &r.Tests[i]
+		}
+	}
+	if got := r.LastTest(agent, to); got != lastTest {
+		fail("LastTest", got, lastTest)
+	}
+	var messages []Message
+	for _, m := range r.Messages {
+		if m.Agent == agent && m.Index > from && m.Index < to {
+			messages = append(messages, m)
+		}
+	}
+	if got := r.MessagesBetween(agent, from, to); !slices.Equal(got, messages) {
+		fail("MessagesBetween", got, messages)
+	}
+}
+
+// walkPeers is Peers by its definition: every other agent with an op on a
+// key the agent touches shared, in order of that op.
+func walkPeers(r *StateRun, agent string) []string {
+	keys := map[string]bool{}
+	for _, op := range r.Ops {
+		if op.Agent == agent && !op.Private {
+			keys[op.Key] = true
+		}
+	}
+	var out []string
+	for _, op := range r.Ops {
+		if op.Agent != agent && keys[op.Key] && !slices.Contains(out, op.Agent) {
+			out = append(out, op.Agent)
+		}
+	}
+	return out
+}
