@@ -300,7 +300,7 @@ func auditAll(a *app, in *inputOptions, args []string, aopts audit.Options, full
 	}
 	health := &inputHealth{}
 	health.add(diags)
-	setMemoryBudget(len(transcripts), full)
+	defer setMemoryBudget(len(transcripts), full)()
 	prog := newProgress(a, len(transcripts))
 	// Transcripts are audited at once, up to the CPUs allowed; a single
 	// transcript gets them as reading workers instead. Results are taken
@@ -347,24 +347,6 @@ func auditAll(a *app, in *inputOptions, args []string, aopts audit.Options, full
 	}
 	prog.finish()
 	return results, health, nil
-}
-
-// setMemoryBudget tunes the garbage collector for an audit, unless GOGC or
-// GOMEMLIMIT says otherwise. An audit holds a small heap and streams a
-// large one through it: collecting at 3x what it holds, under a soft limit
-// of 80 MiB plus room for the results kept, spends less time collecting
-// than Go's default on a folder of sessions and keeps a 1 GB transcript
-// under 100 MB (docs/performance.md has the figures).
-func setMemoryBudget(transcripts int, full bool) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	perResult := int64(64 << 10) // findings and counts
-	if full {
-		perResult = 4 << 20 // survivals, trails and ledgers too
-	}
-	debug.SetGCPercent(200)
-	debug.SetMemoryLimit(80<<20 + int64(transcripts)*perResult)
 }
 
 // auditOne audits a transcript. A panic is a bug in compaudit, never the
