@@ -76,3 +76,54 @@ func BenchmarkStateRules(b *testing.B) {
 		})
 	}
 }
+
+// growingLedger writes a Claude Code session of n user turns that each
+// bind the agent to a new bucket, a new prohibition and a new retry limit
+// (superseding the last), with a compaction every 50 turns whose summary
+// keeps none of them: a ledger that grows all session long.
+func growingLedger(n int) []byte {
+	var b bytes.Buffer
+	parent, k := "null", 0
+	rec := func(body string) {
+		k++
+		uuid := fmt.Sprintf(`"00000000-0000-4000-8000-%012d"`, k)
+		fmt.Fprintf(&b, `{"parentUuid":%s,"isSidechain":false,"userType":"external","cwd":"/home/dev/etl","sessionId":"5e551011-0000-4000-8000-000000000001","version":"2.1.39",%s,"uuid":%s,"timestamp":"2026-03-02T%02d:%02d:%02d.000Z"}`+"\n",
+			parent, body, uuid, 9+k/3600, k/60%60, k%60)
+		parent = uuid
+	}
+	for i := 1; i <= n; i++ {
+		rec(fmt.Sprintf(`"type":"user","message":{"role":"user","content":"Batch %d: upload to s3://acme-batch-%05d/ and never touch prod-db-%05d; keep retries under %d."}`, i, i, i, i%9+2))
+		rec(fmt.Sprintf(`"type":"assistant","message":{"model":"claude-opus-4-6","id":"msg_%05d","type":"message","role":"assistant","content":[{"type":"text","text":"Uploading batch %d to s3://acme-batch-%05d/."}]}`, i, i, i))
+		if i%50 == 0 {
+			rec(`"type":"system","subtype":"compact_boundary","content":"Conversation compacted","isMeta":false,"level":"info","compactMetadata":{"trigger":"auto","preTokens":160000}`)
+			rec(fmt.Sprintf(`"type":"user","isCompactSummary":true,"message":{"role":"user","content":"This session is being continued from a previous conversation. Summary: uploaded batches up to %d to their buckets."}`, i))
+		}
+	}
+	return b.Bytes()
+}
+
+// BenchmarkGrowingLedger audits sessions of 1,000 and 4,000 turns whose
+// ledger grows with every turn, side by side. Each boundary is replayed
+// against every obligation in force, so this one grows with the square of
+// the session: the replay is what compaudit is for.
+//
+//	go test ./audit/rules -run XXX -bench GrowingLedger -benchmem
+func BenchmarkGrowingLedger(b *testing.B) {
+	for _, n := range []int{1000, 4000} {
+		data := growingLedger(n)
+		b.Run(fmt.Sprintf("turns=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				tr := parse.Transcript{Path: "-", Files: []parse.File{{Path: "-"}}}
+				res, err := audit.Audit(tr, parse.Options{Stdin: bytes.NewReader(data)}, audit.Options{Rules: All()})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(res.Findings) < n {
+					b.Fatalf("%d findings for %d lost obligations", len(res.Findings), 3*n)
+				}
+			}
+		})
+	}
+}
