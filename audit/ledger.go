@@ -614,7 +614,7 @@ func (l *Ledger) supersessionTargets(r directive) []*Obligation {
 			}
 			switch o.Kind {
 			case KindLiteral:
-				if oldVals[normLiteral(o.Literal)] {
+				if oldVals[o.normalized()] {
 					targets = append(targets, o)
 				}
 			case KindRequirement, KindProhibition:
@@ -632,7 +632,7 @@ func (l *Ledger) supersessionTargets(r directive) []*Obligation {
 	for _, h := range newLits {
 		for i := len(l.Obligations) - 1; i >= 0; i-- {
 			o := l.Obligations[i]
-			if o.Kind != KindLiteral || o.RetiredAt != 0 || newVals[normLiteral(o.Literal)] {
+			if o.Kind != KindLiteral || o.RetiredAt != 0 || newVals[o.normalized()] {
 				continue
 			}
 			if o.LiteralKind == h.kind && (h.label == "" || o.Label == h.label) && sameScheme(o.Literal, h.value) {

@@ -202,6 +202,7 @@ type Obligation struct {
 	Superseded bool   `json:"superseded,omitempty"` // retired by a new value rather than lifted
 
 	parts     map[string]bool // stemmed parts of the literal, for near variants
+	norm      string          // the literal as normLiteral compares it
 	StatusSeq int             `json:"-"` // order among states of one subject
 }
 
@@ -210,7 +211,7 @@ type Obligation struct {
 func (o *Obligation) key() string {
 	switch o.Kind {
 	case KindLiteral:
-		return "literal\x00" + normLiteral(o.Literal)
+		return "literal\x00" + o.normalized()
 	case KindThreshold:
 		t := o.Threshold
 		return "threshold\x00" + t.Subject + "\x00" + string(t.Comparator) + "\x00" + formatFloat(t.Base)
@@ -242,6 +243,15 @@ func normLiteral(s string) string {
 
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
+// normalized is normLiteral of the literal, worked out once: the
+// reference checks of every window compare it.
+func (o *Obligation) normalized() string {
+	if o.norm == "" && o.Literal != "" {
+		o.norm = normLiteral(o.Literal)
+	}
+	return o.norm
+}
+
 // literalParts is partSet of the literal, worked out once: every boundary
 // compares the ledger's literals with its summary.
 func (o *Obligation) literalParts() map[string]bool {
@@ -259,6 +269,7 @@ func (o *Obligation) detach() {
 	o.Text, o.Literal, o.LiteralKind, o.Label = c(o.Text), c(o.Literal), c(o.LiteralKind), c(o.Label)
 	o.Retracts, o.Replacement, o.Sentence = c(o.Retracts), c(o.Replacement), c(o.Sentence)
 	o.Span.Text = c(o.Span.Text)
+	o.norm = "" // may be a piece of the text too; worked out again when asked
 	o.Origin.UUID, o.Origin.ToolID, o.Origin.Agent = c(o.Origin.UUID), c(o.Origin.ToolID), c(o.Origin.Agent)
 	if o.Object != nil {
 		obj := *o.Object

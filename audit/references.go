@@ -82,15 +82,10 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 	}
 	// What is live changes only between turns, and only among what was
 	// live at the boundary or stated since: the rest of the ledger is
-	// history. The lists the checks below need are drawn up once per turn.
-	type candidate struct {
-		o             *Obligation
-		lit, lostLit  bool
-		forbid, limit bool
-	}
-	var candidates []candidate
+	// history.
+	var candidates []windowObligation
 	for _, o := range append(append([]*Obligation(nil), r.Before...), l.Obligations[r.ledgerLen:]...) {
-		c := candidate{o: o}
+		c := windowObligation{o: o}
 		switch o.Kind {
 		case KindLiteral:
 			c.lostLit, c.lit = lost[o.ID], o.Origin.Source.Instructive()
@@ -103,45 +98,10 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 			candidates = append(candidates, c)
 		}
 	}
-	var (
-		cacheTurn = -1
-		lits      []*Obligation  // literals an instruction bound
-		litFirst  map[string]int // normalized literal → earliest event binding it
-		lostLits  []*Obligation  // literals the summary lost
-		forbids   []*Obligation  // prohibitions
-		limits    []*Obligation  // thresholds
-	)
+	live := newInForce(candidates)
 	retries := newRetryCounter()
 	for _, ev := range r.Window {
-		if ev.Turn != cacheTurn {
-			cacheTurn, lits, lostLits, forbids, limits = ev.Turn, lits[:0], lostLits[:0], forbids[:0], limits[:0]
-			clear(litFirst)
-			if litFirst == nil {
-				litFirst = map[string]int{}
-			}
-			for _, c := range candidates {
-				o := c.o
-				if !o.liveAt(ev.Turn) {
-					continue
-				}
-				if c.lostLit {
-					lostLits = append(lostLits, o)
-				}
-				if c.lit {
-					lits = append(lits, o)
-					k := normLiteral(o.Literal)
-					if at, ok := litFirst[k]; !ok || o.Origin.Event < at {
-						litFirst[k] = o.Origin.Event
-					}
-				}
-				if c.forbid {
-					forbids = append(forbids, o)
-				}
-				if c.limit {
-					limits = append(limits, o)
-				}
-			}
-		}
+		live.at(ev.Turn)
 		isCall := ev.Kind == parse.KindToolCall
 		isText := ev.Kind == parse.KindMessage && ev.Source == SourceAssistant
 		// near misses of the instructions' literals, in calls and in the
@@ -152,10 +112,10 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 				if !tok.Novel {
 					continue
 				}
-				if at, ok := litFirst[normLiteral(tok.Value)]; ok && at < ev.Index {
+				if at, ok := live.firstBinding(normLiteral(tok.Value)); ok && at < ev.Index {
 					continue
 				}
-				for _, o := range lits {
+				for o := range live.list(live.lits) {
 					if nearMiss(tok.Value, o.Literal) {
 						rs.List = append(rs.List, Reference{Kind: RefNearMiss, Event: ev, Obligation: o, Token: tok.Value})
 						break
@@ -164,7 +124,7 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 			}
 		}
 		if isText && strings.Contains(ev.Text, "?") {
-			for _, o := range lostLits {
+			for o := range live.list(live.lostLits) {
 				if reasks(ev.Text, o) {
 					rs.List = append(rs.List, Reference{Kind: RefReask, Event: ev, Obligation: o, Detail: firstQuestion(ev.Text)})
 				}
@@ -175,20 +135,20 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 		}
 		readOnly := readOnlyCall(ev)
 		if ev.Result != nil && ev.Result.IsError {
-			for _, o := range lostLits {
+			for o := range live.list(live.lostLits) {
 				if failedWithout(ev, o) {
 					rs.List = append(rs.List, Reference{Kind: RefFailed, Event: ev, Obligation: o, Detail: ErrorLine(ev.Result.Text)})
 				}
 			}
 		}
 		if !readOnly {
-			for _, o := range forbids {
+			for o := range live.list(live.forbids) {
 				if tok, ok := touches(ev, o.Object); ok {
 					rs.List = append(rs.List, Reference{Kind: RefTouch, Event: ev, Obligation: o, Token: tok})
 				}
 			}
 		}
-		for _, o := range limits {
+		for o := range live.list(live.limits) {
 			for _, v := range valuesFor(ev, o.Threshold) {
 				if breaches(v, o.Threshold) {
 					rs.List = append(rs.List, Reference{Kind: RefBreach, Event: ev, Obligation: o, Token: v.text, Value: v.value, Unit: v.unit})
@@ -196,7 +156,7 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 			}
 		}
 		if n, ok := retries.observe(ev); ok {
-			for _, o := range limits {
+			for o := range live.list(live.limits) {
 				if o.Threshold.Subject == "retry" && !isDurationOrSize(o.Threshold) {
 					v := observedValue{value: float64(n), text: strconv.Itoa(n) + " retries of the same failing call"}
 					if breaches(v, o.Threshold) && !retries.reported(o.ID) {
@@ -287,7 +247,7 @@ func failedWithout(ev *WindowEvent, o *Obligation) bool {
 		return false
 	}
 	for _, tok := range ev.Tokens {
-		if tok.Kind != o.LiteralKind || !tok.Novel || normLiteral(tok.Value) == normLiteral(o.Literal) {
+		if tok.Kind != o.LiteralKind || !tok.Novel || normLiteral(tok.Value) == o.normalized() {
 			continue
 		}
 		if tok.Kind == "uri" && !sameScheme(tok.Value, o.Literal) {

@@ -77,7 +77,7 @@ func permits(s string) bool {
 func (l *Ledger) liveLiteral(v string, turn int) bool {
 	n := normLiteral(v)
 	for _, o := range l.Obligations {
-		if o.Kind == KindLiteral && normLiteral(o.Literal) == n && o.Origin.Turn <= turn && (o.RetiredAt == 0 || o.RetiredAt > turn) {
+		if o.Kind == KindLiteral && o.normalized() == n && o.Origin.Turn <= turn && (o.RetiredAt == 0 || o.RetiredAt > turn) {
 			return true
 		}
 	}

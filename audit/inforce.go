@@ -1,0 +1,156 @@
+package audit
+
+import (
+	"cmp"
+	"iter"
+	"math"
+	"slices"
+)
+
+// windowObligation is an obligation a window's reference checks may need: a
+// candidate for its lists.
+type windowObligation struct {
+	o             *Obligation
+	lit, lostLit  bool // a literal an instruction bound; one the summary lost
+	forbid, limit bool // a prohibition; a threshold
+	start, end    int  // in force from turn start until turn end
+}
+
+// inForce keeps, turn by turn through a window, the candidates in force,
+// each list in candidate order. Drawing the lists up afresh at every turn
+// walked the whole ledger once per turn, quadratic in a session whose
+// ledger keeps growing (26 s for a 7 MB session stating three obligations
+// a turn). A window's turns come in order, so a new turn only adds what
+// came into force and drops what retired; a turn that goes back draws the
+// lists up again.
+type inForce struct {
+	cands                           []windowObligation
+	lits, lostLits, forbids, limits []int            // candidate indices, ascending
+	bindings                        map[string][]int // normalized literal → lits binding it
+	byStart, byEnd                  []int            // candidate indices in order of start, of end
+	nextStart, nextEnd              int              // the first of each not yet passed
+	in                              []bool           // in the lists
+	turn                            int
+	started                         bool
+}
+
+func newInForce(cands []windowObligation) *inForce {
+	f := &inForce{cands: cands, bindings: map[string][]int{}, in: make([]bool, len(cands))}
+	for i := range cands {
+		c := &cands[i]
+		c.start, c.end = c.o.Origin.Turn, math.MaxInt
+		if c.o.RetiredAt != 0 {
+			c.end = c.o.RetiredAt
+		}
+		f.byStart, f.byEnd = append(f.byStart, i), append(f.byEnd, i)
+	}
+	slices.SortStableFunc(f.byStart, func(a, b int) int { return cmp.Compare(cands[a].start, cands[b].start) })
+	slices.SortStableFunc(f.byEnd, func(a, b int) int { return cmp.Compare(cands[a].end, cands[b].end) })
+	return f
+}
+
+// at moves the lists to a turn.
+func (f *inForce) at(turn int) {
+	if f.started && turn == f.turn {
+		return
+	}
+	if !f.started || turn < f.turn {
+		f.lits, f.lostLits, f.forbids, f.limits = f.lits[:0], f.lostLits[:0], f.forbids[:0], f.limits[:0]
+		clear(f.bindings)
+		clear(f.in)
+		f.nextStart, f.nextEnd = 0, 0
+	}
+	f.started, f.turn = true, turn
+	for ; f.nextEnd < len(f.byEnd) && f.cands[f.byEnd[f.nextEnd]].end <= turn; f.nextEnd++ {
+		if i := f.byEnd[f.nextEnd]; f.in[i] {
+			f.drop(i)
+		}
+	}
+	for ; f.nextStart < len(f.byStart) && f.cands[f.byStart[f.nextStart]].start <= turn; f.nextStart++ {
+		if i := f.byStart[f.nextStart]; f.cands[i].end > turn {
+			f.add(i)
+		}
+	}
+}
+
+func (f *inForce) add(i int) {
+	c := &f.cands[i]
+	f.in[i] = true
+	if c.lostLit {
+		f.lostLits = insertSorted(f.lostLits, i)
+	}
+	if c.lit {
+		f.lits = insertSorted(f.lits, i)
+		k := c.o.normalized()
+		f.bindings[k] = append(f.bindings[k], i)
+	}
+	if c.forbid {
+		f.forbids = insertSorted(f.forbids, i)
+	}
+	if c.limit {
+		f.limits = insertSorted(f.limits, i)
+	}
+}
+
+func (f *inForce) drop(i int) {
+	c := &f.cands[i]
+	f.in[i] = false
+	if c.lostLit {
+		f.lostLits = deleteSorted(f.lostLits, i)
+	}
+	if c.lit {
+		f.lits = deleteSorted(f.lits, i)
+		k := c.o.normalized()
+		if b := slices.DeleteFunc(f.bindings[k], func(j int) bool { return j == i }); len(b) > 0 {
+			f.bindings[k] = b
+		} else {
+			delete(f.bindings, k)
+		}
+	}
+	if c.forbid {
+		f.forbids = deleteSorted(f.forbids, i)
+	}
+	if c.limit {
+		f.limits = deleteSorted(f.limits, i)
+	}
+}
+
+// firstBinding is the earliest event binding a normalized literal among
+// the literals in force.
+func (f *inForce) firstBinding(norm string) (int, bool) {
+	b := f.bindings[norm]
+	if len(b) == 0 {
+		return 0, false
+	}
+	at := f.cands[b[0]].o.Origin.Event
+	for _, i := range b[1:] {
+		at = min(at, f.cands[i].o.Origin.Event)
+	}
+	return at, true
+}
+
+// list yields the obligations of one of the lists.
+func (f *inForce) list(l []int) iter.Seq[*Obligation] {
+	return func(yield func(*Obligation) bool) {
+		for _, i := range l {
+			if !yield(f.cands[i].o) {
+				return
+			}
+		}
+	}
+}
+
+func insertSorted(s []int, i int) []int {
+	if n := len(s); n == 0 || s[n-1] < i {
+		return append(s, i) // the common case: in force in candidate order
+	}
+	at, _ := slices.BinarySearch(s, i)
+	return slices.Insert(s, at, i)
+}
+
+func deleteSorted(s []int, i int) []int {
+	if at, ok := slices.BinarySearch(s, i); ok {
+		return slices.Delete(s, at, at+1)
+	}
+	return s
+}
