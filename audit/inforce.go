@@ -73,45 +73,43 @@ func (f *inForce) at(turn int) {
 	}
 }
 
+// listsOf are the lists candidate i belongs in.
+func (f *inForce) listsOf(i int) []*[]int {
+	c, out := &f.cands[i], make([]*[]int, 0, 4)
+	for _, l := range []struct {
+		in   bool
+		list *[]int
+	}{{c.lostLit, &f.lostLits}, {c.lit, &f.lits}, {c.forbid, &f.forbids}, {c.limit, &f.limits}} {
+		if l.in {
+			out = append(out, l.list)
+		}
+	}
+	return out
+}
+
 func (f *inForce) add(i int) {
-	c := &f.cands[i]
 	f.in[i] = true
-	if c.lostLit {
-		f.lostLits = insertSorted(f.lostLits, i)
+	for _, l := range f.listsOf(i) {
+		*l = insertSorted(*l, i)
 	}
-	if c.lit {
-		f.lits = insertSorted(f.lits, i)
-		k := c.o.normalized()
+	if f.cands[i].lit {
+		k := f.cands[i].o.normalized()
 		f.bindings[k] = append(f.bindings[k], i)
-	}
-	if c.forbid {
-		f.forbids = insertSorted(f.forbids, i)
-	}
-	if c.limit {
-		f.limits = insertSorted(f.limits, i)
 	}
 }
 
 func (f *inForce) drop(i int) {
-	c := &f.cands[i]
 	f.in[i] = false
-	if c.lostLit {
-		f.lostLits = deleteSorted(f.lostLits, i)
+	for _, l := range f.listsOf(i) {
+		*l = deleteSorted(*l, i)
 	}
-	if c.lit {
-		f.lits = deleteSorted(f.lits, i)
-		k := c.o.normalized()
+	if f.cands[i].lit {
+		k := f.cands[i].o.normalized()
 		if b := slices.DeleteFunc(f.bindings[k], func(j int) bool { return j == i }); len(b) > 0 {
 			f.bindings[k] = b
 		} else {
 			delete(f.bindings, k)
 		}
-	}
-	if c.forbid {
-		f.forbids = deleteSorted(f.forbids, i)
-	}
-	if c.limit {
-		f.limits = deleteSorted(f.limits, i)
 	}
 }
 
