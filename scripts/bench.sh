@@ -4,19 +4,22 @@
 #
 #   scripts/bench.sh [WORKDIR]
 #
-# It generates (with scripts/gentranscript, in Claude Code's record shapes):
+# It generates (with scripts/gentranscript, in the record shapes the agents
+# write):
 #   - a ~100 MB session: long tool outputs, thinking blocks, progress records,
 #     a compaction every 300 turns with obligations in play;
 #   - a ~1 GB session, for peak memory;
-#   - a folder of 1,000 sessions (~512 KB each, one compaction each).
+#   - a folder of 1,000 sessions (~512 KB each, one compaction each);
+#   - a ~100 MB Codex CLI rollout, the same work in Codex's record shapes.
 # Then it times, alternating the two, best of RUNS each:
 #   compaudit audit --format ndjson big.jsonl      against
 #   jq -c 'select(.type=="user")' big.jsonl
 # and prints the ratio, compaudit's MB/s and peak RSS, the peak RSS on 1 GB,
-# and the folder audited with 1 and with 2 workers (--jobs).
+# the same comparison on the Codex rollout, and the folder audited with 1
+# and with 2 workers (--jobs).
 #
 # Needs: go, jq, GNU time (/usr/bin/time; Debian package "time").
-# WORKDIR defaults to a fresh temporary folder; it needs ~1.5 GB of disk.
+# WORKDIR defaults to a fresh temporary folder; it needs ~1.6 GB of disk.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,9 +39,7 @@ echo "== generating transcripts in $work"
 [ -s "$work/big.jsonl" ] || "$work/gentranscript" -size 100MB -seed 1 -o "$work/big.jsonl"
 [ -s "$work/huge.jsonl" ] || "$work/gentranscript" -size 1GB -seed 2 -o "$work/huge.jsonl"
 [ -d "$work/folder" ] || "$work/gentranscript" -sessions 1000 -size 512KB -compact-every 20 -seed 3 -dir "$work/folder"
-
-bytes=$(wc -c <"$work/big.jsonl")
-mb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }')
+[ -s "$work/codex.jsonl" ] || "$work/gentranscript" -format codex -size 100MB -seed 4 -o "$work/codex.jsonl"
 
 # seconds CMD... — wall-clock seconds of one run; output discarded. compaudit
 # exits 1 when it finds errors, which is not a failure here.
@@ -58,22 +59,30 @@ peak() {
 
 best() { sort -n | head -1; }
 
-echo "== $mb MB transcript: jq vs compaudit, alternating, best of $RUNS"
-: >"$work/jq.times"
-: >"$work/ca.times"
-for _ in $(seq "$RUNS"); do
-  seconds jq -c 'select(.type=="user")' "$work/big.jsonl" >>"$work/jq.times"; echo >>"$work/jq.times"
-  seconds "$ca" audit --format ndjson "$work/big.jsonl" >>"$work/ca.times"; echo >>"$work/ca.times"
-done
-jq_s=$(best <"$work/jq.times")
-ca_s=$(best <"$work/ca.times")
-ca_rss=$(peak "$ca" audit --format ndjson "$work/big.jsonl")
-echo "jq -c 'select(.type==\"user\")': ${jq_s} s"
-echo "compaudit audit --format ndjson: ${ca_s} s"
-awk -v j="$jq_s" -v c="$ca_s" -v m="$mb" -v r="$ca_rss" 'BEGIN {
-  printf "ratio: compaudit is %.1fx faster than jq\n", j / c
-  printf "compaudit: %.0f MB/s, peak RSS %.0f MB\n", m / c, r / 1024
-}'
+# versus FILE WHAT — compaudit against the jq filter on one file, the two
+# alternated, best of RUNS each: the ratio, compaudit's MB/s and peak RSS.
+versus() {
+  local file=$1 what=$2 mb jq_s ca_s ca_rss
+  mb=$(awk -v b="$(wc -c <"$file")" 'BEGIN { printf "%.1f", b / 1048576 }')
+  echo "== $mb MB $what: jq vs compaudit, alternating, best of $RUNS"
+  : >"$work/jq.times"
+  : >"$work/ca.times"
+  for _ in $(seq "$RUNS"); do
+    seconds jq -c 'select(.type=="user")' "$file" >>"$work/jq.times"; echo >>"$work/jq.times"
+    seconds "$ca" audit --format ndjson "$file" >>"$work/ca.times"; echo >>"$work/ca.times"
+  done
+  jq_s=$(best <"$work/jq.times")
+  ca_s=$(best <"$work/ca.times")
+  ca_rss=$(peak "$ca" audit --format ndjson "$file")
+  echo "jq -c 'select(.type==\"user\")': ${jq_s} s"
+  echo "compaudit audit --format ndjson: ${ca_s} s"
+  awk -v j="$jq_s" -v c="$ca_s" -v m="$mb" -v r="$ca_rss" 'BEGIN {
+    printf "ratio: compaudit is %.1fx faster than jq\n", j / c
+    printf "compaudit: %.0f MB/s, peak RSS %.0f MB\n", m / c, r / 1024
+  }'
+}
+
+versus "$work/big.jsonl" "Claude Code session"
 
 echo "== 1 GB transcript: peak memory"
 huge_mb=$(awk -v b="$(wc -c <"$work/huge.jsonl")" 'BEGIN { printf "%.0f", b / 1048576 }')
@@ -82,6 +91,8 @@ huge_s=$(seconds "$ca" audit --format ndjson "$work/huge.jsonl")
 awk -v r="$huge_rss" -v s="$huge_s" -v m="$huge_mb" 'BEGIN {
   printf "%d MB in %.2f s (%.0f MB/s), peak RSS %.0f MB\n", m, s, m / s, r / 1024
 }'
+
+versus "$work/codex.jsonl" "Codex CLI rollout"
 
 echo "== folder of 1,000 sessions: 1 and 2 workers, alternating, best of $RUNS"
 folder_mb=$(du -sm "$work/folder" | cut -f1)

@@ -1,5 +1,6 @@
-// Command gentranscript writes synthetic Claude Code session transcripts for
-// the benchmark in scripts/bench.sh. The records have the exact shapes
+// Command gentranscript writes synthetic Claude Code session transcripts
+// (and, with -format codex, Codex CLI rollouts: codex.go) for the benchmark
+// in scripts/bench.sh. The records have the exact shapes
 // Claude Code writes (see ../shared/corpus): assistant messages split one
 // block per line under a shared message id, thinking blocks, tool results
 // duplicated in toolUseResult, bash and hook progress records, file-history
@@ -13,6 +14,7 @@
 //
 //	gentranscript -size 100MB -o big.jsonl
 //	gentranscript -sessions 1000 -size 200KB -dir folder/
+//	gentranscript -format codex -size 100MB -o rollout.jsonl
 package main
 
 import (
@@ -36,11 +38,20 @@ func main() {
 		sessions = flag.Int("sessions", 1, "number of session files to write into -dir")
 		seed     = flag.Uint64("seed", 1, "random seed; the same seed writes the same bytes")
 		every    = flag.Int("compact-every", 300, "turns between compactions")
+		format   = flag.String("format", "claude", "claude (Claude Code session) or codex (Codex CLI rollout)")
 	)
 	flag.Parse()
 	target, err := parseSize(*size)
 	if err != nil {
 		fatal(err)
+	}
+	if *format != "claude" && *format != "codex" {
+		fatal(fmt.Errorf("-format %q: want claude or codex", *format))
+	}
+	gen := func(seed uint64) *generator {
+		g := newGenerator(seed, *every)
+		g.codex = *format == "codex"
+		return g
 	}
 	switch {
 	case *dir != "":
@@ -48,20 +59,23 @@ func main() {
 			fatal(err)
 		}
 		for i := 0; i < *sessions; i++ {
-			g := newGenerator(*seed+uint64(i), *every)
+			g := gen(*seed + uint64(i))
 			path := filepath.Join(*dir, g.session+".jsonl")
+			if g.codex {
+				path = filepath.Join(*dir, "rollout-"+g.clock.Format("2006-01-02T15-04-05")+"-"+g.session+".jsonl")
+			}
 			if err := writeFile(path, g, target); err != nil {
 				fatal(err)
 			}
 		}
 	case *out == "-":
 		w := bufio.NewWriterSize(os.Stdout, 1<<20)
-		newGenerator(*seed, *every).write(w, target)
+		gen(*seed).write(w, target)
 		if err := w.Flush(); err != nil {
 			fatal(err)
 		}
 	case *out != "":
-		if err := writeFile(*out, newGenerator(*seed, *every), target); err != nil {
+		if err := writeFile(*out, gen(*seed), target); err != nil {
 			fatal(err)
 		}
 	default:
@@ -108,6 +122,7 @@ func writeFile(path string, g *generator, target int64) error {
 }
 
 type generator struct {
+	codex   bool // write a Codex CLI rollout, not a Claude Code session
 	rng     *rand.Rand
 	every   int
 	session string
@@ -200,10 +215,15 @@ func (g *generator) emit(w *bufio.Writer, rec any) string {
 	if err != nil {
 		fatal(err)
 	}
+	g.line(w, b)
+	return ""
+}
+
+// line writes one encoded record.
+func (g *generator) line(w *bufio.Writer, b []byte) {
 	w.Write(b)
 	w.WriteByte('\n')
 	g.written += int64(len(b) + 1)
-	return ""
 }
 
 type usage struct {
@@ -299,6 +319,10 @@ func (g *generator) progress(w *bufio.Writer, toolID string, data map[string]any
 }
 
 func (g *generator) write(w *bufio.Writer, target int64) {
+	if g.codex {
+		g.writeCodex(w, target)
+		return
+	}
 	g.emit(w, map[string]any{"type": "file-history-snapshot", "messageId": g.uuid(), "snapshot": map[string]any{"messageId": g.uuid(), "trackedFileBackups": map[string]any{}, "timestamp": g.tick(1)}, "isSnapshotUpdate": false})
 	g.user(w, fmt.Sprintf("We're shipping the %s release this week. Deploy the build only to %s — never push to main directly, open a PR instead. Retry flaky tests at most %d times, and keep p95 latency under %dms on the checkout path.", pick(g.rng, nouns), g.bucket, g.retries, g.budgetMS), nil)
 	g.user(w, []any{map[string]any{"type": "text", "text": "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n# claudeMd\nContents of " + g.cwd + "/CLAUDE.md (project instructions, checked into the codebase):\n\n- Never commit secrets or .env files.\n- Run `make lint` before every commit.\n- Do not modify files under vendor/.\n</system-reminder>"}}, nil)
@@ -389,10 +413,13 @@ func (g *generator) hook(w *bufio.Writer, toolID, name string) {
 	g.progress(w, toolID, map[string]any{"type": "hook_progress", "hookEvent": event, "hookName": name, "command": "/home/dev/.claude/hooks/notify.sh"})
 }
 
-// compact writes a boundary and its summary. Each summary is written from
-// the one before, as real ones are, and wears the obligations down a little
-// further: the bucket becomes a paraphrase, the "never" a preference, the
-// retry limit vague.
+// What Claude Code puts around a compaction summary.
+const (
+	claudeSummaryLead = "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\n\n"
+	claudeSummaryTail = "\n\nPlease continue the conversation from where we left it off without asking the user any further questions."
+)
+
+// compact writes a boundary and its summary.
 func (g *generator) compact(w *bufio.Writer) {
 	g.compactions++
 	logical := g.parent
@@ -401,6 +428,14 @@ func (g *generator) compact(w *bufio.Writer) {
 	g.emit(w, systemRecord{envelope: g.envelope(), Type: "system", Subtype: "compact_boundary", Content: "Conversation compacted", IsMeta: false, Timestamp: g.tick(2), UUID: id, Level: "info", LogicalParentUUID: logical,
 		CompactMetadata: map[string]any{"trigger": "auto", "preTokens": 150000 + g.rng.IntN(20000)}})
 	g.parent = id
+	g.emit(w, userRecord{envelope: g.envelope(), Type: "user", Message: userMessage{"user", claudeSummaryLead + g.summary() + claudeSummaryTail}, IsCompactSummary: true, IsVisible: new(true), UUID: g.uuid(), Timestamp: g.tick(1)})
+}
+
+// summary writes a compaction summary. Each is written from the one before,
+// as real ones are, and wears the obligations down a little further: the
+// bucket becomes a paraphrase, the "never" a preference, the retry limit
+// vague.
+func (g *generator) summary() string {
 	bucket, push, retry := g.bucket, "Never push to main directly; open a PR instead.", fmt.Sprintf("Retry flaky tests at most %d times.", g.retries)
 	switch g.compactions % 4 {
 	case 2:
@@ -411,7 +446,7 @@ func (g *generator) compact(w *bufio.Writer) {
 		push, retry = "The user prefers PRs over pushing to main.", "Retry flaky tests a few times."
 	}
 	var b strings.Builder
-	b.WriteString("This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\n\nAnalysis:\n")
+	b.WriteString("Analysis:\n")
 	b.WriteString(g.prose(6))
 	fmt.Fprintf(&b, "\n\nSummary:\n1. Primary Request and Intent:\n   Ship the release. Deploy to %s. %s %s Keep p95 latency under %dms on the checkout path.\n\n2. Key Technical Concepts:\n", bucket, push, retry, g.budgetMS)
 	for i := 0; i < 6; i++ {
@@ -421,8 +456,8 @@ func (g *generator) compact(w *bufio.Writer) {
 	for i := 0; i < 5; i++ {
 		fmt.Fprintf(&b, "   - %s/%s\n     %s\n", g.cwd, g.sourcePath(), g.prose(1))
 	}
-	fmt.Fprintf(&b, "\n4. Pending Tasks:\n   - %s\n\n5. Current Work:\n   %s\n\nPlease continue the conversation from where we left it off without asking the user any further questions.", g.prose(1), g.prose(2))
-	g.emit(w, userRecord{envelope: g.envelope(), Type: "user", Message: userMessage{"user", b.String()}, IsCompactSummary: true, IsVisible: new(true), UUID: g.uuid(), Timestamp: g.tick(1)})
+	fmt.Fprintf(&b, "\n4. Pending Tasks:\n   - %s\n\n5. Current Work:\n   %s", g.prose(1), g.prose(2))
+	return b.String()
 }
 
 func (g *generator) prose(sentences int) string {
