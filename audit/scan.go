@@ -181,6 +181,7 @@ type foldedText struct {
 	hitsDone  bool
 	tokens    []word
 	limits    [][]thresholdHit // per sentence, found once
+	states    [][]Status       // per sentence, found once
 	cands     []candidate
 	candsDone bool
 	byPart    map[string][]int // stemmed part → candidates holding it
@@ -240,15 +241,27 @@ func partSet(v string) map[string]bool {
 	return m
 }
 
-// thresholds are the numeric limits of each sentence, found once.
+// thresholds are the numeric limits of the i-th sentence.
 func (f *foldedText) thresholds(i int) []thresholdHit {
-	if f.limits == nil {
-		f.limits = make([][]thresholdHit, len(f.sentences))
-		for j, s := range f.sentences {
-			f.limits[j] = findThresholds(s.text)
+	return perSentence(&f.limits, f.sentences, findThresholds, i)
+}
+
+// statuses are the status claims of the i-th sentence: a boundary judges
+// every task and run status of the ledger against the same sentences.
+func (f *foldedText) statuses(i int) []Status {
+	return perSentence(&f.states, f.sentences, textStatuses, i)
+}
+
+// perSentence is what read finds in the i-th sentence, every sentence read
+// once, when first asked.
+func perSentence[T any](found *[][]T, sents []sentence, read func(string) []T, i int) []T {
+	if *found == nil {
+		*found = make([][]T, len(sents))
+		for j, s := range sents {
+			(*found)[j] = read(s.text)
 		}
 	}
-	return f.limits[i]
+	return (*found)[i]
 }
 
 func newFoldedText(text string) *foldedText {

@@ -84,21 +84,6 @@ type postContext struct {
 	// known holds every path literal of the ledger, resolved: a summary's
 	// relative path that resolves to one of them names that file.
 	known map[string]bool
-	// statuses are the status claims of each sentence, read once when a
-	// state obligation is first judged: a boundary judges every task and
-	// run status in the ledger against the same sentences.
-	statuses [][]Status
-}
-
-// sentenceStatuses are the status claims of the i-th sentence.
-func (pc *postContext) sentenceStatuses(i int) []Status {
-	if pc.statuses == nil {
-		pc.statuses = make([][]Status, len(pc.sentences))
-		for j, sent := range pc.sentences {
-			pc.statuses[j] = textStatuses(sent.text)
-		}
-	}
-	return pc.statuses[i]
 }
 
 func newPostContext(ev *parse.Event, project string) *postContext {
@@ -311,7 +296,7 @@ func (pc *postContext) judgeState(o *Obligation, s *Survival) {
 	st := o.Status
 	var claimDone, acknowledged string
 	for i, sent := range pc.sentences {
-		for _, c := range pc.sentenceStatuses(i) {
+		for _, c := range pc.folded.statuses(i) {
 			if !sameSubject(c.Subject, st.Subject) {
 				continue
 			}
