@@ -6,7 +6,6 @@ import (
 	"math"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -124,22 +123,17 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 		return nil
 	}
 	for i := range r.drafts {
+		if r.drafts[i].turnOnly {
+			continue // never emitted
+		}
 		ev := &r.drafts[i].ev
 		if within(ev.Text, rec.raw) {
 			// a text with no escapes is a piece of the line; the audit keeps
 			// pieces of it, which must not hold the line's read chunk
 			ev.Text = strings.Clone(ev.Text)
 		}
-		if !rec.ascii && !utf8.ValidString(ev.Text) {
-			// raw bytes from a tool (a Latin-1 CSV) must not leak invalid
-			// UTF-8 into JSON output
-			ev.Text = strings.ToValidUTF8(ev.Text, "\uFFFD")
+		if settle(ev, rec.ascii, annotate) {
 			r.invalidUTF8 = true
-		}
-		ev.textChecked = true
-		if annotate != nil && !r.drafts[i].turnOnly {
-			annotate(ev)
-			ev.prepared = true
 		}
 	}
 	return r

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // codexDecoder reads Codex CLI rollout records.
@@ -23,15 +22,9 @@ func newCodexDecoder(s *sink) *codexDecoder { return &codexDecoder{s: s} }
 type codexRecord struct {
 	cwd         string // what session_meta or turn_context names
 	time        string
-	drafts      []codexDraft
-	warning     string // a record that was read and skipped
-	invalidUTF8 bool   // text that was not UTF-8 was replaced
-}
-
-// codexDraft is an event without its place in the stream.
-type codexDraft struct {
-	ev   Event
-	side side // whose turn it takes; a boundary takes none
+	drafts      []draft // a boundary's side is unused: it takes no turn
+	warning     string  // a record that was read and skipped
+	invalidUTF8 bool    // text that was not UTF-8 was replaced
 }
 
 // skips event_msg records: they repeat what response_item records hold, for
@@ -56,17 +49,8 @@ func (d *codexDecoder) prepare(rec record, annotate func(*Event)) any {
 	}
 	r.detach(rec.raw)
 	for i := range r.drafts {
-		ev := &r.drafts[i].ev
-		if !rec.ascii && !utf8.ValidString(ev.Text) {
-			// raw bytes from a tool must not leak invalid UTF-8 into JSON
-			// output
-			ev.Text = strings.ToValidUTF8(ev.Text, "\uFFFD")
+		if settle(&r.drafts[i].ev, rec.ascii, annotate) {
 			r.invalidUTF8 = true
-		}
-		ev.textChecked = true
-		if annotate != nil {
-			annotate(ev)
-			ev.prepared = true
 		}
 	}
 	return r
@@ -169,7 +153,7 @@ func readCodexPayload(raw string) codexPayload {
 	return p
 }
 
-func (r *codexRecord) add(ev Event, s side) { r.drafts = append(r.drafts, codexDraft{ev, s}) }
+func (r *codexRecord) add(ev Event, s side) { r.drafts = append(r.drafts, draft{ev: ev, side: s}) }
 
 func (r *codexRecord) item(p codexPayload) {
 	var ev Event

@@ -511,6 +511,27 @@ type sink struct {
 	lastTimeLine int
 }
 
+// settle readies an event's content for the audit, once, on whichever
+// goroutine has it first — a decoder's prepare on the reading workers, or
+// put: text that is not UTF-8 is repaired, since raw bytes from a tool (a
+// Latin-1 CSV) must not leak into JSON output, and the consumer's Prepare
+// runs. It reports a repair, for the caller to warn of; ascii says the
+// whole record was ASCII, so no text of it needs the check.
+func settle(ev *Event, ascii bool, prepare func(*Event)) (repaired bool) {
+	if !ev.textChecked {
+		if !ascii && !utf8.ValidString(ev.Text) {
+			ev.Text = strings.ToValidUTF8(ev.Text, "\uFFFD")
+			repaired = true
+		}
+		ev.textChecked = true
+	}
+	if prepare != nil && !ev.prepared {
+		prepare(ev)
+		ev.prepared = true
+	}
+	return repaired
+}
+
 // put numbers an event and hands it on.
 func (s *sink) put(ev *Event) {
 	if s.err != nil {
@@ -519,15 +540,8 @@ func (s *sink) put(ev *Event) {
 	ev.Index = s.next
 	ev.File = s.file
 	ev.Format = s.format
-	if !ev.textChecked && !utf8.ValidString(ev.Text) {
-		// raw bytes from a tool (a Latin-1 CSV) must not leak invalid
-		// UTF-8 into JSON output
-		ev.Text = strings.ToValidUTF8(ev.Text, "\uFFFD")
+	if settle(ev, false, s.prepare) {
 		s.diag.add(Warning, ev.Line, invalidUTF8Msg)
-	}
-	if s.prepare != nil && !ev.prepared {
-		s.prepare(ev)
-		ev.prepared = true
 	}
 	if ev.Agent == "" {
 		ev.Agent = s.agent
