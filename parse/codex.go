@@ -317,18 +317,30 @@ var exitCodeRE = regexp.MustCompile(`(?m)^(?:Process exited with code|Exit code:
 // {output, metadata:{exit_code}}, or an object with content and success.
 func codexOutput(raw string) (string, bool) {
 	if t := skipSpace(raw, 0); t < len(raw) && raw[t] == '{' {
-		text := jsonString(member(raw, "content"))
+		var content, output, success string
+		members(raw, func(k, v string) bool {
+			switch k {
+			case "content":
+				content = v
+			case "output":
+				output = v
+			case "success":
+				success = v
+			}
+			return true
+		})
+		text := jsonString(content)
 		if text == "" {
-			text = jsonString(member(raw, "output"))
+			text = jsonString(output)
 		}
-		success := member(raw, "success")
 		return text, success != "" && !rawBool(success)
 	}
 	s := jsonString(raw)
 	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
-		if ok, _ := validJSON(t); ok {
-			if out := member(t, "output"); out != "" {
-				code := member(member(t, "metadata"), "exit_code")
+		// validated and indexed in one pass, as a record is
+		if rec, ok := readRecord(t, nil); ok {
+			if out := rec.get("output"); out != "" {
+				code := member(rec.get("metadata"), "exit_code")
 				return jsonString(out), code != "" && rawInt(code) != 0
 			}
 		}
