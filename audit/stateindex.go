@@ -14,19 +14,18 @@ import (
 // one of the run's lists, which are in Index order, so a question is a
 // binary search.
 type stateIndex struct {
-	agentOps     map[string][]int     // an agent's ops
-	agentKeyOps  map[agentKey][]int   // an agent's ops of one key
-	agentReads   map[agentKey][]int   // an agent's reads of one key
-	valued       map[string][]int     // the ops of a key that carry a value
-	sharedWrites map[string][]int     // an agent's writes of shared keys
-	sharedKeys   []string             // keys of shared ops, by first op
-	peers        map[string][]string  // see Peers
-	compactions  map[string][]int     // positions in Compactions
-	messages     map[string][]int     // positions in Messages
-	tests        map[string][]int     // positions in Tests
-	work         map[string][]int     // positions in Work
-	shares       map[string]bool      // see Shares
-	keyAgents    map[string][]agentAt // who touched a key, by first op
+	agentOps     map[string][]int    // an agent's ops
+	agentKeyOps  map[agentKey][]int  // an agent's ops of one key
+	agentReads   map[agentKey][]int  // an agent's reads of one key
+	valued       map[string][]int    // the ops of a key that carry a value
+	sharedWrites map[string][]int    // an agent's writes of shared keys
+	sharedKeys   []string            // keys of shared ops, by first op
+	peers        map[string][]string // see Peers
+	compactions  map[string][]int    // positions in Compactions
+	messages     map[string][]int    // positions in Messages
+	tests        map[string][]int    // positions in Tests
+	work         map[string][]int    // positions in Work
+	shares       map[string]bool     // see Shares
 }
 
 type agentKey struct{ agent, key string }
@@ -48,15 +47,16 @@ func newStateIndex(r *StateRun) *stateIndex {
 	ix := &stateIndex{agentOps: map[string][]int{}, agentKeyOps: map[agentKey][]int{}, agentReads: map[agentKey][]int{},
 		valued: map[string][]int{}, sharedWrites: map[string][]int{}, peers: map[string][]string{},
 		compactions: map[string][]int{}, messages: map[string][]int{}, tests: map[string][]int{}, work: map[string][]int{},
-		shares: map[string]bool{}, keyAgents: map[string][]agentAt{}}
+		shares: map[string]bool{}}
 	sharedKey := map[string]bool{}
-	ownKeys := map[string][]string{} // an agent's shared keys
+	keyAgents := map[string][]agentAt{} // who touched a key, by first op
+	ownKeys := map[string][]string{}    // an agent's shared keys
 	ownKey := map[agentKey]bool{}
 	for i, op := range r.Ops {
 		ak := agentKey{op.Agent, op.Key}
 		ix.agentOps[op.Agent] = append(ix.agentOps[op.Agent], i)
 		if len(ix.agentKeyOps[ak]) == 0 {
-			ix.keyAgents[op.Key] = append(ix.keyAgents[op.Key], agentAt{op.Agent, i})
+			keyAgents[op.Key] = append(keyAgents[op.Key], agentAt{op.Agent, i})
 		}
 		ix.agentKeyOps[ak] = append(ix.agentKeyOps[ak], i)
 		if !op.Write {
@@ -84,7 +84,7 @@ func newStateIndex(r *StateRun) *stateIndex {
 	for agent, keys := range ownKeys {
 		first := map[string]int{}
 		for _, k := range keys {
-			for _, a := range ix.keyAgents[k] {
+			for _, a := range keyAgents[k] {
 				if p, ok := first[a.agent]; a.agent != agent && (!ok || a.pos < p) {
 					first[a.agent] = a.pos
 				}
