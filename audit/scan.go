@@ -310,15 +310,20 @@ func indexLower(lh, ln string) int {
 	if ln == "" {
 		return -1
 	}
+	return indexWhere(lh, ln, func(i, end int) bool { return boundaryBefore(lh, i, ln) && boundaryAfter(lh, end, ln) })
+}
+
+// indexWhere is the first index of sub in s at which at(start, end) holds,
+// or -1.
+func indexWhere(s, sub string, at func(start, end int) bool) int {
 	from := 0
 	for {
-		i := strings.Index(lh[from:], ln)
+		i := strings.Index(s[from:], sub)
 		if i < 0 {
 			return -1
 		}
 		i += from
-		end := i + len(ln)
-		if boundaryBefore(lh, i, ln) && boundaryAfter(lh, end, ln) {
+		if at(i, i+len(sub)) {
 			return i
 		}
 		from = i + 1

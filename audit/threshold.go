@@ -189,19 +189,9 @@ func flip(c Comparator) Comparator {
 
 // indexWord finds phrase in s at word boundaries.
 func indexWord(s, phrase string) int {
-	from := 0
-	for {
-		k := strings.Index(s[from:], phrase)
-		if k < 0 {
-			return -1
-		}
-		k += from
-		end := k + len(phrase)
-		if (k == 0 || !isIdentByte(s[k-1])) && (end >= len(s) || !isIdentByte(s[end])) {
-			return k
-		}
-		from = k + 1
-	}
+	return indexWhere(s, phrase, func(k, end int) bool {
+		return (k == 0 || !isIdentByte(s[k-1])) && (end >= len(s) || !isIdentByte(s[end]))
+	})
 }
 
 // numberAfter reads "<number><unit>" or "<number> <unit>" at i.
