@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -212,7 +213,7 @@ func TestBadInputMatrix(t *testing.T) {
 		{
 			name: "duplicate uuids",
 			make: func(t *testing.T, dir string) ([]string, string) {
-				l := append(append(append([]string(nil), lines[:60]...), lines[59]), lines[60:]...)
+				l := slices.Insert(slices.Clone(lines), 60, lines[59]) // line 60 written twice
 				p := writeFile(t, dir, "s.jsonl", joinLines(l))
 				return []string{p}, p
 			},
@@ -245,7 +246,7 @@ func TestBadInputMatrix(t *testing.T) {
 		{
 			name: "boundary with no summary after it",
 			make: func(t *testing.T, dir string) ([]string, string) {
-				l := append(append([]string(nil), lines[:169]...), lines[170:]...)
+				l := slices.Delete(slices.Clone(lines), 169, 170) // the summary
 				p := writeFile(t, dir, "s.jsonl", joinLines(l))
 				return []string{p}, p
 			},
@@ -254,7 +255,7 @@ func TestBadInputMatrix(t *testing.T) {
 		{
 			name: "summary with no boundary",
 			make: func(t *testing.T, dir string) ([]string, string) {
-				l := append(append([]string(nil), lines[:168]...), lines[169:]...)
+				l := slices.Delete(slices.Clone(lines), 168, 169) // the boundary
 				p := writeFile(t, dir, "s.jsonl", joinLines(l))
 				return []string{p}, p
 			},
