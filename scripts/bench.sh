@@ -10,16 +10,19 @@
 #     a compaction every 300 turns with obligations in play;
 #   - a ~1 GB session, for peak memory;
 #   - a folder of 1,000 sessions (~512 KB each, one compaction each);
-#   - a ~100 MB Codex CLI rollout, the same work in Codex's record shapes.
+#   - a ~100 MB Codex CLI rollout, the same work in Codex's record shapes;
+#   - when ../shared/corpus is there, its real Claude Code sessions repeated
+#     to ~100 MB, each copy's uuids made its own (the corpus itself is only
+#     read; the file is written in WORKDIR).
 # Then it times, alternating the two, best of RUNS each:
 #   compaudit audit --format ndjson big.jsonl      against
 #   jq -c 'select(.type=="user")' big.jsonl
 # and prints the ratio, compaudit's MB/s and peak RSS, the peak RSS on 1 GB,
-# the same comparison on the Codex rollout, and the folder audited with 1
-# and with 2 workers (--jobs).
+# the same comparison on the Codex rollout and on the real sessions, and the
+# folder audited with 1 and with 2 workers (--jobs).
 #
 # Needs: go, jq, GNU time (/usr/bin/time; Debian package "time").
-# WORKDIR defaults to a fresh temporary folder; it needs ~1.6 GB of disk.
+# WORKDIR defaults to a fresh temporary folder; it needs ~1.8 GB of disk.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -93,6 +96,28 @@ awk -v r="$huge_rss" -v s="$huge_s" -v m="$huge_mb" 'BEGIN {
 }'
 
 versus "$work/codex.jsonl" "Codex CLI rollout"
+
+# The generated session against real ones: the public Claude Code sessions
+# of ../shared/corpus, repeated until the file passes 100 MB. Each copy
+# rewrites two hex digits of every uuid, so no record repeats an earlier
+# one's id (a repeated id is skipped with a warning, which would flatter
+# compaudit).
+corpus=../shared/corpus/claude-code
+if [ -d "$corpus" ]; then
+  real="$work/real.jsonl"
+  if [ ! -s "$real" ]; then
+    copy=16
+    : >"$real"
+    while [ "$(wc -c <"$real")" -lt 104857600 ]; do
+      hex=$(printf '%02x' "$copy")
+      for f in "$corpus"/*.jsonl; do
+        sed -E "s/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-)[0-9a-f]{2}/\1$hex/g" "$f"
+      done >>"$real"
+      copy=$((copy + 1))
+    done
+  fi
+  versus "$real" "of real Claude Code sessions (../shared/corpus, repeated)"
+fi
 
 echo "== folder of 1,000 sessions: 1 and 2 workers, alternating, best of $RUNS"
 folder_mb=$(du -sm "$work/folder" | cut -f1)
