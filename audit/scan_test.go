@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"testing"
+
+	"github.com/tidwall/gjson"
 )
 
 // TestScanTokens: identifier-shaped tokens come out whole, prose words and
@@ -76,6 +78,45 @@ func FuzzNextCommand(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		if got, want := commandsOf(line), separators.Split(line, -1); !slices.Equal(got, want) {
 			t.Fatalf("commands of %q = %q, want %q", line, got, want)
+		}
+	})
+}
+
+// FuzzCommandOf holds commandOf, which reads a call's members once, to the
+// lookup it replaced: the first of command, cmd, script and input that is a
+// string, or an array whose last element runs.
+func FuzzCommandOf(f *testing.F) {
+	for _, s := range []string{
+		`{"command":"go test ./..."}`, `"ls -la"`, `{"cmd":["bash","-lc","make"]}`,
+		`{"input":"x","command":5,"script":"s"}`, `{"command":null,"command":"b","cmd":[]}`,
+		`{"file_path":"/a","content":"command"}`, `{"comm\u0061nd":"esc"}`, `[{"command":"a"}]`, `7`,
+	} {
+		f.Add(s)
+	}
+	byLookup := func(args []byte) string {
+		r := gjson.ParseBytes(args)
+		if r.Type == gjson.String {
+			return r.Str
+		}
+		for _, k := range []string{"command", "cmd", "script", "input"} {
+			v := r.Get(k)
+			if v.Type == gjson.String {
+				return v.Str
+			}
+			if v.IsArray() {
+				if parts := v.Array(); len(parts) > 0 {
+					return parts[len(parts)-1].Str
+				}
+			}
+		}
+		return ""
+	}
+	f.Fuzz(func(t *testing.T, args string) {
+		if !gjson.Valid(args) {
+			return // a record's arguments are valid JSON by the time they are read
+		}
+		if got, want := commandOf([]byte(args)), byLookup([]byte(args)); got != want {
+			t.Fatalf("commandOf(%s) = %q, want %q", args, got, want)
 		}
 	})
 }

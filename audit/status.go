@@ -2,6 +2,7 @@ package audit
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -58,8 +59,19 @@ func commandOf(args []byte) string {
 	if r.Type == gjson.String {
 		return r.Str
 	}
-	for _, k := range []string{"command", "cmd", "script", "input"} {
-		v := r.Get(k)
+	if !r.IsObject() {
+		return ""
+	}
+	// one pass over the members: a Write or Edit call carries a whole file
+	// and none of these keys, and a lookup per key read it four times
+	var first [len(commandKeys)]gjson.Result
+	r.ForEach(func(k, v gjson.Result) bool {
+		if i := slices.Index(commandKeys[:], k.Str); i >= 0 && !first[i].Exists() {
+			first[i] = v
+		}
+		return true
+	})
+	for _, v := range first {
 		if v.Type == gjson.String {
 			return v.Str
 		}
@@ -73,6 +85,9 @@ func commandOf(args []byte) string {
 	}
 	return ""
 }
+
+// commandKeys name a call's command line, in the order they are tried.
+var commandKeys = [...]string{"command", "cmd", "script", "input"}
 
 var (
 	failCountRE = regexp.MustCompile(`(?i)\b([1-9]\d*) (?:failures?|failed|errors?)\b`)
