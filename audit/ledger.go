@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/compaudit/compaudit/parse"
@@ -367,36 +368,63 @@ var bulkKeys = map[string]bool{"content": true, "new_string": true, "old_string"
 // literals: the command line of a shell call, the paths of an edit, and
 // the file headers of a patch.
 func callStrings(args []byte) []string {
+	_, texts := readCall(args)
+	return texts
+}
+
+// readCall reads a call's arguments in one pass for both its command line
+// (commandOf) and its strings worth reading for literals (callStrings):
+// the reading workers need both of every call, and a Write or Edit call
+// carries a whole file.
+func readCall(args []byte) (command string, texts []string) {
 	if len(args) == 0 {
-		return nil
+		return "", nil
 	}
 	r := gjson.ParseBytes(args)
 	if r.Type == gjson.String {
-		return patchPaths(r.Str)
+		return r.Str, patchPaths(r.Str)
 	}
-	var out []string
+	object := r.IsObject()
+	var first [len(commandKeys)]gjson.Result // each command key's first value
 	r.ForEach(func(k, v gjson.Result) bool {
+		if i := slices.Index(commandKeys[:], k.Str); object && i >= 0 && !first[i].Exists() {
+			first[i] = v
+		}
 		if bulkKeys[k.Str] {
 			return true
 		}
 		switch {
 		case v.Type == gjson.String:
 			if k.Str == "input" || k.Str == "patch" {
-				out = append(out, patchPaths(v.Str)...)
+				texts = append(texts, patchPaths(v.Str)...)
 			} else {
-				out = append(out, v.Str)
+				texts = append(texts, v.Str)
 			}
 		case v.IsArray():
 			for _, e := range v.Array() {
 				if e.Type == gjson.String {
-					out = append(out, e.Str)
+					texts = append(texts, e.Str)
 				}
 			}
 		}
 		return true
 	})
-	return out
+	for _, v := range first {
+		if v.Type == gjson.String {
+			return v.Str, texts
+		}
+		if v.IsArray() {
+			// ["bash", "-lc", "go test ./..."] runs its last element
+			if parts := v.Array(); len(parts) > 0 {
+				return parts[len(parts)-1].Str, texts
+			}
+		}
+	}
+	return "", texts
 }
+
+// commandKeys name a call's command line, in the order they are tried.
+var commandKeys = [...]string{"command", "cmd", "script", "input"}
 
 // patchPaths reads the file names of an apply_patch body.
 func patchPaths(patch string) []string {

@@ -161,7 +161,7 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 	}()
 	switch ev.Kind {
 	case parse.KindToolCall:
-		p.command, p.callTexts = commandOf(ev.Args), callStrings(ev.Args)
+		p.command, p.callTexts = readCall(ev.Args)
 		p.readOnly, p.runKind = readOnlyCommand(p.command), runKind(p.command)
 		for _, s := range p.callTexts {
 			lits := findLiterals(s)

@@ -258,10 +258,9 @@ func failedWithout(ev *WindowEvent, o *Obligation) bool {
 	return false
 }
 
-// callTexts are the strings of a call that say what it does: the command
-// of a shell call, the paths of an edit, the file headers of a patch.
-// callTexts are the strings of a call's arguments, read once per event:
-// every prohibition and threshold in force looks at them.
+// callTexts are the strings of a call that say what it does — the command
+// of a shell call, the paths of an edit, the file headers of a patch — read
+// once per event: every prohibition and threshold in force looks at them.
 func callTexts(ev *WindowEvent) []string {
 	if !ev.textsRead {
 		ev.texts, ev.textsRead = callStrings(ev.Args), true

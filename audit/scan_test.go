@@ -82,19 +82,21 @@ func FuzzNextCommand(f *testing.F) {
 	})
 }
 
-// FuzzCommandOf holds commandOf, which reads a call's members once, to the
-// lookup it replaced: the first of command, cmd, script and input that is a
-// string, or an array whose last element runs.
-func FuzzCommandOf(f *testing.F) {
+// FuzzReadCall holds readCall, which reads a call's members once, to what
+// it replaced: for the command line, a lookup per key — the first of
+// command, cmd, script and input that is a string, or an array whose last
+// element runs; for the strings, a walk of the members of its own.
+func FuzzReadCall(f *testing.F) {
 	for _, s := range []string{
 		`{"command":"go test ./..."}`, `"ls -la"`, `{"cmd":["bash","-lc","make"]}`,
 		`{"input":"x","command":5,"script":"s"}`, `{"command":null,"command":"b","cmd":[]}`,
 		`{"file_path":"/a","content":"command"}`, `{"comm\u0061nd":"esc"}`, `[{"command":"a"}]`, `7`,
+		`"*** Begin Patch\n*** Update File: a.go\n"`, `{"input":"*** Add File: b.go","paths":["x","y",3]}`,
+		`["cmd","arg"]`,
 	} {
 		f.Add(s)
 	}
-	byLookup := func(args []byte) string {
-		r := gjson.ParseBytes(args)
+	byLookup := func(r gjson.Result) string {
 		if r.Type == gjson.String {
 			return r.Str
 		}
@@ -111,12 +113,40 @@ func FuzzCommandOf(f *testing.F) {
 		}
 		return ""
 	}
+	byWalk := func(r gjson.Result) []string {
+		if r.Type == gjson.String {
+			return patchPaths(r.Str)
+		}
+		var out []string
+		r.ForEach(func(k, v gjson.Result) bool {
+			switch {
+			case bulkKeys[k.Str]:
+			case v.Type == gjson.String && (k.Str == "input" || k.Str == "patch"):
+				out = append(out, patchPaths(v.Str)...)
+			case v.Type == gjson.String:
+				out = append(out, v.Str)
+			case v.IsArray():
+				for _, e := range v.Array() {
+					if e.Type == gjson.String {
+						out = append(out, e.Str)
+					}
+				}
+			}
+			return true
+		})
+		return out
+	}
 	f.Fuzz(func(t *testing.T, args string) {
-		if !gjson.Valid(args) {
+		if args == "" || !gjson.Valid(args) {
 			return // a record's arguments are valid JSON by the time they are read
 		}
-		if got, want := commandOf([]byte(args)), byLookup([]byte(args)); got != want {
-			t.Fatalf("commandOf(%s) = %q, want %q", args, got, want)
+		command, texts := readCall([]byte(args))
+		r := gjson.Parse(args)
+		if want := byLookup(r); command != want {
+			t.Fatalf("command of %s = %q, want %q", args, command, want)
+		}
+		if want := byWalk(r); !slices.Equal(texts, want) {
+			t.Fatalf("strings of %s = %q, want %q", args, texts, want)
 		}
 	})
 }

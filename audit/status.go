@@ -2,11 +2,8 @@ package audit
 
 import (
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/tidwall/gjson"
 )
 
 // Status values.
@@ -52,42 +49,9 @@ func runKind(command string) string {
 
 // commandOf pulls the command line out of a shell-like tool call.
 func commandOf(args []byte) string {
-	if len(args) == 0 {
-		return ""
-	}
-	r := gjson.ParseBytes(args)
-	if r.Type == gjson.String {
-		return r.Str
-	}
-	if !r.IsObject() {
-		return ""
-	}
-	// one pass over the members: a Write or Edit call carries a whole file
-	// and none of these keys, and a lookup per key read it four times
-	var first [len(commandKeys)]gjson.Result
-	r.ForEach(func(k, v gjson.Result) bool {
-		if i := slices.Index(commandKeys[:], k.Str); i >= 0 && !first[i].Exists() {
-			first[i] = v
-		}
-		return true
-	})
-	for _, v := range first {
-		if v.Type == gjson.String {
-			return v.Str
-		}
-		if v.IsArray() {
-			parts := v.Array()
-			// ["bash", "-lc", "go test ./..."] runs its last element
-			if len(parts) > 0 {
-				return parts[len(parts)-1].Str
-			}
-		}
-	}
-	return ""
+	command, _ := readCall(args)
+	return command
 }
-
-// commandKeys name a call's command line, in the order they are tried.
-var commandKeys = [...]string{"command", "cmd", "script", "input"}
 
 var (
 	failCountRE = regexp.MustCompile(`(?i)\b([1-9]\d*) (?:failures?|failed|errors?)\b`)
