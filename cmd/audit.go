@@ -300,7 +300,7 @@ func auditAll(a *app, in *inputOptions, args []string, aopts audit.Options, full
 	}
 	health := &inputHealth{}
 	health.add(diags)
-	defer setMemoryBudget(len(transcripts), full)()
+	defer setMemoryBudget(transcripts, full)()
 	prog := newProgress(a, len(transcripts))
 	// Transcripts are audited at once, up to the CPUs allowed; a single
 	// transcript gets them as reading workers instead. Results are taken

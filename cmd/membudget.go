@@ -1,11 +1,14 @@
 package cmd
 
 import (
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync/atomic"
+
+	"github.com/compaudit/compaudit/parse"
 )
 
 // setMemoryBudget tunes the garbage collector for an audit, unless GOGC or
@@ -23,19 +26,46 @@ import (
 // the limit is raised to twice what the heap still holds, less half the
 // floor: it stays at the floor while the audit holds up to 60% of it (a 1
 // GB transcript holds about 55 MiB) and leaves ever more room above that.
-func setMemoryBudget(transcripts int, full bool) (stop func()) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
+//
+// An audit of more than a few megabytes also asks for its heap to be backed
+// by huge pages (preferHugePages), whatever GOGC and GOMEMLIMIT say.
+func setMemoryBudget(transcripts []parse.Transcript, full bool) (stop func()) {
 	perResult := int64(64 << 10) // findings and counts
 	if full {
 		perResult = 4 << 20 // survivals, trails and ledgers too
 	}
-	b := &memoryBudget{floor: 80<<20 + int64(transcripts)*perResult}
+	b := &memoryBudget{floor: 80<<20 + int64(len(transcripts))*perResult}
+	if inputBytes(transcripts) >= hugeHeapInput {
+		preferHugePages(int(min(b.floor, 256<<20)))
+	}
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
 	debug.SetGCPercent(200)
 	debug.SetMemoryLimit(b.floor)
 	b.watch()
 	return func() { b.stopped.Store(true) }
+}
+
+// hugeHeapInput is the input size from which an audit's heap grows past
+// the few megabytes the runtime starts with, so that huge pages pay.
+const hugeHeapInput = 16 << 20
+
+// inputBytes is the size of the transcripts' files; standard input, whose
+// size is not known, counts as large.
+func inputBytes(transcripts []parse.Transcript) int64 {
+	var n int64
+	for _, t := range transcripts {
+		for _, f := range t.Files {
+			if f.Path == "-" {
+				return math.MaxInt64
+			}
+			if fi, err := os.Stat(f.Path); err == nil {
+				n += fi.Size()
+			}
+		}
+	}
+	return n
 }
 
 // memoryBudget follows the heap from one collection to the next.

@@ -1,0 +1,91 @@
+package cmd
+
+import (
+	"bufio"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/compaudit/compaudit/parse"
+)
+
+// TestAdviseHugePages: the kernel marks the aligned inside of a heap slice
+// for huge pages (VmFlags "hg" in /proc/self/smaps), and only that.
+func TestAdviseHugePages(t *testing.T) {
+	if mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil || strings.Contains(string(mode), "[never]") {
+		t.Skip("transparent huge pages are off on this kernel")
+	}
+	b := make([]byte, 5*hugePage)
+	if err := adviseHugePages(b); err != nil {
+		t.Fatal(err)
+	}
+	addr := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	inside := (addr + hugePage - 1) &^ (hugePage - 1)
+	if !advisedAt(t, inside) || !advisedAt(t, inside+3*hugePage) {
+		t.Errorf("the aligned inside of the slice is not advised")
+	}
+	if inside != addr && advisedAt(t, addr) {
+		t.Errorf("the unaligned head of the slice is advised too")
+	}
+	runtime.KeepAlive(b)
+}
+
+// advisedAt reports whether the mapping holding addr carries the huge page
+// advice.
+func advisedAt(t *testing.T, addr uintptr) bool {
+	t.Helper()
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if lo, hi, ok := mappingRange(line); ok {
+			in = lo <= addr && addr < hi
+			continue
+		}
+		if in && strings.HasPrefix(line, "VmFlags:") {
+			return strings.Contains(line+" ", " hg ")
+		}
+	}
+	t.Fatalf("no mapping holds %#x", addr)
+	return false
+}
+
+// mappingRange reads the address range that heads a mapping in smaps.
+func mappingRange(line string) (lo, hi uintptr, ok bool) {
+	r, _, _ := strings.Cut(line, " ")
+	a, b, found := strings.Cut(r, "-")
+	if !found {
+		return 0, 0, false
+	}
+	x, err1 := strconv.ParseUint(a, 16, 64)
+	y, err2 := strconv.ParseUint(b, 16, 64)
+	if err1 != nil || err2 != nil {
+		return 0, 0, false
+	}
+	return uintptr(x), uintptr(y), true
+}
+
+// TestInputBytes: files count by size; standard input counts as large.
+func TestInputBytes(t *testing.T) {
+	dir := t.TempDir()
+	p := dir + "/s.jsonl"
+	if err := os.WriteFile(p, make([]byte, 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	one := []parse.Transcript{{Path: p, Files: []parse.File{{Path: p, Agent: parse.MainAgent}}}}
+	if got := inputBytes(one); got != 1000 {
+		t.Errorf("inputBytes(file of 1000 bytes) = %d", got)
+	}
+	stdin := parse.Transcript{Path: "-", Files: []parse.File{{Path: "-", Agent: parse.MainAgent}}}
+	if got := inputBytes(append(one, stdin)); got < hugeHeapInput {
+		t.Errorf("inputBytes(with stdin) = %d, want large", got)
+	}
+}
