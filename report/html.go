@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"io"
 	"sort"
+	"sync"
 
 	"github.com/compaudit/compaudit/audit"
 )
@@ -124,7 +125,7 @@ func AuditHTML(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
 		}
 		data.Transcripts = append(data.Transcripts, t)
 	}
-	return htmlPage.Execute(w, data)
+	return htmlPage().Execute(w, data)
 }
 
 const (
@@ -245,7 +246,13 @@ func trails(bs []*audit.BoundaryReplay) []htmlTrail {
 	return out
 }
 
-var htmlPage = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+// htmlPage is parsed on first use, so the other formats do not pay for it
+// at start.
+var htmlPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Parse(htmlSource))
+})
+
+const htmlSource = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -357,4 +364,4 @@ document.getElementById("controls").addEventListener("change", function () {
 </script>
 </body>
 </html>
-`))
+`
