@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -65,18 +66,20 @@ func scanTokens(text string, fn func(tok string)) {
 // them again.
 func scanClassed(text string, fn func(tok string, at int, classes uint8)) {
 	n := len(text)
-	i := 0
+	i := 0 // a token boundary: everything before it is done
 	for i < n {
-		for i < n {
-			if c := byteClass[text[i]]; c&classSep != 0 {
-				i++
-			} else if arrowAt(text, i, c) {
-				i += len(arrow)
-			} else {
-				break
-			}
+		// A token without a mark byte is passed over, so look for the next
+		// mark first, eight bytes at a time, and only then for the token
+		// around it: prose and most of a tool's output hold few marks.
+		m := nextMark(text, i)
+		if m == n {
+			return
 		}
-		start := i
+		start := m
+		for start > i && !tokenStartsAt(text, start) {
+			start--
+		}
+		i = m
 		var classes uint8
 		for i < n {
 			c := byteClass[text[i]]
@@ -86,7 +89,10 @@ func scanClassed(text string, fn func(tok string, at int, classes uint8)) {
 			classes |= c
 			i++
 		}
-		if classes&classMark == 0 || i-start < 3 || i-start > 512 {
+		for _, c := range []byte(text[start:m]) {
+			classes |= byteClass[c]
+		}
+		if i-start < 3 || i-start > 512 {
 			continue
 		}
 		// trailing punctuation and markdown emphasis are not part of it
@@ -115,6 +121,47 @@ func scanClassed(text string, fn func(tok string, at int, classes uint8)) {
 			}
 		}
 	}
+}
+
+// tokenStartsAt reports whether a token may start at text[i]: the byte
+// before it ends a token, or an arrow does.
+func tokenStartsAt(text string, i int) bool {
+	return byteClass[text[i-1]]&classSep != 0 || i >= len(arrow) && text[i-len(arrow):i] == arrow
+}
+
+// Bytes as eight lanes of a word, for the mark search.
+const (
+	lanes    = 0x0101010101010101
+	laneHigh = 0x8080808080808080
+)
+
+// nextMark returns the index of the first byte at or after i whose class
+// has classMark, or len(text). The marks are '#', '-' to ':' (which holds
+// '.', '/' and the digits), '@' and '_'.
+func nextMark(text string, i int) int {
+	for ; i+8 <= len(text); i += 8 {
+		w := uint64(text[i]) | uint64(text[i+1])<<8 | uint64(text[i+2])<<16 | uint64(text[i+3])<<24 |
+			uint64(text[i+4])<<32 | uint64(text[i+5])<<40 | uint64(text[i+6])<<48 | uint64(text[i+7])<<56
+		// '-' <= b <= ':' for the ASCII lanes: with bit 7 cleared no
+		// addition carries into the next lane
+		x := w &^ laneHigh
+		ranged := (x + (0x80-'-')*lanes) &^ (x + (0x80-':'-1)*lanes) &^ w & laneHigh
+		// a lane equal to c becomes zero; a borrow can only mark lanes
+		// above a true zero, so the lowest mark is exact
+		h := w ^ '#'*lanes
+		a := w ^ '@'*lanes
+		u := w ^ '_'*lanes
+		eq := ((h - lanes) &^ h) | ((a - lanes) &^ a) | ((u - lanes) &^ u)
+		if m := ranged | eq&laneHigh; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(text); i++ {
+		if byteClass[text[i]]&classMark != 0 {
+			return i
+		}
+	}
+	return len(text)
 }
 
 // toolLiteralsFast finds the literals worth holding a later turn to in tool
