@@ -83,7 +83,8 @@ func mappingRange(line string) (lo, hi uintptr, ok bool) {
 	return uintptr(x), uintptr(y), true
 }
 
-// TestInputBytes: files count by size; standard input counts as large.
+// TestInputBytes: files count by size; standard input and gzip files count
+// as large.
 func TestInputBytes(t *testing.T) {
 	dir := t.TempDir()
 	p := dir + "/s.jsonl"
@@ -97,5 +98,12 @@ func TestInputBytes(t *testing.T) {
 	stdin := parse.Transcript{Path: "-", Files: []parse.File{{Path: "-", Agent: parse.MainAgent}}}
 	if got := inputBytes(append(one, stdin)); got < hugeHeapInput {
 		t.Errorf("inputBytes(with stdin) = %d, want large", got)
+	}
+	gz := parse.Transcript{Path: p + ".gz", Files: []parse.File{{Path: p + ".gz", Agent: parse.MainAgent}}}
+	if err := os.WriteFile(gz.Path, make([]byte, 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := inputBytes(append(one, gz)); got < hugeHeapInput {
+		t.Errorf("inputBytes(with a gzip file) = %d, want large", got)
 	}
 }

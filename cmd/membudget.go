@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strings"
 	"sync/atomic"
 
 	"github.com/compaudit/compaudit/parse"
@@ -51,13 +52,14 @@ func setMemoryBudget(transcripts []parse.Transcript, full bool) (stop func()) {
 // the few megabytes the runtime starts with, so that huge pages pay.
 const hugeHeapInput = 16 << 20
 
-// inputBytes is the size of the transcripts' files; standard input, whose
-// size is not known, counts as large.
+// inputBytes is the size of the transcripts' files. Standard input, whose
+// size is not known, and a gzip file, whose size says little of what it
+// holds, count as large.
 func inputBytes(transcripts []parse.Transcript) int64 {
 	var n int64
 	for _, t := range transcripts {
 		for _, f := range t.Files {
-			if f.Path == "-" {
+			if f.Path == "-" || strings.HasSuffix(f.Path, ".gz") {
 				return math.MaxInt64
 			}
 			if fi, err := os.Stat(f.Path); err == nil {
