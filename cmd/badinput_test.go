@@ -220,6 +220,25 @@ func TestBadInputMatrix(t *testing.T) {
 			code: ExitOK, want: []string{"%s:61: warning: duplicate uuid", "(first at line 60): record skipped"}, boundaries: 1,
 		},
 		{
+			name: "duplicate uuid further back than the window of recent ids",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				// the session goes on for 66,000 turn-duration records, then
+				// line 60 is written again: its first copy has left the
+				// 65,536 ids kept with their lines
+				l := slices.Clone(lines)
+				parent, ts := field(t, l[len(l)-1], "uuid"), field(t, l[len(l)-1], "timestamp")
+				for i := range 66000 {
+					id := fmt.Sprintf("7d1e%04x-%04x-4a5b-8c6d-%012x", i>>16, i&0xffff, i)
+					l = append(l, `{"parentUuid":"`+parent+`","isSidechain":false,"userType":"external","cwd":"/home/dev/acme-site","sessionId":"bd2cb367-c66c-96fc-3dc2-2642db0a6f2a","version":"2.1.39","gitBranch":"launch/marketing-site","type":"system","subtype":"turn_duration","durationMs":41250,"timestamp":"`+ts+`","uuid":"`+id+`","isMeta":false}`)
+					parent = id
+				}
+				l = append(l, lines[59])
+				p := writeFile(t, dir, "s.jsonl", joinLines(l))
+				return []string{p}, p
+			},
+			code: ExitOK, want: []string{fmt.Sprintf("%%s:%d: warning: duplicate uuid %s (first more than 65536 records earlier): record skipped", len(lines)+66001, field(t, lines[59], "uuid"))}, boundaries: 1,
+		},
+		{
 			name: "parentUuid cycle",
 			make: func(t *testing.T, dir string) ([]string, string) {
 				l := append([]string(nil), lines...)

@@ -24,17 +24,21 @@ type claudeDecoder struct {
 	// index of the whole file.
 	recent ring
 
-	// seen holds hashes of recent conversation record ids, to report
-	// duplicates: a record written twice lands near its first copy, and a
-	// bounded window keeps memory flat on a long session.
+	// seen holds hashes of recent conversation record ids with where they
+	// were written, for the parent chain and to report a duplicate with
+	// its first line: a record written twice mostly lands near its first
+	// copy, and a bounded window keeps memory flat on a long session.
+	// Ids that leave the window go to older, hashes only, so a duplicate
+	// is still found after that (a session concatenated with itself).
 	seed     maphash.Seed
 	seen     map[uint64]recordMark
+	older    idSet
 	wanted   map[uint64]bool // parents named before they were written
 	seenRing []uint64        // grows to seenWindow, then wraps
 	seenN    int
 }
 
-// seenWindow is how many recent record ids duplicates are looked for among.
+// seenWindow is how many recent record ids are kept with their lines.
 const seenWindow = 1 << 16
 
 func newClaudeDecoder(s *sink) *claudeDecoder {
@@ -167,6 +171,10 @@ func (d *claudeDecoder) apply(p any, line int, off int64) {
 			d.s.diag.add(Warning, line, "duplicate uuid %s (first at line %d): record skipped", r.uuid, first.line)
 			return
 		}
+		if d.older.has(h) {
+			d.s.diag.add(Warning, line, "duplicate uuid %s (first more than %d records earlier): record skipped", r.uuid, seenWindow)
+			return
+		}
 		d.chain(r, h, line)
 	}
 	if r.invalidUTF8 {
@@ -272,7 +280,9 @@ func (d *claudeDecoder) chain(r *claudeRecord, h uint64, line int) {
 	if len(d.seenRing) < seenWindow {
 		d.seenRing = append(d.seenRing, h)
 	} else {
-		delete(d.seen, d.seenRing[d.seenN%seenWindow])
+		gone := d.seenRing[d.seenN%seenWindow]
+		delete(d.seen, gone)
+		d.older.add(gone)
 		d.seenRing[d.seenN%seenWindow] = h
 	}
 	d.seenN++
