@@ -2,6 +2,7 @@ package audit
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -553,7 +554,13 @@ postgresql mysql graphql openapi webassembly`)
 // appendLabelled finds names called out by a label word: "bucket X",
 // "the X branch", "port 8080".
 func appendLabelled(text string, hits []literalHit) []literalHit {
-	ws := words(text)
+	bp := wordBuffers.Get().(*[]word)
+	ws := appendWords((*bp)[:0], text)
+	defer func() {
+		clear(ws) // hold no text once back in the pool
+		*bp = ws[:0]
+		wordBuffers.Put(bp)
+	}()
 	for i, w := range ws {
 		label := plainWord(w.w)
 		if !labelWords[label] {
@@ -584,6 +591,11 @@ func appendLabelled(text string, hits []literalHit) []literalHit {
 	// host:port in the text names its port too
 	return hits
 }
+
+// wordBuffers hold the words of a text searched for labels: every message
+// and call is, and growing a fresh list for each was 5% of the bytes an
+// audit allocates.
+var wordBuffers = sync.Pool{New: func() any { return new([]word) }}
 
 // labelledName accepts a token a label word points at: it must look like
 // a name (a separator or a digit), not an ordinary word.

@@ -96,8 +96,10 @@ type word struct {
 // words splits a sentence into words: runs of letters, digits and the
 // characters that hold identifiers together (_ - . / : @ ~ = + %).
 // Surrounding punctuation is dropped.
-func words(s string) []word {
-	var out []word
+func words(s string) []word { return appendWords(nil, s) }
+
+// appendWords is words appending to out.
+func appendWords(out []word, s string) []word {
 	i := 0
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
