@@ -83,27 +83,34 @@ func mappingRange(line string) (lo, hi uintptr, ok bool) {
 	return uintptr(x), uintptr(y), true
 }
 
-// TestInputBytes: files count by size; standard input and gzip files count
-// as large.
-func TestInputBytes(t *testing.T) {
+// TestLargeInput: files count by size; standard input and gzip files
+// count as large whatever their size.
+func TestLargeInput(t *testing.T) {
 	dir := t.TempDir()
-	p := dir + "/s.jsonl"
-	if err := os.WriteFile(p, make([]byte, 1000), 0o644); err != nil {
-		t.Fatal(err)
+	transcript := func(name string, size int) parse.Transcript {
+		p := "-"
+		if name != "-" {
+			p = dir + "/" + name
+			if err := os.WriteFile(p, make([]byte, size), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return parse.Transcript{Path: p, Files: []parse.File{{Path: p, Agent: parse.MainAgent}}}
 	}
-	one := []parse.Transcript{{Path: p, Files: []parse.File{{Path: p, Agent: parse.MainAgent}}}}
-	if got := inputBytes(one); got != 1000 {
-		t.Errorf("inputBytes(file of 1000 bytes) = %d", got)
-	}
-	stdin := parse.Transcript{Path: "-", Files: []parse.File{{Path: "-", Agent: parse.MainAgent}}}
-	if got := inputBytes(append(one, stdin)); got < hugeHeapInput {
-		t.Errorf("inputBytes(with stdin) = %d, want large", got)
-	}
-	gz := parse.Transcript{Path: p + ".gz", Files: []parse.File{{Path: p + ".gz", Agent: parse.MainAgent}}}
-	if err := os.WriteFile(gz.Path, make([]byte, 1000), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if got := inputBytes(append(one, gz)); got < hugeHeapInput {
-		t.Errorf("inputBytes(with a gzip file) = %d, want large", got)
+	small, big := transcript("small.jsonl", 1000), transcript("big.jsonl", hugeHeapInput-999)
+	for _, c := range []struct {
+		name string
+		ts   []parse.Transcript
+		want bool
+	}{
+		{"one small file", []parse.Transcript{small}, false},
+		{"two files that come to the mark", []parse.Transcript{small, big}, true},
+		{"one of them", []parse.Transcript{big}, false},
+		{"standard input", []parse.Transcript{small, transcript("-", 0)}, true},
+		{"a small gzip file", []parse.Transcript{transcript("s.jsonl.gz", 1000)}, true},
+	} {
+		if got := largeInput(c.ts); got != c.want {
+			t.Errorf("%s: largeInput = %v, want %v", c.name, got, c.want)
+		}
 	}
 }

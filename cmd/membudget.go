@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -36,7 +35,7 @@ func setMemoryBudget(transcripts []parse.Transcript, full bool) (stop func()) {
 		perResult = 4 << 20 // survivals, trails and ledgers too
 	}
 	b := &memoryBudget{floor: 80<<20 + int64(len(transcripts))*perResult}
-	if inputBytes(transcripts) >= hugeHeapInput {
+	if largeInput(transcripts) {
 		preferHugePages(int(min(b.floor, 256<<20)))
 	}
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
@@ -52,22 +51,26 @@ func setMemoryBudget(transcripts []parse.Transcript, full bool) (stop func()) {
 // the few megabytes the runtime starts with, so that huge pages pay.
 const hugeHeapInput = 16 << 20
 
-// inputBytes is the size of the transcripts' files. Standard input, whose
-// size is not known, and a gzip file, whose size says little of what it
-// holds, count as large.
-func inputBytes(transcripts []parse.Transcript) int64 {
+// largeInput reports whether the transcripts' files come to hugeHeapInput
+// or more; it stops looking once they do. Standard input, whose size is
+// not known, and a gzip file, whose size says little of what it holds,
+// count as large.
+func largeInput(transcripts []parse.Transcript) bool {
 	var n int64
 	for _, t := range transcripts {
 		for _, f := range t.Files {
 			if f.Path == "-" || strings.HasSuffix(f.Path, ".gz") {
-				return math.MaxInt64
+				return true
 			}
 			if fi, err := os.Stat(f.Path); err == nil {
 				n += fi.Size()
 			}
+			if n >= hugeHeapInput {
+				return true
+			}
 		}
 	}
-	return n
+	return false
 }
 
 // memoryBudget follows the heap from one collection to the next.
