@@ -122,8 +122,15 @@ func (h tokenHasher) sum(s string) (uint64, bool) {
 		high |= w
 		acc = mum(acc^lowerWord(w), wyp1)
 	}
-	return mum(acc, wyp0), high&0x8080808080808080 == 0
+	return mum(acc, wyp0), high&laneHigh == 0
 }
+
+// Bytes as eight lanes of a word, for the word-at-a-time scans of the hash
+// and the token search.
+const (
+	lanes    = 0x0101010101010101
+	laneHigh = 0x8080808080808080
+)
 
 // le64 reads eight bytes little-endian, as one load.
 func le64(b string) uint64 {
@@ -135,11 +142,10 @@ func le64(b string) uint64 {
 // lowerWord lowers the ASCII capitals among eight bytes at once; bytes
 // with the high bit set are left alone.
 func lowerWord(w uint64) uint64 {
-	const ones = 0x0101010101010101
-	b := w & 0x7f7f7f7f7f7f7f7f
-	atLeastA := b + (0x80-'A')*ones // high bit set where the byte is >= 'A'
-	pastZ := b + (0x80-'Z'-1)*ones  // high bit set where the byte is > 'Z'
-	upper := atLeastA &^ pastZ &^ w & (0x80 * ones)
+	b := w &^ laneHigh
+	atLeastA := b + (0x80-'A')*lanes // high bit set where the byte is >= 'A'
+	pastZ := b + (0x80-'Z'-1)*lanes  // high bit set where the byte is > 'Z'
+	upper := atLeastA &^ pastZ &^ w & laneHigh
 	return w | upper>>2 // 0x80 >> 2 is the 0x20 between the cases
 }
 

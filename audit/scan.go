@@ -76,11 +76,12 @@ func scanClassed(text string, fn func(tok string, at int, classes uint8)) {
 			return
 		}
 		start := m
+		var classes uint8 // of the token's bytes, those walked back over first
 		for start > i && !tokenStartsAt(text, start) {
 			start--
+			classes |= byteClass[text[start]]
 		}
 		i = m
-		var classes uint8
 		for i < n {
 			c := byteClass[text[i]]
 			if c&classSep != 0 || arrowAt(text, i, c) {
@@ -88,9 +89,6 @@ func scanClassed(text string, fn func(tok string, at int, classes uint8)) {
 			}
 			classes |= c
 			i++
-		}
-		for _, c := range []byte(text[start:m]) {
-			classes |= byteClass[c]
 		}
 		if i-start < 3 || i-start > 512 {
 			continue
@@ -129,19 +127,12 @@ func tokenStartsAt(text string, i int) bool {
 	return byteClass[text[i-1]]&classSep != 0 || i >= len(arrow) && text[i-len(arrow):i] == arrow
 }
 
-// Bytes as eight lanes of a word, for the mark search.
-const (
-	lanes    = 0x0101010101010101
-	laneHigh = 0x8080808080808080
-)
-
 // nextMark returns the index of the first byte at or after i whose class
 // has classMark, or len(text). The marks are '#', '-' to ':' (which holds
 // '.', '/' and the digits), '@' and '_'.
 func nextMark(text string, i int) int {
 	for ; i+8 <= len(text); i += 8 {
-		w := uint64(text[i]) | uint64(text[i+1])<<8 | uint64(text[i+2])<<16 | uint64(text[i+3])<<24 |
-			uint64(text[i+4])<<32 | uint64(text[i+5])<<40 | uint64(text[i+6])<<48 | uint64(text[i+7])<<56
+		w := le64(text[i:])
 		// '-' <= b <= ':' for the ASCII lanes: with bit 7 cleared no
 		// addition carries into the next lane
 		x := w &^ laneHigh
