@@ -2,7 +2,9 @@ package cmd
 
 import (
 	"bufio"
+	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -41,6 +43,68 @@ func TestAdviseHugePages(t *testing.T) {
 	if advisedAt(t, addr) || advisedAt(t, inside+3*hugePage) {
 		t.Errorf("the unaligned head or tail of the slice is advised too")
 	}
+}
+
+// TestMemoryBudgetAdvisesHeap: an audit of a large input leaves part of
+// the heap advised for huge pages, and one of a small input none. Each
+// runs in a process of its own, whose memory no earlier audit touched.
+func TestMemoryBudgetAdvisesHeap(t *testing.T) {
+	if input := os.Getenv("COMPAUDIT_TEST_BUDGET_INPUT"); input != "" {
+		budgetChild(t, input)
+		return
+	}
+	if mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil || strings.Contains(string(mode), "[never]") {
+		t.Skip("transparent huge pages are off on this kernel")
+	}
+	for input, want := range map[string]string{"-": "advised", "small": "none advised"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestMemoryBudgetAdvisesHeap$", "-test.v")
+		cmd.Env = append(os.Environ(), "COMPAUDIT_TEST_BUDGET_INPUT="+input)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("input %s: %v\n%s", input, err, out)
+		}
+		if !strings.Contains(string(out), "heap: "+want+"\n") {
+			t.Errorf("input %s: want the heap %s, child said:\n%s", input, want, out)
+		}
+	}
+}
+
+// budgetChild sets the memory budget for standard input ("-") or a small
+// file and says whether any mapping of the process is advised after.
+func budgetChild(t *testing.T, input string) {
+	if countAdvised(t) != 0 {
+		t.Fatal("a fresh process already has advised mappings")
+	}
+	path := input
+	if input == "small" {
+		path = t.TempDir() + "/s.jsonl"
+		if err := os.WriteFile(path, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stop := setMemoryBudget([]parse.Transcript{{Path: path, Files: []parse.File{{Path: path, Agent: parse.MainAgent}}}}, false)
+	stop()
+	if countAdvised(t) > 0 {
+		fmt.Println("heap: advised")
+	} else {
+		fmt.Println("heap: none advised")
+	}
+}
+
+// countAdvised counts the mappings that carry the huge page advice.
+func countAdvised(t *testing.T) int {
+	t.Helper()
+	data, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		t.Skip(err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "VmFlags:") && strings.Contains(line+" ", " hg ") {
+			n++
+		}
+	}
+	return n
 }
 
 // advisedAt reports whether the mapping holding addr carries the huge page
