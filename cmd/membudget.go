@@ -27,7 +27,7 @@ import (
 // floor: it stays at the floor while the audit holds up to 60% of it (a 1
 // GB transcript holds about 55 MiB) and leaves ever more room above that.
 //
-// An audit of more than a few megabytes also asks for its heap to be backed
+// An audit of 16 MB or more (largeInput) also asks for its heap to be backed
 // by huge pages (preferHugePages), whatever GOGC and GOMEMLIMIT say.
 func setMemoryBudget(transcripts []parse.Transcript, full bool) (stop func()) {
 	perResult := int64(64 << 10) // findings and counts
