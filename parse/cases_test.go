@@ -28,35 +28,41 @@ func TestCases(t *testing.T) {
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			ar, err := txtar.ParseFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := t.TempDir()
-			var input string
-			for _, f := range ar.Files {
-				if f.Name == "want" {
-					continue
-				}
-				name := f.Name
-				data := f.Data
-				if strings.HasSuffix(name, ".gz") {
-					data = gzipped(data, strings.Contains(string(ar.Comment), "cut-gzip"))
-				}
-				p := filepath.Join(dir, filepath.FromSlash(name))
-				os.MkdirAll(filepath.Dir(p), 0o755)
-				if err := os.WriteFile(p, data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if input == "" {
-					input = p
-				}
-			}
+			ar, dir, input := writeCase(t, path)
 			got := renderCase(t, dir, input)
 			c := &parsetest.Case{Path: path, Archive: ar}
 			c.Check(t, "want", got, *update)
 		})
 	}
+}
+
+// writeCase writes a case's files into a folder of their own and returns
+// the archive, the folder and the path of its input, the first file.
+func writeCase(t *testing.T, path string) (ar *txtar.Archive, dir, input string) {
+	t.Helper()
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	for _, f := range ar.Files {
+		if f.Name == "want" {
+			continue
+		}
+		data := f.Data
+		if strings.HasSuffix(f.Name, ".gz") {
+			data = gzipped(data, strings.Contains(string(ar.Comment), "cut-gzip"))
+		}
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if input == "" {
+			input = p
+		}
+	}
+	return ar, dir, input
 }
 
 // gzipped compresses data, cut short when asked, to test reading gzip

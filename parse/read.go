@@ -509,6 +509,10 @@ type sink struct {
 
 	lastTime     string // latest timestamp so far, and its line
 	lastTimeLine int
+
+	partOff int64 // record of the last event put, and its part
+	part    int
+	parted  bool
 }
 
 // settle readies an event's content for the audit, once, on whichever
@@ -540,6 +544,14 @@ func (s *sink) put(ev *Event) {
 	ev.Index = s.next
 	ev.File = s.file
 	ev.Format = s.format
+	// a record's events come out together, so counting from its first
+	// one numbers them alike however many records came before (Reread)
+	if s.parted && ev.Offset == s.partOff {
+		s.part++
+	} else {
+		s.partOff, s.part, s.parted = ev.Offset, 0, true
+	}
+	ev.Part = s.part
 	if settle(ev, false, s.prepare) {
 		s.diag.add(Warning, ev.Line, invalidUTF8Msg)
 	}

@@ -1,0 +1,109 @@
+package parse
+
+import (
+	"bufio"
+	"cmp"
+	"io"
+	"os"
+	"slices"
+)
+
+// Spot is where an event was read from: the byte offset of its record in
+// the file (in the decompressed stream of a gzip file) and its place among
+// the events that record yields (Event.Part).
+type Spot struct {
+	Offset int64
+	Part   int
+}
+
+// Reread reads events of a file read before back by their spots, so a
+// consumer can let an event's text go and still quote it later. A plain
+// file is read at each offset; a gzip file is decompressed again, once, up
+// to the last spot. Each record is decoded alone, by the same code as the
+// first time, so the events come out the same as long as the file has not
+// changed. events[i] is nil where the record at spots[i] no longer yields
+// such an event; err is set when the file cannot be read at all.
+func Reread(path string, format Format, spots []Spot) (events []*Event, err error) {
+	events = make([]*Event, len(spots))
+	if len(spots) == 0 {
+		return events, nil
+	}
+	if path == "-" {
+		return events, &InputError{File: path, Msg: "standard input cannot be read twice"}
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return events, &InputError{File: path, Msg: cleanOSError(err)}
+	}
+	defer fh.Close()
+	br := bufio.NewReaderSize(fh, peekBufSize)
+	zr, err := maybeGunzip(br)
+	if err != nil {
+		return events, &InputError{File: path, Msg: "cannot read gzip data: " + err.Error()}
+	}
+	order := make([]int, len(spots))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(spots[a].Offset, spots[b].Offset) })
+
+	var lines func(off int64) ([]byte, bool)
+	if zr == io.Reader(br) {
+		// plain: read each record where it starts, with one buffer
+		lr := &lineReader{r: bufio.NewReaderSize(nil, peekBufSize)}
+		lines = func(off int64) ([]byte, bool) {
+			if off < 0 {
+				return nil, false
+			}
+			lr.r.Reset(io.NewSectionReader(fh, off, 1<<62))
+			lr.err, lr.offset = nil, off
+			line, _, _, ok := lr.next()
+			return line, ok
+		}
+	} else {
+		// compressed: walk the stream forward to each record in turn
+		lr := &lineReader{r: bufio.NewReaderSize(zr, peekBufSize)}
+		var line []byte
+		var at int64 = -1
+		lines = func(off int64) ([]byte, bool) {
+			for at < off {
+				var ok bool
+				if line, _, at, ok = lr.next(); !ok {
+					return nil, false
+				}
+			}
+			return line, at == off
+		}
+	}
+	var decoded []Event
+	var decodedAt int64 = -1
+	for _, i := range order {
+		sp := spots[i]
+		if sp.Offset != decodedAt {
+			decoded, decodedAt = nil, sp.Offset
+			if line, ok := lines(sp.Offset); ok {
+				decoded = decodeAlone(format, path, line, sp.Offset)
+			}
+		}
+		for j := range decoded {
+			if decoded[j].Part == sp.Part {
+				events[i] = &decoded[j]
+				break
+			}
+		}
+	}
+	return events, nil
+}
+
+// decodeAlone decodes one record with a decoder of its own: an event's
+// content comes from its record alone, whatever came before it.
+func decodeAlone(format Format, path string, line []byte, off int64) []Event {
+	var out []Event
+	s := &sink{file: path, format: format, diag: &diagnostics{file: path}, emit: func(ev *Event) error {
+		out = append(out, *ev)
+		return nil
+	}}
+	dec := newDecoder(format, s)
+	s.apply(dec, s.prepareLine(dec, string(line), false, lineOwned), 1, off)
+	return out
+}
