@@ -50,8 +50,11 @@ func AtBoundary(r *BoundaryReplay, s *Survival) Step {
 // AtEvent is a later turn in a chain.
 func AtEvent(kind string, ev *WindowEvent, detail string) Step {
 	return Step{Kind: kind, File: ev.File, Line: ev.Line, Turn: ev.Turn, Role: ev.Source.String(),
-		Text: clip(EventText(ev), 300), Detail: detail}
+		Text: eventExcerpt(ev), Detail: detail, quoted: spotOf(ev)}
 }
+
+// eventExcerpt is what a chain quotes of an event.
+func eventExcerpt(ev *WindowEvent) string { return clip(EventText(ev), 300) }
 
 // EventText is what an event says: a call's command or arguments, or its
 // text.
@@ -139,7 +142,7 @@ func TurnFinding(r *BoundaryReplay, ref Reference, kind, detail string) Finding 
 	}
 	f.Evidence.Chain = append(f.Evidence.Chain, AtEvent(kind, ev, detail))
 	if ev.Kind == parse.KindToolCall {
-		f.Evidence.Tool, f.Evidence.Arguments = ev.ToolName, string(ev.Args)
+		f.QuoteCall(ev)
 	}
 	return f
 }

@@ -38,7 +38,17 @@ type Result struct {
 // agent's ledger; each boundary is replayed against the ledger as of its
 // turn; the turns after it, up to the next boundary, are kept as its
 // window; and when the window closes the rules run on it.
+//
+// The texts findings quote from later turns are let go as the findings are
+// made and read back from the files by byte offset at the end.
 func Audit(t parse.Transcript, popts parse.Options, opts Options) (*Result, error) {
+	res, err := stream(t, popts, opts)
+	res.readBack()
+	return res, err
+}
+
+// stream is the audit before the findings' quotes are read back.
+func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, error) {
 	isEffect := opts.SideEffecting
 	if isEffect == nil {
 		isEffect = DefaultSideEffecting

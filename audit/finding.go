@@ -51,6 +51,10 @@ type Step struct {
 	Role     string `json:"role,omitempty"`
 	Text     string `json:"text,omitempty"`
 	Detail   string `json:"detail,omitempty"`
+
+	// quoted is the event Text quotes, so the text can be let go during
+	// the audit and read back from the file afterwards
+	quoted eventSpot
 }
 
 // TrailStep is an obligation's survival at one boundary.
@@ -90,6 +94,8 @@ type Evidence struct {
 	Arguments string `json:"arguments,omitempty"`
 	// Use is the exact literal to use instead of a near miss.
 	Use string `json:"use,omitempty"`
+
+	call eventSpot // the call Arguments are of
 }
 
 // LostItem is one obligation a boundary lost.
@@ -129,6 +135,8 @@ type Finding struct {
 	Offset int64 `json:"-"`
 	// key holds what the fingerprint is made of besides the rule.
 	key string
+	// quotes are the texts let go, to be read back by byte offset
+	quotes []quote
 }
 
 // fingerprint derives the finding's stable identity. The file is named
@@ -145,16 +153,20 @@ func (f *Finding) fingerprint() string {
 
 // detach copies the finding's texts out of the events they were cut from:
 // findings outlive the events, and an excerpt must not keep a whole tool
-// output alive.
+// output alive. A text quoted from an event of a file that can be read
+// again is not copied but let go, and read back by its byte offset once
+// the audit is done (readBack): a call's arguments can be megabytes.
 func (f *Finding) detach() {
 	c := strings.Clone
 	f.Message, f.key = c(f.Message), c(f.key)
 	for i := range f.Evidence.Chain {
 		st := &f.Evidence.Chain[i]
-		st.Text, st.Detail, st.Role = c(st.Text), c(st.Detail), c(st.Role)
+		st.Detail, st.Role = c(st.Detail), c(st.Role)
+		st.Text = f.letGo(i, st.quoted, st.Line, st.Text)
 	}
 	ev := &f.Evidence
-	ev.Summary, ev.Original, ev.Variant, ev.Tool, ev.Arguments, ev.Use = c(ev.Summary), c(ev.Original), c(ev.Variant), c(ev.Tool), c(ev.Arguments), c(ev.Use)
+	ev.Summary, ev.Original, ev.Variant, ev.Tool, ev.Use = c(ev.Summary), c(ev.Original), c(ev.Variant), c(ev.Tool), c(ev.Use)
+	ev.Arguments = f.letGo(argumentsQuote, ev.call, f.Line, ev.Arguments)
 	for i := range ev.Diff {
 		ev.Diff[i].Text = c(ev.Diff[i].Text)
 	}

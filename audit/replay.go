@@ -17,6 +17,7 @@ type WindowEvent struct {
 	File       string
 	Line       int
 	Offset     int64
+	Part       int // among the events of its record, to read it back by
 	Turn       int
 	Kind       parse.Kind
 	Role       parse.Role
@@ -230,14 +231,20 @@ func (a *agentReplay) observe(ev *parse.Event) {
 	}
 }
 
-func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []literalHit) {
-	we := &WindowEvent{Index: ev.Index, File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
+// windowEventOf is what a window keeps of an event.
+func windowEventOf(ev *parse.Event) *WindowEvent {
+	we := &WindowEvent{Index: ev.Index, File: ev.File, Line: ev.Line, Offset: ev.Offset, Part: ev.Part, Turn: ev.Turn,
 		Kind: ev.Kind, Role: ev.Role, Source: sourceOf(ev), ToolName: ev.ToolName, ToolID: ev.ToolID,
 		Args: ev.Args, IsError: ev.IsError}
 	we.Text = ev.Text
 	if ev.Kind == parse.KindToolResult && len(we.Text) > maxWindowText {
 		we.Text = we.Text[:maxWindowText]
 	}
+	return we
+}
+
+func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []literalHit) {
+	we := windowEventOf(ev)
 	switch ev.Kind {
 	case parse.KindToolCall:
 		we.SideEffect = a.isEffect(a.format, ev)

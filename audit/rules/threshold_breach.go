@@ -44,7 +44,7 @@ func runThresholdBreach(p *audit.Pass) {
 		f.Evidence.Trail = r.Trail(o.ID)
 		f.Evidence.Chain = append(f.Evidence.Chain, audit.AtEvent("breached", ev,
 			fmt.Sprintf("%s, limit %s %s %g", ref.Token, t.Subject, t.Comparator, t.Value)))
-		f.Evidence.Tool, f.Evidence.Arguments = ev.ToolName, string(ev.Args)
+		f.QuoteCall(ev)
 		f.Key(ref.Token, ev.ToolName)
 		p.Report(f)
 	}
