@@ -93,27 +93,42 @@ func (res *Result) readBack() {
 		for i, w := range wants {
 			spots[i] = w.q.spot.at
 		}
-		back, err := parse.Reread(file, fr.Format, spots)
+		var lost []int
+		// findings that quote one event share one copy of its text; the
+		// events come in offset order, so one event's quotes come together
+		var last *parse.Event
+		var texts [2]string // the step text and the arguments of last
+		var read [2]bool
+		err := parse.Reread(file, fr.Format, spots, func(i int, ev *parse.Event) {
+			w := wants[i]
+			if ev == nil {
+				lost = append(lost, w.q.line)
+				return
+			}
+			if ev != last {
+				last, read = ev, [2]bool{}
+			}
+			k := 0
+			if w.q.step == argumentsQuote {
+				k = 1
+			}
+			if !read[k] {
+				texts[k], read[k] = quoteText(ev, w.q.step), true
+			}
+			if maphash.String(quoteSeed, texts[k]) != w.q.sum {
+				lost = append(lost, w.q.line)
+				return
+			}
+			if k == 1 {
+				w.f.Evidence.Arguments = texts[k]
+			} else {
+				w.f.Evidence.Chain[w.q.step].Text = texts[k]
+			}
+		})
 		if err != nil {
 			fr.Diagnostics = append(fr.Diagnostics, parse.Diagnostic{Severity: parse.Warning, File: file,
 				Message: fmt.Sprintf("cannot read the file again for the excerpts findings quote (%v): they are left out", err)})
 			continue
-		}
-		var lost []int
-		for i, w := range wants {
-			var text string
-			if ev := back[i]; ev != nil {
-				text = quoteText(ev, w.q.step)
-			}
-			if back[i] == nil || maphash.String(quoteSeed, text) != w.q.sum {
-				lost = append(lost, w.q.line)
-				continue
-			}
-			if w.q.step == argumentsQuote {
-				w.f.Evidence.Arguments = text
-			} else {
-				w.f.Evidence.Chain[w.q.step].Text = text
-			}
 		}
 		slices.Sort(lost)
 		for _, line := range slices.Compact(lost) {

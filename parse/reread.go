@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"unsafe"
 )
 
 // Spot is where an event was read from: the byte offset of its record in
@@ -21,31 +22,33 @@ type Spot struct {
 // file is read at each offset; a gzip file is decompressed again, once, up
 // to the last spot. Each record is decoded alone, by the same code as the
 // first time, so the events come out the same as long as the file has not
-// changed. events[i] is nil where the record at spots[i] no longer yields
-// such an event; err is set when the file cannot be read at all.
-func Reread(path string, format Format, spots []Spot) (events []*Event, err error) {
-	events = make([]*Event, len(spots))
+// changed. fn gets each spot's index and event, in offset order; the event
+// is nil where the record at the spot no longer yields such an event, and
+// is only the caller's during the call, so a consumer that reads back many
+// large records holds one at a time. err is set when the file cannot be
+// read at all, and fn is not called.
+func Reread(path string, format Format, spots []Spot, fn func(i int, ev *Event)) error {
 	if len(spots) == 0 {
-		return events, nil
+		return nil
 	}
 	if path == "-" {
-		return events, &InputError{File: path, Msg: "standard input cannot be read twice"}
+		return &InputError{File: path, Msg: "standard input cannot be read twice"}
 	}
 	fh, err := os.Open(path)
 	if err != nil {
-		return events, &InputError{File: path, Msg: cleanOSError(err)}
+		return &InputError{File: path, Msg: cleanOSError(err)}
 	}
 	defer fh.Close()
 	br := bufio.NewReaderSize(fh, peekBufSize)
 	zr, err := maybeGunzip(br)
 	if err != nil {
-		return events, &InputError{File: path, Msg: "cannot read gzip data: " + err.Error()}
+		return &InputError{File: path, Msg: "cannot read gzip data: " + err.Error()}
 	}
 	order := make([]int, len(spots))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(spots[a].Offset, spots[b].Offset) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(spots[a].Offset, spots[b].Offset) })
 
 	var lines func(off int64) ([]byte, bool)
 	if zr == io.Reader(br) {
@@ -85,14 +88,16 @@ func Reread(path string, format Format, spots []Spot) (events []*Event, err erro
 				decoded = decodeAlone(format, path, line, sp.Offset)
 			}
 		}
+		var ev *Event
 		for j := range decoded {
 			if decoded[j].Part == sp.Part {
-				events[i] = &decoded[j]
+				ev = &decoded[j]
 				break
 			}
 		}
+		fn(i, ev)
 	}
-	return events, nil
+	return nil
 }
 
 // decodeAlone decodes one record with a decoder of its own: an event's
@@ -104,6 +109,9 @@ func decodeAlone(format Format, path string, line []byte, off int64) []Event {
 		return nil
 	}}
 	dec := newDecoder(format, s)
-	s.apply(dec, s.prepareLine(dec, string(line), false, lineOwned), 1, off)
+	// looked at in place, as the first reading did: the decoder copies out
+	// what it keeps
+	view := unsafe.String(unsafe.SliceData(line), len(line))
+	s.apply(dec, s.prepareLine(dec, view, false, lineView), 1, off)
 	return out
 }

@@ -54,7 +54,18 @@ func TestRereadSameEvents(t *testing.T) {
 		for i, ev := range evs {
 			spots[len(evs)-1-i] = Spot{Offset: ev.Offset, Part: ev.Part} // asked out of order
 		}
-		back, err := Reread(path, res.Format, spots)
+		back := make([]*Event, len(spots))
+		last := int64(-1)
+		err := Reread(path, res.Format, spots, func(i int, ev *Event) {
+			if spots[i].Offset < last {
+				t.Errorf("%s: offset %d read back after %d", path, spots[i].Offset, last)
+			}
+			last = spots[i].Offset
+			if ev != nil {
+				c := *ev
+				back[i] = &c
+			}
+		})
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
@@ -93,9 +104,18 @@ func TestRereadChangedFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(rec+rec[:40]), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	back, err := Reread(path, FormatClaudeCode, []Spot{{0, 0}, {0, 1}, {5, 0}, {int64(len(rec)), 0}, {1 << 40, 0}, {-3, 0}})
+	spots := []Spot{{0, 0}, {0, 1}, {5, 0}, {int64(len(rec)), 0}, {1 << 40, 0}, {-3, 0}}
+	back := make([]*Event, len(spots))
+	called := 0
+	err := Reread(path, FormatClaudeCode, spots, func(i int, ev *Event) {
+		called++
+		back[i] = ev
+	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if called != len(spots) {
+		t.Errorf("called for %d of %d spots", called, len(spots))
 	}
 	if back[0] == nil || back[0].Text != "deploy to bucket acme-prod-7" {
 		t.Errorf("the record at offset 0 read back as %+v", back[0])
@@ -105,10 +125,11 @@ func TestRereadChangedFile(t *testing.T) {
 			t.Errorf("spot %d read back as %+v; want nothing", i+1, *ev)
 		}
 	}
-	if _, err := Reread("-", FormatClaudeCode, []Spot{{0, 0}}); err == nil {
+	never := func(int, *Event) { t.Error("called for a file that cannot be read") }
+	if err := Reread("-", FormatClaudeCode, []Spot{{0, 0}}, never); err == nil {
 		t.Error("standard input read back")
 	}
-	if _, err := Reread(filepath.Join(dir, "gone.jsonl"), FormatClaudeCode, []Spot{{0, 0}}); err == nil {
+	if err := Reread(filepath.Join(dir, "gone.jsonl"), FormatClaudeCode, []Spot{{0, 0}}, never); err == nil {
 		t.Error("a missing file read back")
 	}
 }
