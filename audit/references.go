@@ -2,7 +2,6 @@ package audit
 
 import (
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -425,8 +424,6 @@ type observedValue struct {
 	text  string
 }
 
-var keyValueRE = regexp.MustCompile(`(?i)(--?[a-z][a-z0-9_-]*|\b[a-z_][a-z0-9_]*)["']?\s*(?:=|:|\s)\s*["']?(\d+(?:\.\d+)?)(ms|s|sec|secs|seconds|m|min|minutes|h|%)?\b`)
-
 // valuesFor finds the numbers a call sets for a threshold's subject:
 // --retries 8, max_workers=8, "timeout": 120.
 func valuesFor(ev *WindowEvent, t *Threshold) []observedValue {
@@ -474,7 +471,7 @@ func keyValuesOf(ev *WindowEvent) []keyValue {
 		ev.kvs = append(ev.kvs, kv)
 	}
 	for _, s := range callTexts(ev) {
-		for _, m := range keyValueRE.FindAllStringSubmatch(s, -1) {
+		for _, m := range keyValueMatches(s) {
 			add(m[1], m[2], m[3], m[0])
 		}
 	}
