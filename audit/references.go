@@ -267,6 +267,18 @@ func callTexts(ev *WindowEvent) []string {
 	return ev.texts
 }
 
+// callLiterals are the literals of each of callTexts, found once per
+// event, on the reading workers when the reader prepared it.
+func callLiterals(ev *WindowEvent) [][]literalHit {
+	if !ev.litsRead {
+		for _, t := range callTexts(ev) {
+			ev.lits = append(ev.lits, findLiterals(t))
+		}
+		ev.litsRead = true
+	}
+	return ev.lits
+}
+
 // commandOfCall is a call's shell command, or "".
 func commandOfCall(ev *WindowEvent) string {
 	if !ev.cmdRead {
@@ -292,9 +304,9 @@ func touches(ev *WindowEvent, obj *Object) (string, bool) {
 			return ev.ToolName, true
 		}
 		isPath := strings.HasSuffix(lit, "/") || strings.HasPrefix(lit, "/") || strings.HasPrefix(lit, "~")
-		for _, t := range texts {
+		for k, t := range texts {
 			if isPath && !strings.Contains(lit, "://") {
-				for _, h := range findLiterals(t) {
+				for _, h := range callLiterals(ev)[k] {
 					if (h.kind == "path" || h.kind == "file") && underPath(resolvePath(h.value, ""), resolvePath(lit, "")) {
 						return h.value, true
 					}

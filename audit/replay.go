@@ -35,6 +35,8 @@ type WindowEvent struct {
 	// strings and command come prepared from the reading workers
 	texts     []string
 	textsRead bool
+	lits      [][]literalHit // the literals of each of texts
+	litsRead  bool
 	command   string
 	readOnly  bool // every command the call chains only reads
 	cmdRead   bool
@@ -249,6 +251,7 @@ func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []literalHi
 	case parse.KindToolCall:
 		we.SideEffect = a.isEffect(a.format, ev)
 		we.texts, we.textsRead = p.callTexts, true
+		we.lits, we.litsRead = p.callLits, true
 		we.command, we.readOnly, we.cmdRead = p.command, p.readOnly, true
 		if ev.ToolID != "" {
 			a.calls[ev.ToolID] = we
