@@ -183,6 +183,38 @@ func isTokenSep(c byte) bool {
 
 // classifyToken decides whether text[start:end] is a literal, and which.
 func classifyToken(text string, start, end int) (literalHit, bool) {
+	if t := text[start:end]; proseWord(t) {
+		// most tokens of prose and of a heredoc are words: of the readings
+		// below only a file name takes one (FuzzClassifyProseWord)
+		if strings.EqualFold(t, "makefile") || strings.EqualFold(t, "dockerfile") {
+			return literalHit{value: t, kind: "file", start: start, end: end}, true
+		}
+		return literalHit{}, false
+	}
+	return classifyAny(text, start, end)
+}
+
+// proseWord: ASCII letters with no capital after a small letter — a word,
+// not camelCase.
+func proseWord(t string) bool {
+	small := false
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c >= 'a' && c <= 'z':
+			small = true
+		case c >= 'A' && c <= 'Z':
+			if small {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return t != ""
+}
+
+// classifyAny is classifyToken for any token.
+func classifyAny(text string, start, end int) (literalHit, bool) {
 	t := text[start:end]
 	if strings.ContainsAny(t, "*?[]{}<>") && !strings.Contains(t, "://") {
 		return literalHit{}, false // a glob or a placeholder, not a value
