@@ -98,32 +98,71 @@ type word struct {
 // Surrounding punctuation is dropped.
 func words(s string) []word { return appendWords(nil, s) }
 
-// appendWords is words appending to out.
+// appendWords is words appending to out. ASCII, most of any text, is
+// judged by a table; other runes by isWordRune (FuzzAppendWords holds the
+// two to the rune-by-rune walk).
 func appendWords(out []word, s string) []word {
 	i := 0
 	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if !isWordRune(r) {
+		in, size := wordRuneAt(s, i)
+		if !in {
 			i += size
 			continue
 		}
-		j := i
+		j := i + size
 		for j < len(s) {
-			r, size := utf8.DecodeRuneInString(s[j:])
-			if !isWordRune(r) {
+			in, size := wordRuneAt(s, j)
+			if !in {
 				break
 			}
 			j += size
 		}
-		tok := strings.TrimRight(s[i:j], ".:,-/=+")
-		tok = strings.TrimLeft(tok, ".:,=+")
-		if tok != "" {
-			start := i + strings.Index(s[i:j], tok)
-			out = append(out, word{w: foldLower(tok), start: start, end: start + len(tok)})
+		// surrounding punctuation is not part of the word
+		b, e := i, j
+		for e > b && trailingPunct(s[e-1]) {
+			e--
+		}
+		for b < e && leadingPunct(s[b]) {
+			b++
+		}
+		if e > b {
+			out = append(out, word{w: foldLower(s[b:e]), start: b, end: e})
 		}
 		i = j
 	}
 	return out
+}
+
+// asciiWordByte is isWordRune for ASCII.
+var asciiWordByte = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = isWordRune(rune(c))
+	}
+	return t
+}()
+
+func wordRuneAt(s string, i int) (in bool, size int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return asciiWordByte[c], 1
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	return isWordRune(r), size
+}
+
+func trailingPunct(c byte) bool {
+	switch c {
+	case '.', ':', ',', '-', '/', '=', '+':
+		return true
+	}
+	return false
+}
+
+func leadingPunct(c byte) bool {
+	switch c {
+	case '.', ':', ',', '=', '+':
+		return true
+	}
+	return false
 }
 
 func isWordRune(r rune) bool {
