@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"iter"
 	"strings"
 	"sync"
 	"unicode"
@@ -41,7 +42,7 @@ var tlds = toSet(`com net org io dev ai co internal local localhost cloud svc go
 func findLiterals(text string) []literalHit {
 	var hits []literalHit
 	hits = appendQuoted(text, hits)
-	for _, w := range rawTokens(text) {
+	for w := range rawTokenSeq(text) {
 		if w.start > 0 && text[w.start-1] == '<' {
 			continue // a closing markup tag: </task-id>
 		}
@@ -144,33 +145,43 @@ func looksIdentifier(s string) bool {
 // paths, URIs and identifiers are made of, and trims trailing punctuation.
 func rawTokens(text string) []word {
 	var out []word
-	i := 0
-	for i < len(text) {
-		for i < len(text) && isTokenSep(text[i]) {
-			i++
-		}
-		j := i
-		for j < len(text) && !isTokenSep(text[j]) {
-			j++
-		}
-		if j > i {
-			s, e := i, j
-			for e > s && strings.IndexByte(".,;:!?)'\"`*]}>", text[e-1]) >= 0 {
-				if text[e-1] == '/' {
-					break
-				}
-				e--
-			}
-			for s < e && strings.IndexByte("('\"`*[{<", text[s]) >= 0 {
-				s++
-			}
-			if e > s {
-				out = append(out, word{w: text[s:e], start: s, end: e})
-			}
-		}
-		i = j
+	for w := range rawTokenSeq(text) {
+		out = append(out, w)
 	}
 	return out
+}
+
+// rawTokenSeq yields the tokens of text one by one, for a reader that
+// needs no list.
+func rawTokenSeq(text string) iter.Seq[word] {
+	return func(yield func(word) bool) {
+		i := 0
+		for i < len(text) {
+			for i < len(text) && isTokenSep(text[i]) {
+				i++
+			}
+			j := i
+			for j < len(text) && !isTokenSep(text[j]) {
+				j++
+			}
+			if j > i {
+				s, e := i, j
+				for e > s && strings.IndexByte(".,;:!?)'\"`*]}>", text[e-1]) >= 0 {
+					if text[e-1] == '/' {
+						break
+					}
+					e--
+				}
+				for s < e && strings.IndexByte("('\"`*[{<", text[s]) >= 0 {
+					s++
+				}
+				if e > s && !yield(word{w: text[s:e], start: s, end: e}) {
+					return
+				}
+			}
+			i = j
+		}
+	}
 }
 
 func isTokenSep(c byte) bool {

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"iter"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -98,39 +99,49 @@ type word struct {
 // Surrounding punctuation is dropped.
 func words(s string) []word { return appendWords(nil, s) }
 
-// appendWords is words appending to out. ASCII, most of any text, is
-// judged by a table; other runes by isWordRune (FuzzAppendWords holds the
-// two to the rune-by-rune walk).
+// appendWords is words appending to out.
 func appendWords(out []word, s string) []word {
-	i := 0
-	for i < len(s) {
-		in, size := wordRuneAt(s, i)
-		if !in {
-			i += size
-			continue
-		}
-		j := i + size
-		for j < len(s) {
-			in, size := wordRuneAt(s, j)
-			if !in {
-				break
-			}
-			j += size
-		}
-		// surrounding punctuation is not part of the word
-		b, e := i, j
-		for e > b && trailingPunct(s[e-1]) {
-			e--
-		}
-		for b < e && leadingPunct(s[b]) {
-			b++
-		}
-		if e > b {
-			out = append(out, word{w: foldLower(s[b:e]), start: b, end: e})
-		}
-		i = j
+	for w := range wordSeq(s) {
+		out = append(out, w)
 	}
 	return out
+}
+
+// wordSeq yields the words of s one by one, for a reader that needs no
+// list: a command can carry a megabyte of heredoc. ASCII, most of any
+// text, is judged by a table; other runes by isWordRune (FuzzAppendWords
+// holds the two to the rune-by-rune walk).
+func wordSeq(s string) iter.Seq[word] {
+	return func(yield func(word) bool) {
+		i := 0
+		for i < len(s) {
+			in, size := wordRuneAt(s, i)
+			if !in {
+				i += size
+				continue
+			}
+			j := i + size
+			for j < len(s) {
+				in, size := wordRuneAt(s, j)
+				if !in {
+					break
+				}
+				j += size
+			}
+			// surrounding punctuation is not part of the word
+			b, e := i, j
+			for e > b && trailingPunct(s[e-1]) {
+				e--
+			}
+			for b < e && leadingPunct(s[b]) {
+				b++
+			}
+			if e > b && !yield(word{w: foldLower(s[b:e]), start: b, end: e}) {
+				return
+			}
+			i = j
+		}
+	}
 }
 
 // asciiWordByte is isWordRune for ASCII.
@@ -311,7 +322,7 @@ type termSet map[string]bool
 
 func termsOf(text string) termSet {
 	set := termSet{}
-	for _, w := range words(text) {
+	for w := range wordSeq(text) {
 		set[stem(w.w)] = true
 		if strings.ContainsAny(w.w, "_-./:@=") {
 			for _, part := range splitIdent(w.w) {
