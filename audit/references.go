@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"hash/maphash"
 	"path"
 	"strconv"
 	"strings"
@@ -334,7 +335,7 @@ func touches(ev *WindowEvent, obj *Object) (string, bool) {
 	if obj.Verb != "" {
 		ok := false
 		for _, v := range specificVerbs[obj.Verb] {
-			if all[stem(v)] || strings.Contains(" "+strings.Join(texts, " ")+" ", " "+v+" ") {
+			if all[stem(v)] || spacedIn(texts, v) {
 				ok = true
 				break
 			}
@@ -344,6 +345,27 @@ func touches(ev *WindowEvent, obj *Object) (string, bool) {
 		}
 	}
 	return strings.Join(obj.Terms, " "), true
+}
+
+// spacedIn reports whether word, which holds no space, stands between
+// spaces in the texts joined by spaces — without joining them, since a
+// call's strings can be megabytes.
+func spacedIn(texts []string, word string) bool {
+	for _, t := range texts {
+		for at := 0; ; {
+			i := strings.Index(t[at:], word)
+			if i < 0 {
+				break
+			}
+			i += at
+			end := i + len(word)
+			if (i == 0 || t[i-1] == ' ') && (end == len(t) || t[end] == ' ') {
+				return true
+			}
+			at = i + 1
+		}
+	}
+	return false
 }
 
 // readOnlyPrograms only look.
@@ -571,18 +593,48 @@ func breaches(v observedValue, t *Threshold) bool {
 // retryCounter counts repeats of the same call after it failed: the
 // behaviour "retry ≤ 3" limits, whatever flags the call carries.
 type retryCounter struct {
-	last      string
+	last      uint64 // the last call's signature
 	failures  int
 	repeats   int
-	reportedT map[string]bool
+	reportedT map[retryReport]bool
 }
 
-func newRetryCounter() *retryCounter { return &retryCounter{reportedT: map[string]bool{}} }
+type retryReport struct {
+	obligation string
+	call       uint64
+}
+
+func newRetryCounter() *retryCounter { return &retryCounter{reportedT: map[retryReport]bool{}} }
+
+// callSeed keys call signatures, which never leave the process.
+var callSeed = maphash.MakeSeed()
+
+// callSignature tells calls apart by tool and by the words of their
+// strings, spacing aside. It is a hash of the tool, a NUL and the fields
+// joined by single spaces, fed field by field: a call can carry a
+// megabyte, and two different calls share a signature once in 2^64.
+func callSignature(ev *WindowEvent) uint64 {
+	var h maphash.Hash
+	h.SetSeed(callSeed)
+	h.WriteString(ev.ToolName)
+	h.WriteByte(0)
+	first := true
+	for _, t := range callTexts(ev) {
+		for f := range strings.FieldsSeq(t) {
+			if !first {
+				h.WriteByte(' ')
+			}
+			h.WriteString(f)
+			first = false
+		}
+	}
+	return h.Sum64()
+}
 
 // observe returns the number of retries so far when this call repeats a
 // call that failed.
 func (c *retryCounter) observe(ev *WindowEvent) (int, bool) {
-	sig := ev.ToolName + "\x00" + strings.Join(strings.Fields(strings.Join(callTexts(ev), " ")), " ")
+	sig := callSignature(ev)
 	if sig == c.last && c.failures > 0 {
 		c.repeats++
 	} else {
@@ -597,10 +649,11 @@ func (c *retryCounter) observe(ev *WindowEvent) (int, bool) {
 }
 
 func (c *retryCounter) reported(id string) bool {
-	if c.reportedT[id+c.last] {
+	k := retryReport{id, c.last}
+	if c.reportedT[k] {
 		return true
 	}
-	c.reportedT[id+c.last] = true
+	c.reportedT[k] = true
 	return false
 }
 

@@ -1,0 +1,48 @@
+package audit
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzSpacedIn holds spacedIn to the search it replaced, on the texts
+// joined by spaces. The texts are the input cut at NULs.
+func FuzzSpacedIn(f *testing.F) {
+	for _, s := range []string{"aws s3 sync\x00x", "rm\x00-rf /", "deploy", "cp\x00cp", " push ", "xpush push"} {
+		f.Add(s, "push")
+		f.Add(s, "rm")
+	}
+	f.Fuzz(func(t *testing.T, joined, word string) {
+		if word == "" || strings.Contains(word, " ") {
+			return
+		}
+		texts := strings.Split(joined, "\x00")
+		if got, want := spacedIn(texts, word), strings.Contains(" "+strings.Join(texts, " ")+" ", " "+word+" "); got != want {
+			t.Fatalf("spacedIn(%q, %q) = %v, want %v", texts, word, got, want)
+		}
+	})
+}
+
+// FuzzCallSignature: two calls share a signature exactly when the string
+// it was before — tool, NUL, the fields joined by spaces — is the same.
+// The inputs are cut at NULs into the call's tool and strings.
+func FuzzCallSignature(f *testing.F) {
+	f.Add("Bash\x00npm  test", "Bash\x00npm test")
+	f.Add("Bash\x00npm test", "Bash\x00npm\x00test")
+	f.Add("Bash\x00a b", "Bash\x00ab")
+	f.Add("Bash\x00x", "Edit\x00x")
+	f.Add("Bash\x00\u00a0x\u2003y", "Bash\x00x y")
+	call := func(s string) *WindowEvent {
+		parts := strings.Split(s, "\x00")
+		return &WindowEvent{ToolName: parts[0], texts: parts[1:], textsRead: true}
+	}
+	was := func(ev *WindowEvent) string {
+		return ev.ToolName + "\x00" + strings.Join(strings.Fields(strings.Join(callTexts(ev), " ")), " ")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		x, y := call(a), call(b)
+		if same, want := callSignature(x) == callSignature(y), was(x) == was(y); same != want {
+			t.Fatalf("calls %q and %q: same signature %v, same string %v", a, b, same, want)
+		}
+	})
+}
