@@ -2,7 +2,12 @@ package rules
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/compaudit/compaudit/audit"
@@ -119,6 +124,90 @@ func BenchmarkGrowingLedger(b *testing.B) {
 		b.Run(fmt.Sprintf("turns=%d", n), func(b *testing.B) {
 			// each turn's bucket is lost at its boundary
 			benchAudit(b, growingLedger(n), parse.FormatClaudeCode, n)
+		})
+	}
+}
+
+// largeCommands writes the incident session followed by n calls of the
+// deploy it forbids, each preceded in its command by a heredoc of size
+// bytes of words: a shell command carrying a file.
+func largeCommands(b *testing.B, n, size int) []byte {
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "transcripts", "incident-claude.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	deploy := lines[274] // Bash: aws s3 sync out/ s3://acme-prod/ --delete
+	if !strings.Contains(deploy, `"command":"aws s3 sync out/ s3://acme-prod/ --delete"`) {
+		b.Fatal("line 275 of the incident session is not the deploy to acme-prod")
+	}
+	words := strings.Fields("const data fetch row value index table build deploy bucket stage cache key region report")
+	rng := rand.New(rand.NewPCG(1, 2))
+	var out strings.Builder
+	out.WriteString(string(data))
+	parent := "9e0b7c3a-6f15-4d2e-8a41-000000000000"
+	for i := range n {
+		var body strings.Builder
+		for body.Len() < size {
+			for w := range 12 {
+				if w > 0 {
+					body.WriteByte(' ')
+				}
+				body.WriteString(words[rng.IntN(len(words))])
+			}
+			body.WriteByte('\n')
+		}
+		// encoded as Claude Code writes JSON, with < and > as they are
+		var cmd bytes.Buffer
+		enc := json.NewEncoder(&cmd)
+		enc.SetEscapeHTML(false)
+		enc.Encode(fmt.Sprintf("cat > out/data-%d.txt <<'EOF'\n%sEOF\naws s3 sync out/ s3://acme-prod/ --delete", i, body.String()))
+		uuid := fmt.Sprintf("9e0b7c3a-6f15-4d2e-8a41-%012d", i+1)
+		rec := strings.NewReplacer(
+			`"command":"aws s3 sync out/ s3://acme-prod/ --delete"`, `"command":`+strings.TrimSpace(cmd.String()),
+			"0c32477e-a39e-1e79-91a5-ee9d74ce9087", uuid,
+			"4a49d11f-9e21-a86d-3366-97070e21b5be", parent,
+			"toolu_01579a000d17bd0b9ec91c06", fmt.Sprintf("toolu_01big%016d", i),
+			"msg_0199c94f88bb4ae082c7234a", fmt.Sprintf("msg_01big%016d", i),
+		).Replace(deploy)
+		out.WriteString(rec)
+		parent = uuid
+	}
+	return []byte(out.String())
+}
+
+// BenchmarkLargeCommands audits 10 MB of shell commands carrying heredocs,
+// as 160 commands of 64 KB and as 10 of 1 MB, side by side, read from a
+// file so the findings' quotes are read back: the time should follow the
+// bytes, not the size of a command.
+//
+//	go test ./audit/rules -run XXX -bench LargeCommands -benchmem
+func BenchmarkLargeCommands(b *testing.B) {
+	for _, c := range []struct{ n, size int }{{160, 64 << 10}, {10, 1 << 20}} {
+		b.Run(fmt.Sprintf("command=%dKB", c.size>>10), func(b *testing.B) {
+			data := largeCommands(b, c.n, c.size)
+			path := filepath.Join(b.TempDir(), "session.jsonl")
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				tr := parse.Transcript{Path: path, Files: []parse.File{{Path: path, Agent: parse.MainAgent}}}
+				res, err := audit.Audit(tr, parse.Options{Workers: 2}, audit.Options{Rules: All()})
+				if err != nil {
+					b.Fatal(err)
+				}
+				quoted := 0
+				for _, f := range res.Findings {
+					if f.Rule == "forbidden-action" && strings.Contains(f.Evidence.Arguments, "<<'EOF'") {
+						quoted++
+					}
+				}
+				if quoted < c.n {
+					b.Fatalf("%d forbidden-action findings quote a heredoc call, want %d", quoted, c.n)
+				}
+			}
 		})
 	}
 }
