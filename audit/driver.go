@@ -63,7 +63,11 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 		// goroutines
 		popts.Prepare = func(ev *parse.Event) { ev.Prepared = hasher.prepare(ev) }
 	}
-	report := func(f Finding) { res.Findings = append(res.Findings, f) }
+	rereadable := rereadableFiles(t)
+	report := func(f Finding) {
+		f.detach(rereadable)
+		res.Findings = append(res.Findings, f)
+	}
 	run := func(a *agentReplay, r *BoundaryReplay) {
 		if r == nil {
 			return

@@ -156,17 +156,17 @@ func (f *Finding) fingerprint() string {
 // output alive. A text quoted from an event of a file that can be read
 // again is not copied but let go, and read back by its byte offset once
 // the audit is done (readBack): a call's arguments can be megabytes.
-func (f *Finding) detach() {
+func (f *Finding) detach(rereadable map[string]bool) {
 	c := strings.Clone
 	f.Message, f.key = c(f.Message), c(f.key)
 	for i := range f.Evidence.Chain {
 		st := &f.Evidence.Chain[i]
 		st.Detail, st.Role = c(st.Detail), c(st.Role)
-		st.Text = f.letGo(i, st.quoted, st.Line, st.Text)
+		st.Text = f.letGo(i, st.quoted, st.Line, st.Text, rereadable)
 	}
 	ev := &f.Evidence
 	ev.Summary, ev.Original, ev.Variant, ev.Tool, ev.Use = c(ev.Summary), c(ev.Original), c(ev.Variant), c(ev.Tool), c(ev.Use)
-	ev.Arguments = f.letGo(argumentsQuote, ev.call, f.Line, ev.Arguments)
+	ev.Arguments = f.letGo(argumentsQuote, ev.call, f.Line, ev.Arguments, rereadable)
 	for i := range ev.Diff {
 		ev.Diff[i].Text = c(ev.Diff[i].Text)
 	}

@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 	"hash/maphash"
+	"os"
 	"slices"
 	"strings"
 
@@ -19,9 +20,21 @@ func spotOf(ev *WindowEvent) eventSpot {
 	return eventSpot{file: ev.File, at: parse.Spot{Offset: ev.Offset, Part: ev.Part}}
 }
 
-// rereadable: standard input is gone once read; a file, gzipped or not,
-// can be read again.
-func (s eventSpot) rereadable() bool { return s.file != "" && s.file != "-" }
+// rereadableFiles are the files of t that can be read a second time:
+// regular files, gzipped or not. Standard input, and a pipe given by path
+// (compaudit audit <(zcat s.jsonl.gz)), are gone once read.
+func rereadableFiles(t parse.Transcript) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range t.Files {
+		if f.Path == "-" {
+			continue
+		}
+		if st, err := os.Stat(f.Path); err == nil && st.Mode().IsRegular() {
+			out[f.Path] = true
+		}
+	}
+	return out
+}
 
 // quote is a text a finding let go: which text, where to read it back
 // from, and a hash to know it by.
@@ -41,8 +54,8 @@ var quoteSeed = maphash.MakeSeed()
 // letGo returns the text a finding keeps in place of text quoted from the
 // event at spot: text itself, copied, when the file cannot be read again;
 // otherwise nothing, and the finding notes where to read it back.
-func (f *Finding) letGo(step int, spot eventSpot, line int, text string) string {
-	if text == "" || !spot.rereadable() {
+func (f *Finding) letGo(step int, spot eventSpot, line int, text string, rereadable map[string]bool) string {
+	if text == "" || !rereadable[spot.file] {
 		return strings.Clone(text)
 	}
 	f.quotes = append(f.quotes, quote{step: step, spot: spot, line: line, sum: maphash.String(quoteSeed, text)})

@@ -66,6 +66,5 @@ func (p *Pass) Report(f Finding) {
 	if f.Evidence.Chain == nil {
 		f.Evidence.Chain = []Step{}
 	}
-	f.detach()
 	p.report(f)
 }

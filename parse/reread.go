@@ -34,6 +34,13 @@ func Reread(path string, format Format, spots []Spot, fn func(i int, ev *Event))
 	if path == "-" {
 		return &InputError{File: path, Msg: "standard input cannot be read twice"}
 	}
+	// a pipe is gone once read, and opening it again waits for a writer
+	// that will not come
+	if st, err := os.Stat(path); err != nil {
+		return &InputError{File: path, Msg: cleanOSError(err)}
+	} else if !st.Mode().IsRegular() {
+		return &InputError{File: path, Msg: "not a regular file: it cannot be read twice"}
+	}
 	fh, err := os.Open(path)
 	if err != nil {
 		return &InputError{File: path, Msg: cleanOSError(err)}
