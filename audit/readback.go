@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 	"hash/maphash"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -93,13 +94,7 @@ func (res *Result) readBack() {
 		}
 		f.quotes = nil
 	}
-	for _, file := range slices.Sorted(func(yield func(string) bool) {
-		for k := range byFile {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, file := range slices.Sorted(maps.Keys(byFile)) {
 		wants := byFile[file]
 		fr := res.fileResult(file)
 		spots := make([]parse.Spot, len(wants))
