@@ -3,6 +3,7 @@ package audit
 import (
 	"cmp"
 	"iter"
+	"math"
 	"slices"
 	"sort"
 )
@@ -137,14 +138,18 @@ func (r *StateRun) CompactionNumber(agent string, before int) int {
 	return countBefore(r.index().compactions[agent], r.compactionIndex, before)
 }
 
+// EndOfRun is an Index past every event of a run: where a span that runs
+// to the end stops. (1<<62, its value before, does not fit a 32-bit int.)
+const EndOfRun = math.MaxInt
+
 // NextCompaction is the Index of an agent's first compaction after an
-// event, or 1<<62 when it never compacts again.
+// event, or EndOfRun when it never compacts again.
 func (r *StateRun) NextCompaction(agent string, after int) int {
 	cs := r.index().compactions[agent]
 	if n := countBefore(cs, r.compactionIndex, after+1); n < len(cs) {
 		return r.Compactions[cs[n]].Index
 	}
-	return 1 << 62
+	return EndOfRun
 }
 
 // AgentCompactions are an agent's compactions, in order.

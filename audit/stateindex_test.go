@@ -102,7 +102,7 @@ func checkAt(t *testing.T, r *StateRun, seed uint64, agent string, from, to int)
 		t.Fatalf("seed %d: %s(%s, %d, %d) = %v, want %v", seed, q, agent, from, to, got, want)
 	}
 	var last *Compaction
-	n, next := 0, 1<<62
+	n, next := 0, EndOfRun
 	for i, c := range r.Compactions {
 		if c.Agent != agent {
 			continue
@@ -110,7 +110,7 @@ func checkAt(t *testing.T, r *StateRun, seed uint64, agent string, from, to int)
 		if c.Index < to {
 			last, n = &r.Compactions[i], n+1
 		}
-		if c.Index > to && next == 1<<62 {
+		if c.Index > to && next == EndOfRun {
 			next = c.Index
 		}
 	}

@@ -40,7 +40,7 @@ func runCitationDecay(p *audit.Pass) {
 		}
 		comps := p.State.AgentCompactions(agent)
 		for i, c := range comps {
-			from, to := -1, 1<<62
+			from, to := -1, audit.EndOfRun
 			if i > 0 {
 				from = comps[i-1].Index
 			}

@@ -52,7 +52,7 @@ func confidences(st *audit.StateRun, agent string, keys keyFinder) []confidence 
 				func() audit.Finding { return st.OpFinding(op) }})
 		}
 	}
-	for _, m := range st.MessagesBetween(agent, -1, 1<<62) {
+	for _, m := range st.MessagesBetween(agent, -1, audit.EndOfRun) {
 		if !m.HasConf {
 			continue
 		}
