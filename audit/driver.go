@@ -163,11 +163,10 @@ func finishFindings(fs []Finding, agentRank map[string]int) {
 	})
 	seen := map[string]int{}
 	for i := range fs {
-		fp := fs[i].fingerprint()
+		fp := fs[i].fingerprint("")
 		seen[fp]++
 		if n := seen[fp]; n > 1 {
-			fs[i].key += "#" + itoa(n)
-			fp = fs[i].fingerprint()
+			fp = fs[i].fingerprint("#" + itoa(n))
 		}
 		fs[i].Fingerprint = fp
 	}

@@ -2,8 +2,10 @@ package audit
 
 import (
 	"crypto/sha256"
+	"encoding"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 )
@@ -133,22 +135,61 @@ type Finding struct {
 	Transcript string `json:"-"`
 	// Offset locates the evidence in the file, for excerpts.
 	Offset int64 `json:"-"`
-	// key holds what the fingerprint is made of besides the rule.
+	// key holds what the fingerprint is made of besides the rule, and
+	// orders findings that tie on everything else; once reported, only
+	// its start and a digest of a long one (seal).
 	key string
+	// sealed is the fingerprint's hash state over its whole input, for a
+	// repeat's suffix to be added to.
+	sealed []byte
 	// quotes are the texts let go, to be read back by byte offset
 	quotes []quote
 }
 
-// fingerprint derives the finding's stable identity. The file is named
-// by its base name so moving a corpus does not change it.
-func (f *Finding) fingerprint() string {
+// fingerprintInput is what the fingerprint hashes, before a repeat's
+// suffix: rule, file, agent, boundary, obligation and key. The file is
+// named by its base name so moving a corpus does not change it.
+func (f *Finding) fingerprintInput(h io.Writer) {
 	parts := []string{f.Rule, filepath.Base(f.Transcript), f.Agent, fmt.Sprint(f.Boundary)}
 	if f.Obligation != nil {
 		parts = append(parts, f.Obligation.ID)
 	}
-	parts = append(parts, f.key)
-	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
-	return hex.EncodeToString(h[:8])
+	for _, p := range parts {
+		io.WriteString(h, p)
+		io.WriteString(h, "\x00")
+	}
+	io.WriteString(h, f.key)
+}
+
+// fingerprint derives the finding's stable identity, with suffix telling
+// apart repeats of the same reference.
+func (f *Finding) fingerprint(suffix string) string {
+	h := sha256.New()
+	if f.sealed == nil || h.(encoding.BinaryUnmarshaler).UnmarshalBinary(f.sealed) != nil {
+		h.Reset()
+		f.fingerprintInput(h)
+	}
+	io.WriteString(h, suffix)
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// keyOrderLen bounds the key a finding keeps once it is reported.
+const keyOrderLen = 256
+
+// seal hashes the fingerprint's input, the whole key included, and keeps of
+// a long key only what ordering needs: its start and a digest of the rest.
+// A key can hold a call's whole command, a megabyte of heredoc, and the
+// finding would keep it to the end of the audit.
+func (f *Finding) seal() {
+	h := sha256.New()
+	f.fingerprintInput(h)
+	if state, err := h.(encoding.BinaryMarshaler).MarshalBinary(); err == nil {
+		f.sealed = state
+	}
+	if len(f.key) > keyOrderLen {
+		rest := sha256.Sum256([]byte(f.key[keyOrderLen:]))
+		f.key = f.key[:keyOrderLen] + "\x00" + hex.EncodeToString(rest[:8])
+	}
 }
 
 // detach copies the finding's texts out of the events they were cut from:
@@ -158,6 +199,7 @@ func (f *Finding) fingerprint() string {
 // the audit is done (readBack): a call's arguments can be megabytes.
 func (f *Finding) detach(rereadable map[string]bool) {
 	c := strings.Clone
+	f.seal()
 	f.Message, f.key = c(f.Message), c(f.key)
 	for i := range f.Evidence.Chain {
 		st := &f.Evidence.Chain[i]
