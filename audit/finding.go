@@ -196,7 +196,8 @@ func (f *Finding) seal() {
 // findings outlive the events, and an excerpt must not keep a whole tool
 // output alive. A text quoted from an event of a file that can be read
 // again is not copied but let go, and read back by its byte offset once
-// the audit is done (readBack): a call's arguments can be megabytes.
+// the audit is done (readBack): a call's arguments can be megabytes. For
+// the same reason the key is sealed first (seal).
 func (f *Finding) detach(rereadable map[string]bool) {
 	c := strings.Clone
 	f.seal()
