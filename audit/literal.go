@@ -2,6 +2,7 @@ package audit
 
 import (
 	"iter"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -143,13 +144,7 @@ func looksIdentifier(s string) bool {
 
 // rawTokens splits text at white space and brackets, keeping the characters
 // paths, URIs and identifiers are made of, and trims trailing punctuation.
-func rawTokens(text string) []word {
-	var out []word
-	for w := range rawTokenSeq(text) {
-		out = append(out, w)
-	}
-	return out
-}
+func rawTokens(text string) []word { return slices.Collect(rawTokenSeq(text)) }
 
 // rawTokenSeq yields the tokens of text one by one, for a reader that
 // needs no list.
@@ -167,9 +162,6 @@ func rawTokenSeq(text string) iter.Seq[word] {
 			if j > i {
 				s, e := i, j
 				for e > s && strings.IndexByte(".,;:!?)'\"`*]}>", text[e-1]) >= 0 {
-					if text[e-1] == '/' {
-						break
-					}
 					e--
 				}
 				for s < e && strings.IndexByte("('\"`*[{<", text[s]) >= 0 {

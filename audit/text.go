@@ -2,6 +2,7 @@ package audit
 
 import (
 	"iter"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -100,12 +101,7 @@ type word struct {
 func words(s string) []word { return appendWords(nil, s) }
 
 // appendWords is words appending to out.
-func appendWords(out []word, s string) []word {
-	for w := range wordSeq(s) {
-		out = append(out, w)
-	}
-	return out
-}
+func appendWords(out []word, s string) []word { return slices.AppendSeq(out, wordSeq(s)) }
 
 // wordSeq yields the words of s one by one, for a reader that needs no
 // list: a command can carry a megabyte of heredoc. ASCII, most of any
