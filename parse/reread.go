@@ -59,8 +59,9 @@ func Reread(path string, format Format, spots []Spot, fn func(i int, ev *Event))
 
 	var lines func(off int64) ([]byte, bool)
 	if zr == io.Reader(br) {
-		// plain: read each record where it starts, with one buffer
-		lr := &lineReader{r: bufio.NewReaderSize(nil, peekBufSize)}
+		// plain: read each record where it starts, with the buffer that
+		// looked for the gzip header
+		lr := &lineReader{r: br}
 		lines = func(off int64) ([]byte, bool) {
 			if off < 0 {
 				return nil, false
