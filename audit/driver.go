@@ -2,6 +2,7 @@ package audit
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -19,6 +20,9 @@ type Options struct {
 	StateMappings []StateMapping
 	// Tagging adds configured literal patterns and prohibition cues.
 	Tagging Tagging
+	// WindowBytes bounds what each window keeps of the agent's words and
+	// calls; 0 means DefaultWindowBytes.
+	WindowBytes int
 }
 
 // Result is the audit of one transcript.
@@ -68,9 +72,17 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 		f.detach(rereadable)
 		res.Findings = append(res.Findings, f)
 	}
+	var unkept []parse.Diagnostic // windows that held their budget, in stream order
 	run := func(a *agentReplay, r *BoundaryReplay) {
 		if r == nil {
 			return
+		}
+		if u := r.Unkept; u != nil {
+			unkept = append(unkept, parse.Diagnostic{Severity: parse.Warning, File: u.File, Line: u.Line,
+				Message: fmt.Sprintf("the turns after the compaction at %s:%d hold more than %s of the agent's words and calls, "+
+					"more than a model's context holds: from here (turn %d) to the next compaction, "+
+					"references, forbidden actions and breached thresholds are not looked for",
+					r.File, r.Line, sizeName(a.budget), u.Turn)})
 		}
 		res.Boundaries = append(res.Boundaries, r)
 		for _, rule := range opts.Rules {
@@ -89,7 +101,7 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 	files, err := t.Read(popts, func(ev *parse.Event) error {
 		a := agents[ev.Agent]
 		if a == nil {
-			a = newAgentReplay(ev.Agent, ev.Format, hasher, isEffect)
+			a = newAgentReplay(ev.Agent, ev.Format, hasher, isEffect, opts.WindowBytes)
 			a.ledger.tagging = opts.Tagging
 			agents[ev.Agent] = a
 			order = append(order, ev.Agent)
@@ -114,6 +126,10 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 		run(a, a.closeWindow(0))
 		res.Ledgers[name] = a.ledger
 		a.seen, a.calls = tokenIndex{}, nil // the trails stay; the token index is done
+	}
+	for _, d := range unkept {
+		fr := res.fileResult(d.File)
+		fr.Diagnostics = append(fr.Diagnostics, d)
 	}
 	res.Agents = order
 	res.State = state.finish()

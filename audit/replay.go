@@ -45,6 +45,13 @@ type WindowEvent struct {
 	kvRead    bool
 }
 
+// WindowSpot is where an event stands in the input.
+type WindowSpot struct {
+	File string
+	Line int
+	Turn int
+}
+
 // Token is a literal-shaped token a later event used.
 type Token struct {
 	Value string
@@ -62,6 +69,13 @@ type Token struct {
 
 // maxWindowText bounds the tool output kept per window event.
 const maxWindowText = 16 << 10
+
+// DefaultWindowBytes bounds what one window keeps of the agent's words and
+// calls. A model's context holds at most about a million tokens, some 4 MB
+// of text, and a window cannot outgrow the context it ran in; only a
+// generated or hostile file reaches this, and without a bound its memory
+// would grow with it.
+const DefaultWindowBytes = 32 << 20
 
 // BoundaryReplay is one boundary of one agent replayed against the ledger:
 // what was in force, what came through, and what the agent did next.
@@ -81,6 +95,9 @@ type BoundaryReplay struct {
 	Window []*WindowEvent
 	// NextTurn is the turn of the next boundary, or 0 at the end.
 	NextTurn int
+	// Unkept is the first event the window did not keep, once it held
+	// its budget of bytes (Options.WindowBytes); nil when it kept all.
+	Unkept *WindowSpot
 
 	context   *postContext
 	agent     *agentReplay // its trails, read up to this boundary
@@ -198,11 +215,16 @@ type agentReplay struct {
 	calls    map[string]*WindowEvent // window calls waiting for results
 	isEffect func(parse.Format, *parse.Event) bool
 	project  string // the first working directory the agent's events name
+	budget   int    // bytes a window keeps at most
+	kept     int    // bytes the open window keeps
 }
 
-func newAgentReplay(agent string, format parse.Format, hasher tokenHasher, isEffect func(parse.Format, *parse.Event) bool) *agentReplay {
+func newAgentReplay(agent string, format parse.Format, hasher tokenHasher, isEffect func(parse.Format, *parse.Event) bool, budget int) *agentReplay {
+	if budget <= 0 {
+		budget = DefaultWindowBytes
+	}
 	return &agentReplay{agent: agent, format: format, ledger: NewLedger(agent), trails: map[string][]trailEntry{},
-		hasher: hasher, calls: map[string]*WindowEvent{}, isEffect: isEffect}
+		hasher: hasher, calls: map[string]*WindowEvent{}, isEffect: isEffect, budget: budget}
 }
 
 func (a *agentReplay) hash(tok string) uint64 { return a.hasher.hash(tok) }
@@ -246,25 +268,40 @@ func windowEventOf(ev *parse.Event) *WindowEvent {
 }
 
 func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []literalHit) {
+	if ev.Kind == parse.KindReasoning || ev.Kind == parse.KindBoundary {
+		return
+	}
+	b := a.open
 	we := windowEventOf(ev)
-	switch ev.Kind {
-	case parse.KindToolCall:
-		we.SideEffect = a.isEffect(a.format, ev)
+	if ev.Kind == parse.KindToolCall {
 		we.texts, we.textsRead = p.callTexts, true
 		we.lits, we.litsRead = p.callLits, true
 		we.command, we.readOnly, we.cmdRead = p.command, p.readOnly, true
-		if ev.ToolID != "" {
-			a.calls[ev.ToolID] = we
+	}
+	if b.Unkept == nil {
+		if size := we.keptBytes(); a.kept+size <= a.budget {
+			a.kept += size
+		} else {
+			b.Unkept = &WindowSpot{File: ev.File, Line: ev.Line, Turn: ev.Turn}
 		}
-	case parse.KindToolResult:
+	}
+	if ev.Kind == parse.KindToolResult {
+		// past the budget too: each result is clipped, and a call is
+		// judged with its result
 		if call := a.calls[ev.ToolID]; call != nil {
 			call.Result = we
 			delete(a.calls, ev.ToolID)
 		}
-	case parse.KindReasoning, parse.KindBoundary:
+	}
+	if b.Unkept != nil {
 		return
 	}
-	b := a.open
+	if ev.Kind == parse.KindToolCall {
+		we.SideEffect = a.isEffect(a.format, ev)
+		if ev.ToolID != "" {
+			a.calls[ev.ToolID] = we
+		}
+	}
 	for _, h := range toks {
 		k := a.hash(h.value)
 		t, seen := a.seen.get(k)
@@ -281,6 +318,16 @@ func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []literalHi
 			Visible: inWindow || b.context.folded.contains(h.value)})
 	}
 	b.Window = append(b.Window, we)
+}
+
+// keptBytes is what a window event holds of the input: its text, and a
+// call's arguments with the strings read from them.
+func (we *WindowEvent) keptBytes() int {
+	n := len(we.Text) + len(we.Args) + len(we.command)
+	for _, t := range we.texts {
+		n += len(t)
+	}
+	return n
 }
 
 // openBoundary replays a boundary against the ledger as of its turn.
@@ -312,6 +359,7 @@ func (a *agentReplay) openBoundary(ev *parse.Event) *BoundaryReplay {
 	a.boundaries = append(a.boundaries, r)
 	a.open = r
 	a.window++
+	a.kept = 0
 	a.calls = map[string]*WindowEvent{}
 	return r
 }
@@ -409,4 +457,17 @@ func bareName(v string) string {
 		}
 	}
 	return ""
+}
+
+// sizeName writes a byte count the way a warning reads best.
+func sizeName(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return itoa(n>>20) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return itoa(n>>10) + " KiB"
+	case n == 1:
+		return "1 byte"
+	}
+	return itoa(n) + " bytes"
 }

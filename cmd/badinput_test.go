@@ -281,6 +281,21 @@ func TestBadInputMatrix(t *testing.T) {
 			code: ExitOK, want: []string{"%s:169: warning: compaction summary with no compact_boundary record before it"}, boundaries: 1,
 		},
 		{
+			// a generated or hostile session: 33 Write calls of 1 MiB after
+			// the compaction, more than any model's context holds. The
+			// window keeps 32 MiB: its 11 KB of turns and 31 calls with
+			// their results; the 32nd call (line n+63, turn 133: the
+			// incident ends at turn 101 and each call is a turn) is the
+			// first it does not keep, and the audit's memory stays bounded.
+			name: "a window larger than any model's context",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				p := writeFile(t, dir, "s.jsonl", joinLines(withWrites(lines, 33, 1<<20)))
+				return []string{p}, p
+			},
+			code: ExitOK, want: []string{fmt.Sprintf("%%[1]s:%d: warning: the turns after the compaction at %%[1]s:169 hold more than 32 MiB", n+63),
+				"from here (turn 133) to the next compaction"}, boundaries: 1,
+		},
+		{
 			name: "nothing readable",
 			make: func(t *testing.T, dir string) ([]string, string) {
 				a := writeFile(t, dir, "empty.jsonl", nil)
@@ -300,7 +315,7 @@ func TestBadInputMatrix(t *testing.T) {
 			}
 			damaged := args[0]
 			for _, w := range c.want {
-				if strings.Contains(w, "%s") {
+				if strings.Contains(w, "%s") || strings.Contains(w, "%[1]s") {
 					w = fmt.Sprintf(w, damaged)
 				}
 				if !strings.Contains(stderr, w) {
@@ -339,6 +354,24 @@ func withToolOutput(lines []string, at, size int) []string {
 	out := append([]string(nil), lines[:at]...)
 	out = append(out, rec)
 	return append(out, lines[at:]...)
+}
+
+// withWrites appends to the session count Write calls of a size-byte file,
+// each as Claude Code records it: the assistant's tool_use, then the
+// user's tool_result.
+func withWrites(lines []string, count, size int) []string {
+	body := strings.Repeat(`export const price = 49;\n`, size/26+1)[:size]
+	out := append([]string(nil), lines...)
+	parent := "8a2bf875-7446-bec0-f472-4cf3752a406f" // the last record's uuid
+	for i := range count {
+		call, result := fmt.Sprintf("c0de0000-0000-4000-8000-%012d", i), fmt.Sprintf("7e570000-0000-4000-8000-%012d", i)
+		id := fmt.Sprintf("toolu_gen%04d", i)
+		out = append(out,
+			`{"parentUuid":"`+parent+`","isSidechain":false,"userType":"external","cwd":"/home/dev/acme-site","sessionId":"bd2cb367-c66c-96fc-3dc2-2642db0a6f2a","version":"2.1.39","message":{"model":"claude-opus-4-6","id":"msg_gen`+id+`","type":"message","role":"assistant","content":[{"type":"tool_use","id":"`+id+`","name":"Write","input":{"file_path":"/home/dev/acme-site/src/gen/prices`+fmt.Sprint(i)+`.ts","content":"`+body+`"}}],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":4,"output_tokens":900}},"type":"assistant","uuid":"`+call+`","timestamp":"2026-03-02T09:40:00.000Z"}`,
+			`{"parentUuid":"`+call+`","isSidechain":false,"userType":"external","cwd":"/home/dev/acme-site","sessionId":"bd2cb367-c66c-96fc-3dc2-2642db0a6f2a","version":"2.1.39","type":"user","message":{"role":"user","content":[{"tool_use_id":"`+id+`","type":"tool_result","content":"File created successfully at: /home/dev/acme-site/src/gen/prices`+fmt.Sprint(i)+`.ts"}]},"uuid":"`+result+`","timestamp":"2026-03-02T09:40:01.000Z"}`)
+		parent = result
+	}
+	return out
 }
 
 // field reads a top-level string field of a record line.

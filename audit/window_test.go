@@ -1,0 +1,245 @@
+package audit_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/rules"
+	"github.com/compaudit/compaudit/parse"
+)
+
+// incidentWithWrite is the incident with a parallel Write call of a
+// size-byte file beside the deploy to acme-staging (line 270): Claude Code
+// writes each tool_use block of one message as its own record, so the Write
+// call is line 271 and its result follows the deploy's (line 274).
+func incidentWithWrite(t *testing.T, size int) string {
+	t.Helper()
+	data, err := os.ReadFile(incident)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	var deploy map[string]any
+	if err := json.Unmarshal([]byte(lines[269]), &deploy); err != nil {
+		t.Fatal(err)
+	}
+	msg := deploy["message"].(map[string]any)
+	body := strings.Repeat("export const price = 49;\n", size/25+1)[:size]
+	msg["content"] = []any{map[string]any{"type": "tool_use", "id": "toolu_write_gen", "name": "Write",
+		"input": map[string]any{"file_path": "/home/dev/acme-site/src/gen/prices.ts", "content": body}}}
+	deploy["uuid"] = "7d1c7a55-0000-4000-8000-000000000271"
+	write, err := json.Marshal(deploy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	result := fmt.Sprintf(`{"parentUuid":"%s","isSidechain":false,"userType":"external","cwd":"/home/dev/acme-site","sessionId":"bd2cb367-c66c-96fc-3dc2-2642db0a6f2a","version":"2.1.39","type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_write_gen","type":"tool_result","content":"File created successfully at: /home/dev/acme-site/src/gen/prices.ts"}]},"uuid":"7d1c7a55-0000-4000-8000-000000000274","timestamp":"2026-03-02T09:26:01.000Z"}`,
+		deploy["uuid"])
+	out := append([]string(nil), lines[:270]...)
+	out = append(out, string(write))
+	out = append(out, lines[270:272]...)
+	out = append(out, result)
+	out = append(out, lines[272:]...)
+	path := filepath.Join(t.TempDir(), "session.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(out, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// windowProbe is a rule that records what each window kept.
+func windowProbe(kept *[][]*audit.WindowEvent) *audit.Rule {
+	return &audit.Rule{ID: "window-probe", Scope: audit.ScopeBoundary, Run: func(p *audit.Pass) {
+		*kept = append(*kept, append([]*audit.WindowEvent(nil), p.Replay.Window...))
+	}}
+}
+
+func ruleLines(res *audit.Result) map[string][]int {
+	m := map[string][]int{}
+	for _, f := range res.Findings {
+		m[f.Rule] = append(m[f.Rule], f.Line)
+	}
+	return m
+}
+
+// TestWindowBudget: a window that outgrows its budget keeps the turns
+// before, still judges their calls with their results, says where it
+// stopped keeping, and does not see what came after.
+func TestWindowBudget(t *testing.T) {
+	const budget = 64 << 10
+	path := incidentWithWrite(t, budget)
+	tr := parse.Transcript{Path: path, Files: []parse.File{{Path: path, Agent: parse.MainAgent}}}
+	var kept [][]*audit.WindowEvent
+	all := append(rules.All(), windowProbe(&kept))
+
+	whole, err := audit.Audit(tr, parse.Options{}, audit.Options{Rules: all})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ruleLines(whole); len(got["paraphrase-reference"]) != 1 || len(got["forbidden-action"]) != 1 {
+		t.Fatalf("without a budget the deploys to acme-staging and acme-prod are both found: %v", got)
+	}
+	for _, f := range whole.Files {
+		for _, d := range f.Diagnostics {
+			if strings.Contains(d.Message, "more than a model's context") {
+				t.Errorf("the default budget was reached by a 64 KiB call: %s", d)
+			}
+		}
+	}
+
+	kept = nil
+	res, err := audit.Audit(tr, parse.Options{}, audit.Options{Rules: all, WindowBytes: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ruleLines(res)
+	if fmt.Sprint(got["paraphrase-reference"]) != "[270]" {
+		t.Errorf("the deploy to acme-staging before the budget ran out: paraphrase-reference at %v, want [270]", got["paraphrase-reference"])
+	}
+	if len(got["forbidden-action"]) != 0 {
+		t.Errorf("the deploy to acme-prod came after the window stopped keeping turns, yet forbidden-action reported lines %v", got["forbidden-action"])
+	}
+	if fmt.Sprint(got["dropped-literal"]) != fmt.Sprint(ruleLines(whole)["dropped-literal"]) {
+		t.Errorf("the boundary's own judgement does not depend on the window: dropped-literal %v, without a budget %v",
+			got["dropped-literal"], ruleLines(whole)["dropped-literal"])
+	}
+
+	var warnings []parse.Diagnostic
+	for _, f := range res.Files {
+		for _, d := range f.Diagnostics {
+			if strings.Contains(d.Message, "more than a model's context") {
+				warnings = append(warnings, d)
+			}
+		}
+	}
+	if len(warnings) != 1 {
+		t.Fatalf("%d warnings about the window, want 1: %v", len(warnings), warnings)
+	}
+	w := warnings[0]
+	if w.Severity != parse.Warning || w.File != path || w.Line != 271 ||
+		!strings.Contains(w.Message, fmt.Sprintf("compaction at %s:169", path)) || !strings.Contains(w.Message, "64 KiB") {
+		t.Errorf("the warning does not name the Write call at line 271, the compaction at line 169 and the budget: %s", w)
+	}
+	if len(res.Boundaries) != 1 || res.Boundaries[0].Unkept == nil || res.Boundaries[0].Unkept.Line != 271 {
+		t.Errorf("the boundary does not record line 271 as the first event it did not keep")
+	}
+
+	if len(kept) != 1 {
+		t.Fatalf("%d windows, want 1", len(kept))
+	}
+	var deploy *audit.WindowEvent
+	for _, ev := range kept[0] {
+		if ev.Line >= 271 {
+			t.Errorf("the window kept line %d, past its budget", ev.Line)
+		}
+		if ev.Line == 270 && ev.Kind == parse.KindToolCall {
+			deploy = ev
+		}
+	}
+	switch {
+	case deploy == nil:
+		t.Error("the window lost the deploy at line 270")
+	case deploy.Result == nil || deploy.Result.Line != 273 || !deploy.Result.IsError && !strings.Contains(deploy.Result.Text, "fatal error"):
+		t.Errorf("the deploy's result (line 273, after the budget ran out) is not joined to its call: %+v", deploy.Result)
+	}
+}
+
+// TestWindowBudgetEachWindow: every window has a budget of its own, and
+// each that outgrows it gets its own warning, naming its boundary.
+func TestWindowBudgetEachWindow(t *testing.T) {
+	path, err := filepath.Abs("../testdata/transcripts/incident-drift-claude.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := parse.Transcript{Path: path, Files: []parse.File{{Path: path, Agent: parse.MainAgent}}}
+	var kept [][]*audit.WindowEvent
+	res, err := audit.Audit(tr, parse.Options{}, audit.Options{Rules: []*audit.Rule{windowProbe(&kept)}, WindowBytes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Boundaries) < 2 {
+		t.Fatalf("%d boundaries; the case needs several", len(res.Boundaries))
+	}
+	var warned []string
+	for _, f := range res.Files {
+		for _, d := range f.Diagnostics {
+			if strings.Contains(d.Message, "more than a model's context") {
+				warned = append(warned, fmt.Sprintf("%d %s", d.Line, d.Message))
+			}
+		}
+	}
+	unkept := 0
+	for i, b := range res.Boundaries {
+		if len(kept[i]) != 0 {
+			t.Errorf("boundary at line %d: a 1-byte budget kept %d events", b.Line, len(kept[i]))
+		}
+		if b.Unkept == nil {
+			continue // no turn after it
+		}
+		unkept++
+		if b.Unkept.Line <= b.Line {
+			t.Errorf("boundary at line %d: first event not kept at line %d, before it", b.Line, b.Unkept.Line)
+		}
+		want := fmt.Sprintf("%d the turns after the compaction at %s:%d hold more than 1 byte ", b.Unkept.Line, path, b.Line)
+		if !slices.ContainsFunc(warned, func(w string) bool { return strings.HasPrefix(w, want) }) {
+			t.Errorf("no warning %q among %q", want, warned)
+		}
+	}
+	if unkept < 2 || len(warned) != unkept {
+		t.Errorf("%d windows outgrew the budget and %d warnings were given; want one each, for at least two", unkept, len(warned))
+	}
+
+	// With 1 KiB the first window outgrows its budget; the next ones start
+	// afresh, and each keeps the turns a window without a budget keeps, up
+	// to the first it did not keep.
+	var whole, part [][]*audit.WindowEvent
+	if _, err := audit.Audit(tr, parse.Options{}, audit.Options{Rules: []*audit.Rule{windowProbe(&whole)}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err = audit.Audit(tr, parse.Options{}, audit.Options{Rules: []*audit.Rule{windowProbe(&part)}, WindowBytes: 1 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Boundaries[0].Unkept == nil {
+		t.Fatal("the first window did not outgrow 1 KiB; the case needs it to")
+	}
+	keptAfter := false
+	for i, b := range res.Boundaries {
+		n := len(part[i])
+		if n > len(whole[i]) {
+			t.Fatalf("boundary at line %d: %d events kept with a budget, %d without", b.Line, n, len(whole[i]))
+		}
+		for k := range n {
+			if part[i][k].Line != whole[i][k].Line || part[i][k].Kind != whole[i][k].Kind {
+				t.Errorf("boundary at line %d: kept event %d is line %d, without a budget line %d", b.Line, k, part[i][k].Line, whole[i][k].Line)
+			}
+		}
+		size := 0
+		for _, ev := range part[i] {
+			size += ev.KeptBytes()
+		}
+		if size > 1<<10 {
+			t.Errorf("boundary at line %d: kept %d bytes, over its budget", b.Line, size)
+		}
+		if n < len(whole[i]) && size+whole[i][n].KeptBytes() <= 1<<10 {
+			t.Errorf("boundary at line %d: stopped keeping at line %d with %d bytes kept, though the event fit its budget", b.Line, whole[i][n].Line, size)
+		}
+		switch {
+		case b.Unkept == nil && n != len(whole[i]):
+			t.Errorf("boundary at line %d: kept %d of %d events and gave no warning", b.Line, n, len(whole[i]))
+		case b.Unkept != nil && n < len(whole[i]) && whole[i][n].Line != b.Unkept.Line:
+			t.Errorf("boundary at line %d: first event not kept is line %d, but line %d was the next", b.Line, b.Unkept.Line, whole[i][n].Line)
+		}
+		if i > 0 && n > 0 {
+			keptAfter = true
+		}
+	}
+	if !keptAfter {
+		t.Error("no window after the first kept any turn: the budget is not each window's own")
+	}
+}
