@@ -1,6 +1,7 @@
 package audit_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 
 	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/audit/rules"
@@ -242,4 +245,70 @@ func TestWindowBudgetEachWindow(t *testing.T) {
 	if !keptAfter {
 		t.Error("no window after the first kept any turn: the budget is not each window's own")
 	}
+}
+
+// FuzzWindowBudget audits any input under a window budget from 1 byte up:
+// no window keeps more than its budget, and each that stopped keeping
+// says so once, at the line of the first event it left out.
+func FuzzWindowBudget(f *testing.F) {
+	root := filepath.Join("..", "testdata", "transcripts")
+	for _, dir := range []string{root, filepath.Join(root, "audit")} {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				continue
+			}
+			switch filepath.Ext(e.Name()) {
+			case ".txtar":
+				for _, file := range txtar.Parse(data).Files {
+					if filepath.Ext(file.Name) == ".jsonl" {
+						f.Add(file.Data, uint16(1024))
+					}
+				}
+			case ".jsonl":
+				f.Add(data, uint16(len(data)/64))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, budget uint16) {
+		tr := parse.Transcript{Path: "-", Files: []parse.File{{Path: "-"}}}
+		var kept [][]*audit.WindowEvent
+		res, err := audit.Audit(tr, parse.Options{Stdin: bytes.NewReader(data)},
+			audit.Options{Rules: append(rules.All(), windowProbe(&kept)), WindowBytes: int(budget) + 1})
+		if err != nil {
+			t.Fatalf("audit error: %v", err)
+		}
+		if len(kept) != len(res.Boundaries) {
+			t.Fatalf("%d windows probed, %d boundaries", len(kept), len(res.Boundaries))
+		}
+		var warned []int
+		for _, fr := range res.Files {
+			for _, d := range fr.Diagnostics {
+				if strings.Contains(d.Message, "more than a model's context") {
+					warned = append(warned, d.Line)
+				}
+			}
+		}
+		for _, w := range kept {
+			size := 0
+			for _, ev := range w {
+				size += ev.KeptBytes()
+			}
+			if size > int(budget)+1 {
+				t.Fatalf("a window kept %d bytes, budget %d", size, int(budget)+1)
+			}
+		}
+		var unkept []int
+		for _, b := range res.Boundaries {
+			if b.Unkept != nil {
+				unkept = append(unkept, b.Unkept.Line)
+			}
+		}
+		slices.Sort(warned)
+		slices.Sort(unkept)
+		if !slices.Equal(warned, unkept) {
+			t.Fatalf("warnings at lines %v, windows stopped keeping at lines %v", warned, unkept)
+		}
+	})
 }
