@@ -76,7 +76,7 @@ func BenchmarkPrepare(b *testing.B) {
 func replayed(b *testing.B) []*BoundaryReplay {
 	b.Helper()
 	evs := incidentEvents(b, "incident-drift-claude.jsonl")
-	a := newAgentReplay(parse.MainAgent, parse.FormatClaudeCode, newTokenHasher(), DefaultSideEffecting, 0)
+	a := newAgentReplay(parse.MainAgent, parse.FormatClaudeCode, newTokenHasher(), DefaultSideEffecting, &windowBudget{limit: DefaultWindowBytes})
 	var out []*BoundaryReplay
 	for _, ev := range evs {
 		if ev.Kind == parse.KindBoundary {

@@ -20,8 +20,8 @@ type Options struct {
 	StateMappings []StateMapping
 	// Tagging adds configured literal patterns and prohibition cues.
 	Tagging Tagging
-	// WindowBytes bounds what each window keeps of the agent's words and
-	// calls; 0 means DefaultWindowBytes.
+	// WindowBytes bounds what the windows open at once keep of the
+	// agents' words and calls; 0 means DefaultWindowBytes.
 	WindowBytes int
 }
 
@@ -72,17 +72,22 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 		f.detach(rereadable)
 		res.Findings = append(res.Findings, f)
 	}
-	var unkept []parse.Diagnostic // windows that held their budget, in stream order
+	budget := &windowBudget{limit: cmp.Or(max(opts.WindowBytes, 0), DefaultWindowBytes)}
+	var unkept []parse.Diagnostic // windows that stopped keeping, in stream order
 	run := func(a *agentReplay, r *BoundaryReplay) {
 		if r == nil {
 			return
 		}
 		if u := r.Unkept; u != nil {
+			held := fmt.Sprintf("the turns after the compaction at %s:%d hold more than %s of the agent's words and calls, more than a model's context holds",
+				r.File, r.Line, sizeName(budget.limit))
+			if u.Shared {
+				held = fmt.Sprintf("the turns after the compaction at %s:%d and the other agents' open windows hold more than %s of words and calls between them, more than their contexts hold",
+					r.File, r.Line, sizeName(budget.limit))
+			}
 			unkept = append(unkept, parse.Diagnostic{Severity: parse.Warning, File: u.File, Line: u.Line,
-				Message: fmt.Sprintf("the turns after the compaction at %s:%d hold more than %s of the agent's words and calls, "+
-					"more than a model's context holds: from here (turn %d) to the next compaction, "+
-					"references, forbidden actions and breached thresholds are not looked for",
-					r.File, r.Line, sizeName(a.budget), u.Turn)})
+				Message: fmt.Sprintf("%s: from here (turn %d) to the agent's next compaction, references, forbidden actions and breached thresholds are not looked for",
+					held, u.Turn)})
 		}
 		res.Boundaries = append(res.Boundaries, r)
 		for _, rule := range opts.Rules {
@@ -101,7 +106,7 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 	files, err := t.Read(popts, func(ev *parse.Event) error {
 		a := agents[ev.Agent]
 		if a == nil {
-			a = newAgentReplay(ev.Agent, ev.Format, hasher, isEffect, opts.WindowBytes)
+			a = newAgentReplay(ev.Agent, ev.Format, hasher, isEffect, budget)
 			a.ledger.tagging = opts.Tagging
 			agents[ev.Agent] = a
 			order = append(order, ev.Agent)

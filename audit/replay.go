@@ -50,6 +50,8 @@ type WindowSpot struct {
 	File string
 	Line int
 	Turn int
+	// Shared: other agents' open windows held part of the budget.
+	Shared bool
 }
 
 // Token is a literal-shaped token a later event used.
@@ -70,12 +72,19 @@ type Token struct {
 // maxWindowText bounds the tool output kept per window event.
 const maxWindowText = 16 << 10
 
-// DefaultWindowBytes bounds what one window keeps of the agent's words and
-// calls. A model's context holds at most about a million tokens, some 4 MB
-// of text, and a window cannot outgrow the context it ran in; only a
-// generated or hostile file reaches this, and without a bound its memory
-// would grow with it.
+// DefaultWindowBytes bounds what the windows open at once in a transcript
+// keep of the agents' words and calls, between them. A model's context
+// holds at most about a million tokens, some 4 MB of text, and a window
+// cannot outgrow the context it ran in; only a generated or hostile file
+// reaches this — one window past every context, or thousands of agents'
+// windows open at once — and without a bound its memory would grow with it.
 const DefaultWindowBytes = 32 << 20
+
+// windowBudget is what the open windows of one transcript may keep.
+type windowBudget struct {
+	limit int
+	kept  int // by every open window
+}
 
 // BoundaryReplay is one boundary of one agent replayed against the ledger:
 // what was in force, what came through, and what the agent did next.
@@ -95,8 +104,9 @@ type BoundaryReplay struct {
 	Window []*WindowEvent
 	// NextTurn is the turn of the next boundary, or 0 at the end.
 	NextTurn int
-	// Unkept is the first event the window did not keep, once it held
-	// its budget of bytes (Options.WindowBytes); nil when it kept all.
+	// Unkept is the first event the window did not keep, once the open
+	// windows held their budget of bytes (Options.WindowBytes); nil when
+	// it kept all.
 	Unkept *WindowSpot
 
 	context   *postContext
@@ -214,15 +224,12 @@ type agentReplay struct {
 	window   int                     // 1-based number of the open window; the epoch after it
 	calls    map[string]*WindowEvent // window calls waiting for results
 	isEffect func(parse.Format, *parse.Event) bool
-	project  string // the first working directory the agent's events name
-	budget   int    // bytes a window keeps at most
-	kept     int    // bytes the open window keeps
+	project  string        // the first working directory the agent's events name
+	budget   *windowBudget // shared by the transcript's agents
+	kept     int           // bytes the agent's open window keeps
 }
 
-func newAgentReplay(agent string, format parse.Format, hasher tokenHasher, isEffect func(parse.Format, *parse.Event) bool, budget int) *agentReplay {
-	if budget <= 0 {
-		budget = DefaultWindowBytes
-	}
+func newAgentReplay(agent string, format parse.Format, hasher tokenHasher, isEffect func(parse.Format, *parse.Event) bool, budget *windowBudget) *agentReplay {
 	return &agentReplay{agent: agent, format: format, ledger: NewLedger(agent), trails: map[string][]trailEntry{},
 		hasher: hasher, calls: map[string]*WindowEvent{}, isEffect: isEffect, budget: budget}
 }
@@ -279,10 +286,11 @@ func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []literalHi
 		we.command, we.readOnly, we.cmdRead = p.command, p.readOnly, true
 	}
 	if b.Unkept == nil {
-		if size := we.keptBytes(); a.kept+size <= a.budget {
+		if size := we.keptBytes(); a.budget.kept+size <= a.budget.limit {
+			a.budget.kept += size
 			a.kept += size
 		} else {
-			b.Unkept = &WindowSpot{File: ev.File, Line: ev.Line, Turn: ev.Turn}
+			b.Unkept = &WindowSpot{File: ev.File, Line: ev.Line, Turn: ev.Turn, Shared: a.budget.kept > a.kept}
 		}
 	}
 	if ev.Kind == parse.KindToolResult {
@@ -359,7 +367,6 @@ func (a *agentReplay) openBoundary(ev *parse.Event) *BoundaryReplay {
 	a.boundaries = append(a.boundaries, r)
 	a.open = r
 	a.window++
-	a.kept = 0
 	a.calls = map[string]*WindowEvent{}
 	return r
 }
@@ -395,6 +402,8 @@ func (a *agentReplay) closeWindow(nextTurn int) *BoundaryReplay {
 		return nil
 	}
 	a.open = nil
+	a.budget.kept -= a.kept
+	a.kept = 0
 	r.NextTurn = nextTurn
 	r.refs = findReferences(r, a.ledger)
 	shared := map[Judgement]*Judgement{}

@@ -247,6 +247,80 @@ func TestWindowBudgetEachWindow(t *testing.T) {
 	}
 }
 
+// TestWindowBudgetShared: the windows open at once share one budget, so
+// thousands of agents cannot each keep a window's worth; a window closed
+// gives its bytes back, and the warning says when other agents held part.
+func TestWindowBudgetShared(t *testing.T) {
+	const budget = 4096
+	call := func(agent, id string, size, turn int) string {
+		return fmt.Sprintf(`{"type":"tool_call","agent":%q,"id":%q,"name":"write_file","arguments":{"path":"gen/%s.ts","content":%q},"turn":%d}`,
+			agent, id, id, strings.Repeat("x", size), turn)
+	}
+	result := func(agent, id string, turn int) string {
+		return fmt.Sprintf(`{"type":"tool_result","agent":%q,"id":%q,"content":"ok","turn":%d}`, agent, id, turn)
+	}
+	compaction := func(agent string, turn int) string {
+		return fmt.Sprintf(`{"type":"compaction","agent":%q,"summary":"write the generated files","trigger":"auto","pre_tokens":118000,"turn":%d}`, agent, turn)
+	}
+	lines := []string{
+		`{"type":"message","agent":"planner","role":"user","content":"Write the generated files; never touch prod.","turn":1}`,
+		`{"type":"message","agent":"executor","role":"user","content":"Write the generated files; never touch prod.","turn":1}`,
+		compaction("planner", 2),        // 3
+		call("planner", "p1", 3000, 3),  // 4: kept, 3000 of 4096
+		result("planner", "p1", 3),      // 5
+		compaction("executor", 2),       // 6
+		call("executor", "e1", 2000, 3), // 7: over, with the planner's 3000
+		result("executor", "e1", 3),     // 8
+		compaction("planner", 4),        // 9: the planner's window gives its bytes back
+		call("planner", "p2", 3000, 5),  // 10: kept
+		call("executor", "e2", 10, 4),   // 11: the executor's window kept nothing since line 7
+		compaction("executor", 5),       // 12
+		call("executor", "e3", 500, 6),  // 13: kept, with the planner's 3000
+	}
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := parse.Transcript{Path: path, Files: []parse.File{{Path: path}}}
+	keptLines := map[int][]int{} // boundary line → lines kept
+	probe := &audit.Rule{ID: "window-probe", Scope: audit.ScopeBoundary, Run: func(p *audit.Pass) {
+		for _, ev := range p.Replay.Window {
+			keptLines[p.Replay.Line] = append(keptLines[p.Replay.Line], ev.Line)
+		}
+	}}
+	res, err := audit.Audit(tr, parse.Options{}, audit.Options{Rules: []*audit.Rule{probe}, WindowBytes: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Boundaries) != 4 {
+		t.Fatalf("%d boundaries, want 4", len(res.Boundaries))
+	}
+	for _, want := range []struct {
+		boundary int
+		lines    string
+	}{{3, "[4 5]"}, {6, "[]"}, {9, "[10]"}, {12, "[13]"}} {
+		if got := fmt.Sprint(keptLines[want.boundary]); got != want.lines {
+			t.Errorf("the window after line %d kept lines %s, want %s", want.boundary, got, want.lines)
+		}
+	}
+	var warnings []parse.Diagnostic
+	for _, f := range res.Files {
+		for _, d := range f.Diagnostics {
+			if strings.Contains(d.Message, "context") {
+				warnings = append(warnings, d)
+			}
+		}
+	}
+	if len(warnings) != 1 {
+		t.Fatalf("%d warnings, want 1 (the executor's first window): %v", len(warnings), warnings)
+	}
+	w := warnings[0]
+	if w.Line != 7 || !strings.Contains(w.Message, fmt.Sprintf("the compaction at %s:6 and the other agents' open windows hold more than 4 KiB", path)) ||
+		!strings.Contains(w.Message, "from here (turn 3) to the agent's next compaction") {
+		t.Errorf("the warning does not name line 7, the executor's compaction at line 6, the shared budget and the turn: %s", w)
+	}
+}
+
 // FuzzWindowBudget audits any input under a window budget from 1 byte up:
 // no window keeps more than its budget, and each that stopped keeping
 // says so once, at the line of the first event it left out.

@@ -293,7 +293,7 @@ func TestBadInputMatrix(t *testing.T) {
 				return []string{p}, p
 			},
 			code: ExitOK, want: []string{fmt.Sprintf("%%[1]s:%d: warning: the turns after the compaction at %%[1]s:169 hold more than 32 MiB", n+63),
-				"from here (turn 133) to the next compaction"}, boundaries: 1,
+				"from here (turn 133) to the agent's next compaction"}, boundaries: 1,
 		},
 		{
 			name: "nothing readable",
