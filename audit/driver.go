@@ -106,12 +106,17 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 	files, err := t.Read(popts, func(ev *parse.Event) error {
 		a := agents[ev.Agent]
 		if a == nil {
-			a = newAgentReplay(ev.Agent, ev.Format, hasher, isEffect, budget)
+			// the name is a piece of the agent's first record: every map
+			// and result that keeps it would hold the whole record
+			name := strings.Clone(ev.Agent)
+			a = newAgentReplay(name, ev.Format, hasher, isEffect, budget)
 			a.ledger.tagging = opts.Tagging
-			agents[ev.Agent] = a
-			order = append(order, ev.Agent)
+			agents[name] = a
+			order = append(order, name)
 		}
-		res.Turns[ev.Agent] = max(res.Turns[ev.Agent], ev.Turn)
+		// a map stores a string key again with every assignment: the kept
+		// name, not this record's piece of it
+		res.Turns[a.agent] = max(res.Turns[a.agent], ev.Turn)
 		state.observe(ev)
 		if ev.Kind == parse.KindBoundary {
 			run(a, a.closeWindow(ev.Turn))

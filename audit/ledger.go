@@ -36,12 +36,12 @@ func (l *Ledger) restated(o *Obligation, turn int) {
 	o.Restated = append(o.Restated, turn)
 }
 
-// toolCall is what a result needs to know of its call.
+// toolCall is what a run's result needs to know of its call. It is copied
+// out of the call's record: a call whose result never comes would keep the
+// whole record, arguments and all, for the rest of the audit.
 type toolCall struct {
-	name    string
-	command string
+	command string // clipped, for the state's detail
 	kind    string // of run (runKind)
-	turn    int
 }
 
 // maxToolLiterals bounds the literals one tool call or result adds: a
@@ -306,8 +306,9 @@ func (l *Ledger) toolCall(ev *parse.Event, p *prepared) []*Obligation {
 	} else {
 		texts = callStrings(ev.Args)
 	}
-	if ev.ToolID != "" {
-		l.pending[ev.ToolID] = toolCall{name: ev.ToolName, command: cmd, kind: kind, turn: ev.Turn}
+	if ev.ToolID != "" && kind != "" {
+		// only the result of a run becomes a state
+		l.pending[strings.Clone(ev.ToolID)] = toolCall{command: strings.Clone(clip(cmd, 80)), kind: kind}
 	}
 	origin := originOf(ev)
 	var changed []*Obligation
@@ -451,14 +452,11 @@ func (l *Ledger) toolResult(ev *parse.Event, hits []literalHit) []*Obligation {
 	}
 	delete(l.pending, ev.ToolID)
 	kind := call.kind
-	if kind == "" {
-		return changed
-	}
 	val, detail := outcomeOf(ev)
 	if val == "" {
 		return changed
 	}
-	st := Status{Subject: kind, Value: val, Detail: clip(call.command, 80) + ": " + detail}
+	st := Status{Subject: kind, Value: val, Detail: call.command + ": " + detail}
 	o := &Obligation{Kind: KindState, Status: &st, Text: kind + " " + val, Origin: origin,
 		Span: Span{Text: clip(detail, 160)}}
 	return append(changed, l.setState(o, ev.Turn)...)

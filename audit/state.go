@@ -153,7 +153,7 @@ type stateCollector struct {
 	isEffect func(parse.Format, *parse.Event) bool
 	mappings map[string][]StateMapping
 	pending  map[string]pendingCall
-	agents   map[string]bool
+	agents   map[string]string // each agent's name, as the run keeps it
 	// workMarks is, per agent, how many ops and compactions the run had
 	// when its last side-effecting call was noted: more calls before the
 	// next op or compaction say nothing WorkedBetween could ask.
@@ -161,36 +161,43 @@ type stateCollector struct {
 }
 
 type pendingCall struct {
-	ev       *parse.Event
+	ev       *parse.Event // only when a mapping reads the result
 	mappings []StateMapping
 	tests    bool // the call runs tests
 }
 
 func newStateCollector(mappings []StateMapping, isEffect func(parse.Format, *parse.Event) bool) *stateCollector {
-	c := &stateCollector{run: &StateRun{}, isEffect: isEffect, mappings: map[string][]StateMapping{}, pending: map[string]pendingCall{}, agents: map[string]bool{}, workMarks: map[string]int{}}
+	c := &stateCollector{run: &StateRun{}, isEffect: isEffect, mappings: map[string][]StateMapping{}, pending: map[string]pendingCall{}, agents: map[string]string{}, workMarks: map[string]int{}}
 	for _, m := range mappings {
 		c.mappings[m.Tool] = append(c.mappings[m.Tool], m)
 	}
 	return c
 }
 
-func (c *stateCollector) agent(name string) {
-	if !c.agents[name] {
-		c.agents[name] = true
-		c.run.Agents = append(c.run.Agents, name)
+// agent returns the run's copy of an agent's name, adding the agent when
+// it is new. Whatever the run keeps of an event is copied: an event's
+// strings are pieces of its record, and one kept piece would keep the
+// whole record — a call's megabyte of arguments — for the rest of the run.
+func (c *stateCollector) agent(name string) string {
+	if kept, ok := c.agents[name]; ok {
+		return kept
 	}
+	kept := strings.Clone(name)
+	c.agents[kept] = kept
+	c.run.Agents = append(c.run.Agents, kept)
+	return kept
 }
 
 func (c *stateCollector) observe(ev *parse.Event) {
-	c.agent(ev.Agent)
+	agent, clone := c.agent(ev.Agent), strings.Clone
 	switch ev.Kind {
 	case parse.KindStateRead, parse.KindStateWrite:
 		st := ev.State
-		c.run.Ops = append(c.run.Ops, StateOp{Index: ev.Index, Time: ev.Time, File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
-			Agent: ev.Agent, Write: ev.Kind == parse.KindStateWrite, Key: st.Key, Value: st.Value, Revision: st.Revision,
-			HasRevision: st.HasRevision, PayloadHash: st.PayloadHash, Confidence: st.Confidence, HasConf: st.HasConf, Via: "state"})
+		c.run.Ops = append(c.run.Ops, StateOp{Index: ev.Index, Time: clone(ev.Time), File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
+			Agent: agent, Write: ev.Kind == parse.KindStateWrite, Key: clone(st.Key), Value: clone(st.Value), Revision: st.Revision,
+			HasRevision: st.HasRevision, PayloadHash: clone(st.PayloadHash), Confidence: st.Confidence, HasConf: st.HasConf, Via: "state"})
 	case parse.KindBoundary:
-		c.run.Compactions = append(c.run.Compactions, Compaction{Agent: ev.Agent, Index: ev.Index, Time: ev.Time, File: ev.File, Line: ev.Line,
+		c.run.Compactions = append(c.run.Compactions, Compaction{Agent: agent, Index: ev.Index, Time: clone(ev.Time), File: ev.File, Line: ev.Line,
 			Turn: ev.Turn, Notified: ev.Boundary.Notified, HasNotified: ev.Boundary.Notified != nil})
 	case parse.KindMessage:
 		if ev.Role == parse.RoleAssistant && ev.Origin == parse.OriginAuthored {
@@ -198,14 +205,16 @@ func (c *stateCollector) observe(ev *parse.Event) {
 			if p, ok := ev.Prepared.(*prepared); ok {
 				content = p.message
 			}
-			c.run.Messages = append(c.run.Messages, messageOf(ev, content))
+			m := messageOf(ev, content)
+			m.Agent, m.Time = agent, clone(m.Time)
+			c.run.Messages = append(c.run.Messages, m)
 		}
 	case parse.KindToolCall:
 		if c.isEffect(ev.Format, ev) && ev.ToolName != "TodoWrite" {
 			marks := len(c.run.Ops) + len(c.run.Compactions)
-			if last, ok := c.workMarks[ev.Agent]; !ok || last != marks {
-				c.workMarks[ev.Agent] = marks
-				c.run.Work = append(c.run.Work, RunOutcome{Agent: ev.Agent, Index: ev.Index, Time: ev.Time, Turn: ev.Turn})
+			if last, ok := c.workMarks[agent]; !ok || last != marks {
+				c.workMarks[agent] = marks
+				c.run.Work = append(c.run.Work, RunOutcome{Agent: agent, Index: ev.Index, Time: clone(ev.Time), Turn: ev.Turn})
 			}
 		}
 		if ev.Format == parse.FormatClaudeCode && ev.ToolName == "TodoWrite" {
@@ -214,7 +223,11 @@ func (c *stateCollector) observe(ev *parse.Event) {
 		ms := c.mappings[ev.ToolName]
 		_, kind := runOf(ev)
 		if len(ms) > 0 || kind == "tests" {
-			c.pending[ev.ToolID] = pendingCall{ev: ev, mappings: ms, tests: kind == "tests"}
+			p := pendingCall{mappings: ms, tests: kind == "tests"}
+			if slices.ContainsFunc(ms, StateMapping.usesResult) {
+				p.ev = ev
+			}
+			c.pending[strings.Clone(ev.ToolID)] = p
 		}
 		for _, m := range ms {
 			if !m.usesResult() {
@@ -234,7 +247,7 @@ func (c *stateCollector) observe(ev *parse.Event) {
 		}
 		if p.tests {
 			if val, _ := outcomeOf(ev); val != "" {
-				c.run.Tests = append(c.run.Tests, RunOutcome{Agent: ev.Agent, Index: ev.Index, Time: ev.Time, Turn: ev.Turn, Value: val})
+				c.run.Tests = append(c.run.Tests, RunOutcome{Agent: agent, Index: ev.Index, Time: clone(ev.Time), Turn: ev.Turn, Value: val})
 			}
 		}
 	}
@@ -337,12 +350,13 @@ func (c *stateCollector) mapped(call, result *parse.Event, m StateMapping) {
 	if result != nil {
 		at = result
 	}
-	op := StateOp{Index: at.Index, Time: at.Time, File: at.File, Line: at.Line, Offset: at.Offset, Turn: call.Turn, Agent: call.Agent,
-		Write: m.Op == "write", Key: key.String(), Value: valueOf(get(m.Value)), Via: call.ToolName}
+	clone := strings.Clone
+	op := StateOp{Index: at.Index, Time: clone(at.Time), File: at.File, Line: at.Line, Offset: at.Offset, Turn: call.Turn, Agent: c.agent(call.Agent),
+		Write: m.Op == "write", Key: clone(key.String()), Value: clone(valueOf(get(m.Value))), Via: clone(call.ToolName)}
 	if r := get(m.Revision); r.Exists() {
 		op.Revision, op.HasRevision = r.Int(), true
 	}
-	op.PayloadHash = get(m.PayloadHash).String()
+	op.PayloadHash = clone(get(m.PayloadHash).String())
 	if cf := get(m.Confidence); cf.Exists() {
 		op.Confidence, op.HasConf = cf.Float(), true
 	}
@@ -390,8 +404,8 @@ func (c *stateCollector) todoWrite(ev *parse.Event) {
 		if content == "" {
 			continue
 		}
-		c.run.Ops = append(c.run.Ops, StateOp{Index: ev.Index, Time: ev.Time, File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
-			Agent: ev.Agent, Write: true, Key: "todo: " + content, Value: strings.Clone(t.Get("status").String()), Private: true, Via: "TodoWrite"})
+		c.run.Ops = append(c.run.Ops, StateOp{Index: ev.Index, Time: strings.Clone(ev.Time), File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
+			Agent: c.agent(ev.Agent), Write: true, Key: "todo: " + content, Value: strings.Clone(t.Get("status").String()), Private: true, Via: "TodoWrite"})
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -385,4 +386,63 @@ func FuzzWindowBudget(f *testing.F) {
 			t.Fatalf("warnings at lines %v, windows stopped keeping at lines %v", warned, unkept)
 		}
 	})
+}
+
+// TestKeptStringsLetRecordsGo: an event's strings are pieces of its
+// record, so whatever the audit keeps of an event — an agent's name as a
+// map key, a pending call's id — must be copied, or it holds the whole
+// record, a call's megabytes of arguments, for the rest of the audit.
+// Each of 24 agents makes one call of 2 MB that no result answers: 8 write
+// a file after a compaction, 8 run the tests with a 2 MB command, and 8
+// start with the call. The first window closes while the file is still
+// being read, at its last line; the audit keeps nothing of the calls.
+func TestKeptStringsLetRecordsGo(t *testing.T) {
+	const group, size = 8, 2 << 20
+	body := strings.Repeat("export const price = 49;\n", size/25)
+	var b strings.Builder
+	for i := range group {
+		fmt.Fprintf(&b, `{"type":"message","agent":"w%d","role":"user","content":"Write shard %d of the price table; never touch prod.","turn":1}`+"\n", i, i)
+		fmt.Fprintf(&b, `{"type":"compaction","agent":"w%d","summary":"write the price table","trigger":"auto","pre_tokens":118000,"turn":2}`+"\n", i)
+		fmt.Fprintf(&b, `{"type":"tool_call","agent":"w%d","id":"w%d","name":"write_file","arguments":{"path":"gen/prices%d.ts","content":%q},"turn":3}`+"\n", i, i, i, body)
+		fmt.Fprintf(&b, `{"type":"message","agent":"t%d","role":"user","content":"Run the tests.","turn":1}`+"\n", i)
+		fmt.Fprintf(&b, `{"type":"tool_call","agent":"t%d","id":"t%d","name":"shell","arguments":{"command":%q},"turn":2}`+"\n", i, i, "go test ./... -run '"+strings.Repeat("TestPrice|", size/10)+"'")
+		fmt.Fprintf(&b, `{"type":"tool_call","agent":"x%d","id":"x%d","name":"write_file","arguments":{"path":"gen/x%d.ts","content":%q},"turn":1}`+"\n", i, i, i, body)
+	}
+	b.WriteString(`{"type":"compaction","agent":"w0","summary":"write the price table","trigger":"auto","pre_tokens":118000,"turn":4}` + "\n")
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b = strings.Builder{}
+	live := func() uint64 {
+		// twice: a pooled buffer survives one collection
+		runtime.GC()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	before := live()
+	var reading uint64
+	probe := &audit.Rule{ID: "heap-probe", Scope: audit.ScopeBoundary, Run: func(p *audit.Pass) {
+		if reading == 0 {
+			reading = live()
+		}
+	}}
+	tr := parse.Transcript{Path: path, Files: []parse.File{{Path: path}}}
+	res, err := audit.Audit(tr, parse.Options{}, audit.Options{Rules: append(rules.All(), probe), WindowBytes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := live()
+	runtime.KeepAlive(res)
+	const most = 8 << 20 // of 48 MB of calls
+	for _, m := range []struct {
+		when string
+		heap uint64
+	}{{"while the file is read", reading}, {"after the audit", after}} {
+		if m.heap > before && m.heap-before > most {
+			t.Errorf("%s, the audit holds %d MB of 24 records of 2 MB it keeps nothing of", m.when, (m.heap-before)>>20)
+		}
+	}
 }

@@ -1,5 +1,7 @@
 package parse
 
+import "strings"
+
 // side groups events for turn numbering.
 type side uint8
 
@@ -32,7 +34,9 @@ func (t *turnCounter) get(agent string) *agentTurns {
 	a := t.agents[agent]
 	if a == nil {
 		a = &agentTurns{}
-		t.agents[agent] = a
+		// the name is a piece of the agent's first record, which the key
+		// would otherwise hold for the rest of the file
+		t.agents[strings.Clone(agent)] = a
 	}
 	return a
 }
