@@ -269,7 +269,10 @@ func windowEventOf(ev *parse.Event) *WindowEvent {
 		Args: ev.Args, IsError: ev.IsError}
 	we.Text = ev.Text
 	if ev.Kind == parse.KindToolResult && len(we.Text) > maxWindowText {
-		we.Text = we.Text[:maxWindowText]
+		// copied: a piece of the output, or of its record, would keep the
+		// whole of it
+		we.Text = strings.Clone(we.Text[:maxWindowText])
+		we.ToolID, we.ToolName = strings.Clone(we.ToolID), strings.Clone(we.ToolName)
 	}
 	return we
 }
