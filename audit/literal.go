@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"cmp"
 	"iter"
 	"slices"
 	"strings"
@@ -642,41 +643,100 @@ func labelledName(t string) bool {
 }
 
 // dedupeHits keeps one hit per span: overlapping hits keep the most
-// specific kind, and a label found for a span is carried over.
+// specific kind, and a label found for a span is carried over. Each hit
+// is merged into the first kept hit it overlaps, in the order they were
+// kept.
 func dedupeHits(hits []literalHit) []literalHit {
 	var out []literalHit
+	var index hitIndex
 	for _, h := range hits {
 		h.value = strings.Trim(h.value, "`'\"")
 		if h.value == "" {
 			continue
 		}
-		merged := false
+		k := index.firstOverlap(out, h)
+		if k < 0 {
+			out = append(out, h)
+			index.add(out, len(out)-1)
+			continue
+		}
+		o := &out[k]
+		if h.label != "" && o.label == "" {
+			o.label = h.label
+		}
+		if literalRank[h.kind] < literalRank[o.kind] || h.end-h.start > o.end-o.start && literalRank[h.kind] <= literalRank[o.kind] {
+			label := o.label
+			index.remove(out, k)
+			*o = h
+			if o.label == "" {
+				o.label = label
+			}
+			index.add(out, k)
+		}
+	}
+	// by position, for stable output
+	slices.SortStableFunc(out, func(a, b literalHit) int { return cmp.Compare(a.start, b.start) })
+	return out
+}
+
+// hitIndex finds the kept hits a hit overlaps without walking them all: a
+// pasted list or a written fixture file holds tens of thousands of
+// literals, and a walk for each would cost the square of that. Up to
+// hitIndexFrom kept hits it is the walk; past that the hits are found by
+// their starts, in buckets of 64 bytes, among those that can reach the hit.
+type hitIndex struct {
+	buckets map[int][]int // start/64 → kept hits, by their place in out
+	maxSpan int           // the longest kept hit
+}
+
+const hitIndexFrom = 16
+
+func overlaps(a, b literalHit) bool { return a.start < b.end && b.start < a.end }
+
+func (x *hitIndex) firstOverlap(out []literalHit, h literalHit) int {
+	if x.buckets == nil {
 		for k := range out {
-			o := &out[k]
-			if h.start < o.end && o.start < h.end {
-				if h.label != "" && o.label == "" {
-					o.label = h.label
-				}
-				if literalRank[h.kind] < literalRank[o.kind] || h.end-h.start > o.end-o.start && literalRank[h.kind] <= literalRank[o.kind] {
-					label := o.label
-					*o = h
-					if o.label == "" {
-						o.label = label
-					}
-				}
-				merged = true
-				break
+			if overlaps(h, out[k]) {
+				return k
 			}
 		}
-		if !merged {
-			out = append(out, h)
+		return -1
+	}
+	first := -1
+	// a kept hit that overlaps h starts after h.start-maxSpan and before h.end
+	for b := max(0, h.start-x.maxSpan) >> 6; b <= (h.end-1)>>6; b++ {
+		for _, k := range x.buckets[b] {
+			if (first < 0 || k < first) && overlaps(h, out[k]) {
+				first = k
+			}
 		}
 	}
-	// order by position for stable output
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].start < out[j-1].start; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
+	return first
+}
+
+func (x *hitIndex) add(out []literalHit, k int) {
+	x.maxSpan = max(x.maxSpan, out[k].end-out[k].start)
+	if x.buckets == nil {
+		if len(out) <= hitIndexFrom {
+			return
+		}
+		x.buckets = map[int][]int{}
+		for i := range out[:k] {
+			x.put(out, i)
 		}
 	}
-	return out
+	x.put(out, k)
+}
+
+func (x *hitIndex) put(out []literalHit, k int) {
+	b := max(0, out[k].start) >> 6
+	x.buckets[b] = append(x.buckets[b], k)
+}
+
+func (x *hitIndex) remove(out []literalHit, k int) {
+	if x.buckets == nil {
+		return
+	}
+	b := max(0, out[k].start) >> 6
+	x.buckets[b] = slices.DeleteFunc(x.buckets[b], func(i int) bool { return i == k })
 }

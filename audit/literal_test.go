@@ -1,8 +1,11 @@
 package audit
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -68,4 +71,96 @@ func TestClassifyProseWordsOfTranscripts(t *testing.T) {
 		t.Fatalf("only %d words checked", n)
 	}
 	t.Logf("%d distinct words checked", n)
+}
+
+// dedupeHitsByWalk is dedupeHits as it was before the hits it keeps were
+// indexed: each hit walks every kept hit. FuzzDedupeHits holds the index
+// to it.
+func dedupeHitsByWalk(hits []literalHit) []literalHit {
+	var out []literalHit
+	for _, h := range hits {
+		h.value = strings.Trim(h.value, "`'\"")
+		if h.value == "" {
+			continue
+		}
+		merged := false
+		for k := range out {
+			o := &out[k]
+			if h.start < o.end && o.start < h.end {
+				if h.label != "" && o.label == "" {
+					o.label = h.label
+				}
+				if literalRank[h.kind] < literalRank[o.kind] || h.end-h.start > o.end-o.start && literalRank[h.kind] <= literalRank[o.kind] {
+					label := o.label
+					*o = h
+					if o.label == "" {
+						o.label = label
+					}
+				}
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			out = append(out, h)
+		}
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].start < out[j-1].start; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// hitsOf reads hits from fuzz bytes, five a hit: where it starts (in 16-byte
+// steps, so tens of them overlap or sit apart), its length, its kind, and
+// whether it has a label and a value.
+func hitsOf(data []byte) []literalHit {
+	kinds := []string{"pattern", "uri", "email", "path", "host", "id", "hash", "version", "env", "flag", "port", "file", "name", "code", "other"}
+	values := []string{"acme-stage-07", "`x`", `""`, "'q'", "s3://b/", ""}
+	var hits []literalHit
+	for ; len(data) >= 5; data = data[5:] {
+		start := int(data[0])<<4 | int(data[1]&15)
+		n := int(data[1]>>4) * int(data[2]&63)
+		hits = append(hits, literalHit{start: start, end: start + n,
+			kind:  kinds[int(data[3])%len(kinds)],
+			label: []string{"", "bucket", "branch"}[int(data[4])%3],
+			value: values[int(data[4]>>2)%len(values)] + string(rune('a'+data[2]>>6))})
+	}
+	return hits
+}
+
+func FuzzDedupeHits(f *testing.F) {
+	seed := make([]byte, 0, 500)
+	for i := range 100 {
+		seed = append(seed, byte(i*3), byte(i*7), byte(i*11), byte(i), byte(i*5))
+	}
+	f.Add(seed)
+	f.Add([]byte("0123456789abcdefghij"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		hits := hitsOf(data)
+		got := dedupeHits(slices.Clone(hits))
+		want := dedupeHitsByWalk(slices.Clone(hits))
+		if !slices.Equal(got, want) {
+			t.Fatalf("%d hits:\n got %v\nwant %v", len(hits), got, want)
+		}
+	})
+}
+
+// TestDedupeHitsMany: a pasted list of 30,000 buckets yields each once.
+func TestDedupeHitsMany(t *testing.T) {
+	var b strings.Builder
+	for i := range 30000 {
+		fmt.Fprintf(&b, "then deploy to s3://acme-bucket-%d/ and ", i)
+	}
+	hits := findLiterals(b.String())
+	if len(hits) != 30000 {
+		t.Fatalf("%d literals, want 30000", len(hits))
+	}
+	for i, h := range hits {
+		if want := fmt.Sprintf("s3://acme-bucket-%d/", i); h.value != want || h.kind != "uri" {
+			t.Fatalf("literal %d is %s %q, want uri %q", i, h.kind, h.value, want)
+		}
+	}
 }
