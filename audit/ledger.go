@@ -139,7 +139,9 @@ func (l *Ledger) message(ev *parse.Event, p *prepared) []*Obligation {
 		sents := sentences(ev.Text)
 		for _, h := range l.literals(ev.Text) {
 			o := literalObligation(h, ev.Text)
-			o.Sentence = sentenceAt(sents, h.start)
+			if s, ok := sentenceAt(sents, h.start); ok {
+				o.Sentence = s.around(h.start-s.start, h.end-s.start)
+			}
 			put(o)
 		}
 		for _, s := range sents {
@@ -149,7 +151,7 @@ func (l *Ledger) message(ev *parse.Event, p *prepared) []*Obligation {
 			for _, d := range append(findDirectives(s.text), cueDirectives(s.text, l.tagging.ProhibitionCues)...) {
 				o := &Obligation{Kind: d.kind, Polarity: d.polarity, Object: makeObject(d.object)}
 				o.Span = Span{Text: s.text[d.start:d.end], Start: s.start + d.start, End: s.start + d.end}
-				o.Text, o.Sentence = o.Span.Text, s.text
+				o.Text, o.Sentence = o.Span.Text, s.around(d.start, d.end)
 				if len(o.Object.Terms) == 0 && len(o.Object.Literals) == 0 {
 					continue
 				}
@@ -161,7 +163,7 @@ func (l *Ledger) message(ev *parse.Event, p *prepared) []*Obligation {
 				end := subjectEnd(s.text, th.end, t.Subject)
 				o := &Obligation{Kind: KindThreshold, Polarity: PolarityRequire, Threshold: &t}
 				o.Span = Span{Text: s.text[start:end], Start: s.start + start, End: s.start + end}
-				o.Text, o.Sentence = o.Span.Text, s.text
+				o.Text, o.Sentence = o.Span.Text, s.around(start, end)
 				changed = append(changed, l.supersedeThreshold(o, ev.Turn)...)
 				put(o)
 			}
@@ -226,13 +228,13 @@ func assistantClaims(text string) []sentenceClaims {
 }
 
 // sentenceAt returns the sentence holding a byte offset.
-func sentenceAt(sents []sentence, at int) string {
+func sentenceAt(sents []sentence, at int) (sentence, bool) {
 	for _, s := range sents {
 		if at >= s.start && at < s.start+len(s.text) {
-			return s.text
+			return s, true
 		}
 	}
-	return ""
+	return sentence{}, false
 }
 
 // leadVerbs come before a limit's subject without being part of it.

@@ -14,6 +14,52 @@ type sentence struct {
 	start int // byte offset in the event text
 }
 
+// maxSentence bounds the sentence an obligation keeps, to be read in
+// context. Real sentences are far shorter (154 bytes at most in
+// ../shared/corpus); a pasted list or blob with no full stop or line break
+// is one "sentence", and every literal in it would keep a copy of all of
+// it: 30,000 buckets in a 1.2 MB line took the audit past 24 GB.
+const maxSentence = 1 << 10
+
+// around is the sentence, or where it is longer than maxSentence, the
+// stretch of it around text[start:end] (offsets in the sentence), marked
+// with "…" where it was cut.
+func (s sentence) around(start, end int) string {
+	lo, hi := stretch(s.text, start, end)
+	out := s.text[lo:hi]
+	if lo > 0 {
+		out = "…" + out
+	}
+	if hi < len(s.text) {
+		out += "…"
+	}
+	return out
+}
+
+// stretch is the part of t, at most maxSentence bytes long unless the span
+// t[start:end] is longer, that holds the span, centred on it and cut at
+// spaces where it can be, never inside a character.
+func stretch(t string, start, end int) (lo, hi int) {
+	if len(t) <= maxSentence {
+		return 0, len(t)
+	}
+	lo = max(0, min(start, (start+end)/2-maxSentence/2))
+	hi = min(len(t), max(end, lo+maxSentence))
+	if i := strings.IndexByte(t[lo:start], ' '); lo > 0 && i >= 0 {
+		lo += i + 1
+	}
+	if i := strings.LastIndexByte(t[end:hi], ' '); hi < len(t) && i >= 0 {
+		hi = end + i
+	}
+	for lo > 0 && lo < start && !utf8.RuneStart(t[lo]) {
+		lo++
+	}
+	for hi < len(t) && hi > end && !utf8.RuneStart(t[hi]) {
+		hi--
+	}
+	return lo, hi
+}
+
 // sentences splits text at sentence ends, line breaks and semicolons, and
 // leaves fenced code blocks out: code is not an instruction in prose.
 func sentences(text string) []sentence {
@@ -289,16 +335,25 @@ func toSet(s string) map[string]bool {
 // about: no stop words, no generic verbs.
 func contentTerms(phrase string) []string {
 	var out []string
+	var seen map[string]bool // once the list is long: a pasted list is one phrase
 	for _, w := range words(phrase) {
 		p := plainWord(w.w)
 		if p == "" || stopWords[p] || genericVerbs[p] {
 			continue
 		}
 		s := stem(w.w)
-		if s == "" || containsStr(out, s) || genericVerbs[s] {
+		if s == "" || genericVerbs[s] || seen == nil && containsStr(out, s) || seen[s] {
 			continue
 		}
 		out = append(out, s)
+		if seen == nil && len(out) > 16 {
+			seen = make(map[string]bool, 2*len(out))
+			for _, t := range out {
+				seen[t] = true
+			}
+		} else if seen != nil {
+			seen[s] = true
+		}
 	}
 	return out
 }

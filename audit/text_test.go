@@ -47,3 +47,46 @@ func FuzzAppendWords(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSentenceAround: an obligation keeps its whole sentence when it is
+// short, and otherwise a stretch of it around its span, no longer than the
+// bound and cut on character boundaries.
+func FuzzSentenceAround(f *testing.F) {
+	f.Add(strings.Repeat("then deploy to s3://acme-bucket-7/ and ", 60), 400, 420)
+	f.Add(strings.Repeat("é", 700), 3, 5)
+	f.Add("x"+strings.Repeat("é", 700), 603, 609)
+	f.Add("keep the timeout under 30s", 5, 12)
+	f.Fuzz(func(t *testing.T, text string, start, end int) {
+		if start < 0 || end < start || end > len(text) {
+			return
+		}
+		lo, hi := stretch(text, start, end)
+		if len(text) <= maxSentence {
+			if lo != 0 || hi != len(text) {
+				t.Fatalf("a sentence of %d bytes was cut to [%d, %d)", len(text), lo, hi)
+			}
+			return
+		}
+		if lo < 0 || lo > start || hi < end || hi > len(text) {
+			t.Fatalf("[%d, %d) does not hold the span [%d, %d)", lo, hi, start, end)
+		}
+		if hi-lo > max(maxSentence, end-start) {
+			t.Fatalf("kept %d bytes around a span of %d", hi-lo, end-start)
+		}
+		// the span's own ends are the caller's; the cuts are stretch's
+		if utf8.ValidString(text) && (lo < start && !utf8.RuneStart(text[lo]) || hi > end && hi < len(text) && !utf8.RuneStart(text[hi])) {
+			t.Fatalf("cut inside a character at [%d, %d)", lo, hi)
+		}
+		got := sentence{text: text}.around(start, end)
+		want := text[lo:hi]
+		if lo > 0 {
+			want = "…" + want
+		}
+		if hi < len(text) {
+			want += "…"
+		}
+		if got != want {
+			t.Fatalf("around = %q, want %q", got, want)
+		}
+	})
+}

@@ -1,0 +1,67 @@
+package audit_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/rules"
+	"github.com/compaudit/compaudit/parse"
+)
+
+// TestPastedListOfLiterals: a user pastes 5,000 bucket names into one
+// line with no full stop, and the agent repeats them. Every literal is
+// held to, each with a stretch of its "sentence" around it. When each kept
+// the whole 200 KB line, this test's audit held 1 GB, and one of 30,000
+// names (a 2.5 MB file) went past 24 GB.
+func TestPastedListOfLiterals(t *testing.T) {
+	const n = 5000
+	var list strings.Builder
+	for i := range n {
+		fmt.Fprintf(&list, "then deploy to s3://acme-bucket-%d/ and ", i)
+	}
+	lines := []string{
+		`{"type":"message","agent":"main","role":"user","content":"Deploy the site; never touch prod.","turn":1}`,
+		fmt.Sprintf(`{"type":"message","agent":"main","role":"user","content":%q,"turn":2}`, "Use these buckets: "+list.String()),
+		fmt.Sprintf(`{"type":"message","agent":"main","role":"assistant","content":%q,"turn":3}`, "I will "+list.String()),
+	}
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	list = strings.Builder{}
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	before := ms.HeapAlloc
+	tr := parse.Transcript{Path: path, Files: []parse.File{{Path: path}}}
+	res, err := audit.Audit(tr, parse.Options{}, audit.Options{Rules: rules.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	held := int64(ms.HeapAlloc) - int64(before)
+	buckets := 0
+	for _, o := range res.Ledgers["main"].Obligations {
+		if o.Kind != audit.KindLiteral || !strings.HasPrefix(o.Literal, "s3://acme-bucket-") {
+			continue
+		}
+		buckets++
+		if !strings.Contains(o.Sentence, o.Literal) || len(o.Sentence) > 1100 {
+			t.Fatalf("%s keeps a sentence of %d bytes that does not hold it, or is past the bound", o.Literal, len(o.Sentence))
+		}
+	}
+	if buckets != n {
+		t.Errorf("%d buckets held to, want %d", buckets, n)
+	}
+	t.Logf("the audit holds %d MB for %d obligations", held>>20, len(res.Ledgers["main"].Obligations))
+	if held > 64<<20 {
+		t.Errorf("the audit holds %d MB for a 400 KB file", held>>20)
+	}
+	runtime.KeepAlive(res)
+}
