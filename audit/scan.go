@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"maps"
 	"math/bits"
 	"slices"
 	"strings"
@@ -215,6 +216,7 @@ type foldedText struct {
 	lower     string
 	sentences []sentence
 	terms     []termSet // per sentence
+	allTerms  termSet   // their union, made when first asked
 	hits      []literalHit
 	hitsDone  bool
 	tokens    []word
@@ -309,6 +311,36 @@ func newFoldedText(text string) *foldedText {
 		f.terms[i] = termsOf(s.text)
 	}
 	return f
+}
+
+// mayMention reports whether a sentence of the text could mention obj
+// (mentions): one of its literals stands somewhere in the text, or enough
+// of its terms stand in the sentences together. A sentence holds no
+// literal the whole text lacks and no term outside the union of them all,
+// so a "no" is exact.
+func (f *foldedText) mayMention(obj *Object) bool {
+	for _, l := range obj.Literals {
+		if f.contains(l) {
+			return true
+		}
+	}
+	if f.allTerms == nil {
+		f.allTerms = termSet{}
+		for _, ts := range f.terms {
+			maps.Copy(f.allTerms, ts)
+		}
+	}
+	n, of := 0, 0
+	for _, t := range obj.Terms {
+		if strings.ContainsAny(t, "/:") {
+			continue // a literal, checked above
+		}
+		of++
+		if f.allTerms[t] {
+			n++
+		}
+	}
+	return n > 0 && n*2 >= of
 }
 
 // contains reports a literal standing verbatim in the text (see

@@ -232,3 +232,22 @@ func scanClassedByByte(text string, fn func(tok string, at int, classes uint8)) 
 		}
 	}
 }
+
+// FuzzMayMention: when the test of the whole text says no sentence could
+// mention an object, walking every sentence finds none either.
+func FuzzMayMention(f *testing.F) {
+	f.Add("Never deploy to prod. The staging bucket is s3://acme-stage-07/; keep it.", "deploy to prod")
+	f.Add("Secrets must never be committed.\nUse `main` only.", "commit secrets to the repo")
+	f.Add("Builds go to s3://acme-stage-07 now", "touch s3://acme-stage-07/")
+	f.Add("The agent deployed build 7 to s3://acme-stag-7/ after review.", "touch prod-7")
+	f.Fuzz(func(t *testing.T, text, phrase string) {
+		ft := newFoldedText(text)
+		obj := makeObject(phrase)
+		if ft.mayMention(obj) {
+			return
+		}
+		if _, excerpt, found := objectForceIn(ft.sentences, ft.terms, obj); found {
+			t.Fatalf("%q mentions %q in %q, yet the whole text said it could not", text, phrase, excerpt)
+		}
+	})
+}

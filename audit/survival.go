@@ -152,6 +152,17 @@ func (pc *postContext) judge(o *Obligation) Survival {
 	return s
 }
 
+// forceIn is objectForceIn over the summary, once a test of the whole
+// summary says a sentence could mention the object: a ledger of thousands
+// of prohibitions would otherwise walk every sentence of a long summary
+// for each of them.
+func (pc *postContext) forceIn(obj *Object) (Force, string, bool) {
+	if !pc.folded.mayMention(obj) {
+		return ForceNone, "", false
+	}
+	return objectForceIn(pc.sentences, pc.folded.terms, obj)
+}
+
 func (pc *postContext) sentenceWith(lit string) string {
 	if !pc.folded.contains(lit) {
 		return ""
@@ -215,7 +226,7 @@ func (pc *postContext) judgeLiteral(o *Obligation, s *Survival) {
 }
 
 func (pc *postContext) judgeProhibition(o *Obligation, s *Survival) {
-	force, excerpt, found := objectForceIn(pc.sentences, pc.folded.terms, o.Object)
+	force, excerpt, found := pc.forceIn(o.Object)
 	s.Excerpt = excerpt
 	switch {
 	case found && force == ForceForbid:
@@ -253,7 +264,7 @@ func (pc *postContext) judgeRequirement(o *Obligation, s *Survival) {
 	}
 	obj := *o.Object
 	obj.Literals = nil
-	force, excerpt, found := objectForceIn(pc.sentences, pc.folded.terms, &obj)
+	force, excerpt, found := pc.forceIn(&obj)
 	s.Excerpt = excerpt
 	switch {
 	case !found:
