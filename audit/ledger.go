@@ -15,9 +15,12 @@ type Ledger struct {
 	Agent       string
 	Obligations []*Obligation // in the order they were tagged
 
-	byKey   map[string]*Obligation // live or retired, for deduplication
-	pending map[string]toolCall    // calls waiting for their result
-	tagging Tagging                // patterns from configuration
+	byKey map[string]*Obligation // live or retired, for deduplication
+	// every threshold held, by subject, for supersedeThreshold: walking
+	// the whole ledger for each new one cost the square of a long list
+	thresholds map[string][]*Obligation
+	pending    map[string]toolCall // calls waiting for their result
+	tagging    Tagging             // patterns from configuration
 	// since is the first turn after the agent's latest compaction: only the
 	// first restatement since then is noted, so a literal a tool prints in
 	// every turn does not grow the ledger with the file.
@@ -50,7 +53,7 @@ const maxToolLiterals = 12
 
 // NewLedger returns an empty ledger for an agent.
 func NewLedger(agent string) *Ledger {
-	return &Ledger{Agent: agent, byKey: map[string]*Obligation{}, pending: map[string]toolCall{}}
+	return &Ledger{Agent: agent, byKey: map[string]*Obligation{}, pending: map[string]toolCall{}, thresholds: map[string][]*Obligation{}}
 }
 
 // Live returns the obligations in force as of a turn: stated at or before
@@ -523,6 +526,9 @@ func (l *Ledger) add(o *Obligation, restate bool) *Obligation {
 	o.ID = stableID(o.Origin.Agent, o.Kind, k)
 	l.byKey[k] = o
 	l.Obligations = append(l.Obligations, o)
+	if o.Kind == KindThreshold {
+		l.thresholds[o.Threshold.Subject] = append(l.thresholds[o.Threshold.Subject], o)
+	}
 	return o
 }
 
@@ -530,8 +536,8 @@ func (l *Ledger) add(o *Obligation, restate bool) *Obligation {
 // value is stated: "actually, allow up to 5 retries".
 func (l *Ledger) supersedeThreshold(o *Obligation, turn int) []*Obligation {
 	var changed []*Obligation
-	for _, prev := range l.Obligations {
-		if prev.Kind != KindThreshold || prev.RetiredAt != 0 || prev.Threshold.Subject != o.Threshold.Subject {
+	for _, prev := range l.thresholds[o.Threshold.Subject] {
+		if prev.RetiredAt != 0 {
 			continue
 		}
 		if prev.key() == o.key() {

@@ -109,10 +109,11 @@ type BoundaryReplay struct {
 	// it kept all.
 	Unkept *WindowSpot
 
-	context   *postContext
-	agent     *agentReplay // its trails, read up to this boundary
-	refs      *References
-	ledgerLen int // obligations in the ledger when the boundary opened
+	context    *postContext
+	agent      *agentReplay // its trails, read up to this boundary
+	survivalAt map[string]int
+	refs       *References
+	ledgerLen  int // obligations in the ledger when the boundary opened
 
 	// after trim: the counts alone
 	trimmed       bool
@@ -122,10 +123,16 @@ type BoundaryReplay struct {
 
 // Survival returns the judgement on an obligation at this boundary.
 func (r *BoundaryReplay) Survival(id string) *Survival {
-	for i := range r.Survivals {
-		if r.Survivals[i].Obligation.ID == id {
-			return &r.Survivals[i]
+	if len(r.survivalAt) != len(r.Survivals) {
+		// rules ask for each obligation in turn: a walk for each would
+		// cost the square of a long ledger
+		r.survivalAt = make(map[string]int, len(r.Survivals))
+		for i := len(r.Survivals) - 1; i >= 0; i-- {
+			r.survivalAt[r.Survivals[i].Obligation.ID] = i // the first, as the walk found
 		}
+	}
+	if i, ok := r.survivalAt[id]; ok {
+		return &r.Survivals[i]
 	}
 	return nil
 }
@@ -200,7 +207,7 @@ func (r *BoundaryReplay) trim() {
 	}
 	r.counts, r.before, r.after = r.Counts(), r.Obligations(), r.After()
 	r.trimmed = true
-	r.Before, r.Survivals, r.Retired, r.refs = nil, nil, nil, nil
+	r.Before, r.Survivals, r.Retired, r.refs, r.survivalAt = nil, nil, nil, nil, nil
 	r.context = &postContext{boundary: r.context.boundary}
 }
 
