@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"index/suffixarray"
 	"maps"
 	"math/bits"
 	"slices"
@@ -215,17 +216,24 @@ type foldedText struct {
 	text      string
 	lower     string
 	sentences []sentence
-	terms     []termSet // per sentence
-	allTerms  termSet   // their union, made when first asked
-	hits      []literalHit
-	hitsDone  bool
-	tokens    []word
-	limits    [][]thresholdHit // per sentence, found once
-	states    [][]Status       // per sentence, found once
-	cands     []candidate
-	candsDone bool
-	byPart    map[string][]int // stemmed part → candidates holding it
-	resolved  map[string][]resolvedPath
+	terms     []termSet        // per sentence
+	allTerms  termSet          // their union, made when first asked
+	byTerm    map[string][]int // term → the sentences holding it, when first asked
+	// every threshold stated, and by subject, when first asked
+	allLimits     []thresholdAt
+	limitsBy      map[string][]int
+	genericLimits []int
+	lookups       int // of literals in lower, before sa is built
+	sa            *suffixarray.Index
+	hits          []literalHit
+	hitsDone      bool
+	tokens        []word
+	limits        [][]thresholdHit // per sentence, found once
+	states        [][]Status       // per sentence, found once
+	cands         []candidate
+	candsDone     bool
+	byPart        map[string][]int // stemmed part → candidates holding it
+	resolved      map[string][]resolvedPath
 }
 
 // candidate is a token of a summary that could stand in for a literal.
@@ -286,6 +294,83 @@ func (f *foldedText) thresholds(i int) []thresholdHit {
 	return perSentence(&f.limits, f.sentences, findThresholds, i)
 }
 
+// thresholdAt is a threshold the text states, with its sentence.
+type thresholdAt struct {
+	sentence int
+	hit      thresholdHit
+}
+
+// thresholdsFor are, in order, the thresholds the text states that could
+// be on subject (sameThresholdSubject): those on it and those on a generic
+// subject, or every one when subject is generic. A boundary judges each
+// threshold of the ledger, and walking every sentence for each cost their
+// product.
+func (f *foldedText) thresholdsFor(subject string) []thresholdAt {
+	if f.limitsBy == nil {
+		f.limitsBy = map[string][]int{}
+		for i := range f.sentences {
+			for _, h := range f.thresholds(i) {
+				k := len(f.allLimits)
+				f.allLimits = append(f.allLimits, thresholdAt{i, h})
+				if isGenericSubject(h.t.Subject) {
+					f.genericLimits = append(f.genericLimits, k)
+				} else {
+					f.limitsBy[h.t.Subject] = append(f.limitsBy[h.t.Subject], k)
+				}
+			}
+		}
+	}
+	if isGenericSubject(subject) {
+		return f.allLimits
+	}
+	a, b := f.limitsBy[subject], f.genericLimits
+	out := make([]thresholdAt, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		if len(b) == 0 || len(a) > 0 && a[0] < b[0] {
+			out, a = append(out, f.allLimits[a[0]]), a[1:]
+		} else {
+			out, b = append(out, f.allLimits[b[0]]), b[1:]
+		}
+	}
+	return out
+}
+
+// sentencesWith are, in order, the sentences whose terms hold term.
+func (f *foldedText) sentencesWith(term string) []int {
+	if f.byTerm == nil {
+		f.byTerm = map[string][]int{}
+		for i, ts := range f.terms {
+			for t := range ts {
+				f.byTerm[t] = append(f.byTerm[t], i)
+			}
+		}
+	}
+	return f.byTerm[term]
+}
+
+// sentencesWithAny are, in order, the sentences whose terms hold one of
+// terms.
+func (f *foldedText) sentencesWithAny(terms []string) []int {
+	var out []int
+	for _, t := range terms {
+		out = append(out, f.sentencesWith(t)...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// hasText reports whether the lowered text holds key anywhere, word
+// boundaries or not.
+func (f *foldedText) hasText(key string) bool {
+	if f.sa == nil {
+		if f.lookups++; len(f.lower) < suffixArrayFrom || f.lookups < suffixArrayLookups {
+			return strings.Contains(f.lower, key)
+		}
+		f.sa = suffixarray.New([]byte(f.lower))
+	}
+	return len(f.sa.Lookup([]byte(key), 1)) > 0
+}
+
 // statuses are the status claims of the i-th sentence: a boundary judges
 // every task and run status of the ledger against the same sentences.
 func (f *foldedText) statuses(i int) []Status {
@@ -314,13 +399,13 @@ func newFoldedText(text string) *foldedText {
 }
 
 // mayMention reports whether a sentence of the text could mention obj
-// (mentions): one of its literals stands somewhere in the text, or enough
-// of its terms stand in the sentences together. A sentence holds no
-// literal the whole text lacks and no term outside the union of them all,
+// (mentions): the text of one of its literals stands somewhere in the
+// text, or enough of its terms stand in the sentences together. A sentence
+// holds no text the whole lacks and no term outside the union of them all,
 // so a "no" is exact.
 func (f *foldedText) mayMention(obj *Object) bool {
 	for _, l := range obj.Literals {
-		if f.contains(l) {
+		if k := f.key(l); k != "" && f.hasText(k) {
 			return true
 		}
 	}
@@ -343,6 +428,18 @@ func (f *foldedText) mayMention(obj *Object) bool {
 	return n > 0 && n*2 >= of
 }
 
+// key is the text every sentence that holds lit (containsLiteral) holds,
+// lowered: lit without its quotes and trailing slash. A sentence's edges
+// may count as word boundaries where the whole text has none, so the key
+// is looked for as plain text.
+func (f *foldedText) key(lit string) string {
+	lit = strings.Trim(lit, "`'\"")
+	if len(lit) > 1 {
+		lit = strings.TrimSuffix(lit, "/")
+	}
+	return foldLower(lit)
+}
+
 // contains reports a literal standing verbatim in the text (see
 // containsLiteral).
 func (f *foldedText) contains(lit string) bool {
@@ -350,13 +447,49 @@ func (f *foldedText) contains(lit string) bool {
 	if lit == "" {
 		return false
 	}
-	if indexLower(f.lower, foldLower(lit)) >= 0 {
+	if f.indexLower(foldLower(lit)) >= 0 {
 		return true
 	}
 	if len(lit) > 1 && strings.HasSuffix(lit, "/") {
-		return indexLower(f.lower, foldLower(strings.TrimSuffix(lit, "/"))) >= 0
+		return f.indexLower(foldLower(strings.TrimSuffix(lit, "/"))) >= 0
 	}
 	return false
+}
+
+// A long text asked for many literals — thousands of obligations judged
+// against a long summary, every token of a window looked up in it — is
+// searched through a suffix array of it instead of from its start each
+// time, which cost their product. A summary is rarely past a few tens of
+// KB, and then the array is never built.
+const (
+	suffixArrayFrom    = 64 << 10 // bytes of text
+	suffixArrayLookups = 64       // lookups before the array is built
+)
+
+// indexLower is indexLower(f.lower, ln).
+func (f *foldedText) indexLower(ln string) int {
+	if f.sa == nil {
+		if f.lookups++; len(f.lower) < suffixArrayFrom || f.lookups < suffixArrayLookups {
+			return indexLower(f.lower, ln)
+		}
+		f.sa = suffixarray.New([]byte(f.lower))
+	}
+	return indexLowerIn(f.sa, f.lower, ln)
+}
+
+// indexLowerIn is indexLower(lh, ln) read from sa, a suffix array of lh.
+func indexLowerIn(sa *suffixarray.Index, lh, ln string) int {
+	if ln == "" {
+		return -1
+	}
+	at := sa.Lookup([]byte(ln), -1)
+	slices.Sort(at)
+	for _, i := range at {
+		if boundaryBefore(lh, i, ln) && boundaryAfter(lh, i+len(ln), ln) {
+			return i
+		}
+	}
+	return -1
 }
 
 // literals are the literal hits of the text, found once.

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"index/suffixarray"
 	"regexp"
 	"slices"
 	"strings"
@@ -248,6 +249,29 @@ func FuzzMayMention(f *testing.F) {
 		}
 		if _, excerpt, found := objectForceIn(ft.sentences, ft.terms, obj); found {
 			t.Fatalf("%q mentions %q in %q, yet the whole text said it could not", text, phrase, excerpt)
+		}
+	})
+}
+
+// FuzzIndexLowerIn: a literal looked up through a suffix array of a long
+// text is found where the search from its start finds it.
+func FuzzIndexLowerIn(f *testing.F) {
+	f.Add("deploy to s3://acme-stage-07/ then s3://acme-stage-07-old/ and acme-stage-07", "acme-stage-07")
+	f.Add("prod-17 prod-1 prod-170 xprod-1", "prod-1")
+	f.Add("a.b a.b.c", "a.b")
+	f.Fuzz(func(t *testing.T, text, lit string) {
+		lh, ln := foldLower(text), foldLower(lit)
+		want := indexLower(lh, ln)
+		if got := indexLowerIn(suffixarray.New([]byte(lh)), lh, ln); got != want {
+			t.Fatalf("indexLowerIn(%q, %q) = %d, the search from the start %d", lh, ln, got, want)
+		}
+		if ln == "" {
+			return
+		}
+		for _, ft := range []*foldedText{{lower: lh}, {lower: lh, sa: suffixarray.New([]byte(lh))}} {
+			if has := ft.hasText(ln); has != strings.Contains(lh, ln) {
+				t.Fatalf("hasText(%q, %q) = %v (with a suffix array: %v)", lh, ln, has, ft.sa != nil)
+			}
 		}
 	})
 }

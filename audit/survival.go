@@ -1,7 +1,10 @@
 package audit
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/compaudit/compaudit/parse"
@@ -163,16 +166,32 @@ func (pc *postContext) forceIn(obj *Object) (Force, string, bool) {
 	return objectForceIn(pc.sentences, pc.folded.terms, obj)
 }
 
+// sentenceWith is the first sentence of the summary that holds lit
+// (containsLiteral). Only the sentences the literal's text stands in are
+// tried, found by where it stands in the whole summary: walking every
+// sentence for each of thousands of literals cost their product.
 func (pc *postContext) sentenceWith(lit string) string {
-	if !pc.folded.contains(lit) {
+	key := pc.folded.key(lit)
+	if key == "" {
 		return ""
 	}
-	for _, st := range pc.sentences {
-		if containsLiteral(st.text, lit) {
-			return st.text
+	lower, tried := pc.folded.lower, -1
+	for from := 0; ; {
+		i := strings.Index(lower[from:], key)
+		if i < 0 {
+			return ""
+		}
+		i += from
+		from = i + 1
+		k := sort.Search(len(pc.sentences), func(j int) bool { return pc.sentences[j].start > i }) - 1
+		if k < 0 || k == tried || i+len(key) > pc.sentences[k].start+len(pc.sentences[k].text) {
+			continue
+		}
+		tried = k
+		if containsLiteral(pc.sentences[k].text, lit) {
+			return pc.sentences[k].text
 		}
 	}
-	return ""
 }
 
 func (pc *postContext) judgeLiteral(o *Obligation, s *Survival) {
@@ -287,17 +306,24 @@ func (pc *postContext) judgeCommitment(o *Obligation, s *Survival) {
 	if need < 2 {
 		need = min(2, len(terms))
 	}
-	for i, st := range pc.sentences {
-		ts := pc.folded.terms[i]
-		n := 0
-		for _, t := range terms {
-			if ts[t] {
-				n++
+	if need > 0 && need <= len(terms) {
+		// a sentence with need of the terms holds one of the
+		// len(terms)-need+1 rarest: only those sentences are read
+		rare := slices.Clone(terms)
+		slices.SortStableFunc(rare, func(a, b string) int {
+			return cmp.Compare(len(pc.folded.sentencesWith(a)), len(pc.folded.sentencesWith(b)))
+		})
+		for _, i := range pc.folded.sentencesWithAny(rare[:len(terms)-need+1]) {
+			ts, n := pc.folded.terms[i], 0
+			for _, t := range terms {
+				if ts[t] {
+					n++
+				}
 			}
-		}
-		if n >= need && need > 0 {
-			s.State, s.Via, s.Excerpt = Preserved, "summary", st.text
-			return
+			if n >= need {
+				s.State, s.Via, s.Excerpt = Preserved, "summary", pc.sentences[i].text
+				return
+			}
 		}
 	}
 	s.State, s.Detail = Dropped, "the promise is not in the summary"
@@ -363,19 +389,18 @@ func (pc *postContext) judgeThreshold(o *Obligation, s *Survival) {
 	t := *o.Threshold
 	var changed *thresholdHit
 	var changedIn string
-	for i, st := range pc.sentences {
-		for _, h := range pc.folded.thresholds(i) {
-			if !sameThresholdSubject(h.t, t) {
-				continue
-			}
-			if equivalentThreshold(h.t, t) {
-				s.State, s.Via, s.Excerpt = Preserved, "summary", st.text
-				return
-			}
-			if changed == nil {
-				hh := h
-				changed, changedIn = &hh, st.text
-			}
+	for _, at := range pc.folded.thresholdsFor(t.Subject) {
+		h, st := at.hit, pc.sentences[at.sentence]
+		if !sameThresholdSubject(h.t, t) {
+			continue
+		}
+		if equivalentThreshold(h.t, t) {
+			s.State, s.Via, s.Excerpt = Preserved, "summary", st.text
+			return
+		}
+		if changed == nil {
+			hh := h
+			changed, changedIn = &hh, st.text
 		}
 	}
 	if changed != nil {
@@ -390,10 +415,12 @@ func (pc *postContext) judgeThreshold(o *Obligation, s *Survival) {
 		return
 	}
 	var mention string
-	for i, st := range pc.sentences {
-		if !pc.thresholdSubjectIn(pc.folded.terms[i], t) {
-			continue
-		}
+	var about []int // the sentences that speak of its subject
+	if !isGenericSubject(t.Subject) {
+		about = pc.folded.sentencesWith(t.Subject)
+	}
+	for _, i := range about {
+		st := pc.sentences[i]
 		l := " " + foldLower(st.text) + " "
 		if numberIn(l, t.Value) {
 			s.State, s.Via, s.Excerpt = Preserved, "summary", st.text
@@ -432,15 +459,6 @@ func unitText(u string) string {
 		return u
 	}
 	return " " + u
-}
-
-// thresholdSubjectIn reports whether a sentence speaks of a threshold's
-// subject.
-func (pc *postContext) thresholdSubjectIn(terms termSet, t Threshold) bool {
-	if isGenericSubject(t.Subject) {
-		return false // no word to look for
-	}
-	return terms[t.Subject]
 }
 
 // sameThresholdSubject matches the subjects of two thresholds; a limit

@@ -211,3 +211,47 @@ func BenchmarkLargeCommands(b *testing.B) {
 		})
 	}
 }
+
+// longLists writes, in canonical records, the shapes of a long list: a
+// user pastes n bucket names into one line with no full stop, the agent
+// repeats them, the user sets n retry limits in one message, and states n
+// prohibitions; then a compaction whose summary names every bucket once,
+// near but not as stated, and never mentions the prohibitions.
+func longLists(n int) []byte {
+	var buckets, limits, never, summary strings.Builder
+	for i := range n {
+		fmt.Fprintf(&buckets, "then deploy to s3://acme-bucket-%d/ and ", i)
+		fmt.Fprintf(&limits, "Keep retries for job%d under %d. ", i, i%9+1)
+		fmt.Fprintf(&never, "Never touch prod-%d. ", i)
+		fmt.Fprintf(&summary, "The agent deployed build %d to s3://acme-bucket-%d-old/ after review. ", i, i)
+	}
+	var out bytes.Buffer
+	for turn, r := range []map[string]any{
+		{"type": "message", "role": "user", "content": "Use these buckets: " + buckets.String()},
+		{"type": "message", "role": "assistant", "content": "I will " + buckets.String()},
+		{"type": "message", "role": "user", "content": limits.String()},
+		{"type": "message", "role": "user", "content": never.String()},
+		{"type": "compaction", "summary": summary.String(), "trigger": "auto", "pre_tokens": 118000},
+		{"type": "message", "role": "assistant", "content": "Continuing with s3://acme-bucket-0-old/."},
+	} {
+		r["agent"], r["turn"] = "main", turn+1
+		line, _ := json.Marshal(r)
+		out.Write(append(line, '\n'))
+	}
+	return out.Bytes()
+}
+
+// BenchmarkLongLists audits the long lists of n = 2,500 and 5,000 side by
+// side: twice the list should cost about twice the time. Each literal used
+// to copy its whole one-line "sentence", dedupeHits walked every literal
+// for each, each threshold walked the ledger, and each prohibition every
+// sentence of the summary.
+//
+//	go test ./audit/rules -run XXX -bench LongLists -benchmem
+func BenchmarkLongLists(b *testing.B) {
+	for _, n := range []int{2500, 5000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			benchAudit(b, longLists(n), parse.FormatCanonical, n)
+		})
+	}
+}
