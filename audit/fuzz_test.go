@@ -63,3 +63,33 @@ func FuzzTagging(f *testing.F) {
 		}
 	})
 }
+
+// FuzzJudgeIndexed: a boundary judges every obligation the same whether
+// its summary is walked sentence by sentence or read through the indexes
+// built for long summaries. The obligations come from a user's message and
+// the agent's, the summary from the second input.
+func FuzzJudgeIndexed(f *testing.F) {
+	f.Add("Deploy only to s3://acme-stage-07/ and never touch prod. Keep retries under 3. Keep the timeout under 30s.",
+		"I'll convert the hero JPEGs to WebP at quality 78.",
+		"The agent deployed to s3://acme-stage-07/. Retries stay under 5. Never touch prod. Keep it quick. It will convert the JPEGs to WebP.")
+	f.Add("Never commit secrets to the repo; keep p95 under 250ms.", "I will run the tests after each change.",
+		"Secrets must never be committed. Latency should be low. Tests were run after the change.")
+	f.Add("Use s3://acme-bucket-7/ and s3://acme-bucket-8/. Keep retries for job7 under 3.", "I will deploy to s3://acme-bucket-7/.",
+		"Builds went to s3://acme-bucket-7-old/. Retries for job7 are under 4. Deploys continue.")
+	f.Add("Keep the timeout under 30s. Never touch s3://acme-prod/. Keep retries under 3.", "I will keep it short.",
+		"Keep it under 45s. Do not touch s3://acme-prod; avoid s3://acme-prod-old/. At most 5 retries.")
+	f.Fuzz(func(t *testing.T, user, assistant, summary string) {
+		l := NewLedger(parse.MainAgent)
+		l.observe(&parse.Event{Kind: parse.KindMessage, Role: parse.RoleUser, Agent: parse.MainAgent, Text: user, Turn: 1}, nil)
+		l.observe(&parse.Event{Kind: parse.KindMessage, Role: parse.RoleAssistant, Agent: parse.MainAgent, Text: assistant, Turn: 2}, nil)
+		ev := &parse.Event{Kind: parse.KindBoundary, Turn: 3, Boundary: &parse.Boundary{Readable: true, Summary: summary}}
+		walked, indexed := newPostContext(ev, ""), newPostContext(ev, "")
+		walked.folded.indexed, indexed.folded.indexed = false, true
+		for _, o := range l.Obligations {
+			a, b := walked.judge(o), indexed.judge(o)
+			if a.State != b.State || *a.Judgement != *b.Judgement {
+				t.Fatalf("%s %q: walked %+v, indexed %+v", o.Kind, o.Text, *a.Judgement, *b.Judgement)
+			}
+		}
+	})
+}

@@ -109,11 +109,12 @@ type BoundaryReplay struct {
 	// it kept all.
 	Unkept *WindowSpot
 
-	context    *postContext
-	agent      *agentReplay // its trails, read up to this boundary
-	survivalAt map[string]int
-	refs       *References
-	ledgerLen  int // obligations in the ledger when the boundary opened
+	context          *postContext
+	agent            *agentReplay   // its trails, read up to this boundary
+	survivalAt       map[string]int // by obligation, for a long list
+	survivalsIndexed int            // how many survivalAt holds
+	refs             *References
+	ledgerLen        int // obligations in the ledger when the boundary opened
 
 	// after trim: the counts alone
 	trimmed       bool
@@ -123,7 +124,16 @@ type BoundaryReplay struct {
 
 // Survival returns the judgement on an obligation at this boundary.
 func (r *BoundaryReplay) Survival(id string) *Survival {
-	if len(r.survivalAt) != len(r.Survivals) {
+	if len(r.Survivals) <= indexFrom {
+		for i := range r.Survivals {
+			if r.Survivals[i].Obligation.ID == id {
+				return &r.Survivals[i]
+			}
+		}
+		return nil
+	}
+	if r.survivalAt == nil || r.survivalsIndexed != len(r.Survivals) {
+		r.survivalsIndexed = len(r.Survivals)
 		// rules ask for each obligation in turn: a walk for each would
 		// cost the square of a long ledger
 		r.survivalAt = make(map[string]int, len(r.Survivals))

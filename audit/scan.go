@@ -2,6 +2,7 @@ package audit
 
 import (
 	"index/suffixarray"
+	"iter"
 	"maps"
 	"math/bits"
 	"slices"
@@ -217,6 +218,7 @@ type foldedText struct {
 	lower     string
 	sentences []sentence
 	terms     []termSet        // per sentence
+	indexed   bool             // long enough to index for a boundary's judgements
 	allTerms  termSet          // their union, made when first asked
 	byTerm    map[string][]int // term → the sentences holding it, when first asked
 	// every threshold stated, and by subject, when first asked
@@ -300,43 +302,94 @@ type thresholdAt struct {
 	hit      thresholdHit
 }
 
-// thresholdsFor are, in order, the thresholds the text states that could
-// be on subject (sameThresholdSubject): those on it and those on a generic
-// subject, or every one when subject is generic. A boundary judges each
-// threshold of the ledger, and walking every sentence for each cost their
-// product.
-func (f *foldedText) thresholdsFor(subject string) []thresholdAt {
-	if f.limitsBy == nil {
-		f.limitsBy = map[string][]int{}
-		for i := range f.sentences {
-			for _, h := range f.thresholds(i) {
-				k := len(f.allLimits)
-				f.allLimits = append(f.allLimits, thresholdAt{i, h})
-				if isGenericSubject(h.t.Subject) {
-					f.genericLimits = append(f.genericLimits, k)
-				} else {
-					f.limitsBy[h.t.Subject] = append(f.limitsBy[h.t.Subject], k)
+// indexFrom is the number of sentences past which a text is indexed for
+// the judgements of a boundary; a shorter one is walked, which costs less
+// than building the index.
+const indexFrom = 32
+
+// limitsFor yields, in order, the thresholds the text states that could be
+// on subject (sameThresholdSubject): of a short text every one; of a long
+// one those on the subject and those on a generic subject, or every one
+// when the subject is generic. A boundary judges each threshold of the
+// ledger, and walking every sentence for each cost their product.
+func (f *foldedText) limitsFor(subject string) iter.Seq[thresholdAt] {
+	return func(yield func(thresholdAt) bool) {
+		if !f.indexed {
+			for i := range f.sentences {
+				for _, h := range f.thresholds(i) {
+					if !yield(thresholdAt{i, h}) {
+						return
+					}
+				}
+			}
+			return
+		}
+		if f.limitsBy == nil {
+			f.limitsBy = map[string][]int{}
+			for i := range f.sentences {
+				for _, h := range f.thresholds(i) {
+					k := len(f.allLimits)
+					f.allLimits = append(f.allLimits, thresholdAt{i, h})
+					if isGenericSubject(h.t.Subject) {
+						f.genericLimits = append(f.genericLimits, k)
+					} else {
+						f.limitsBy[h.t.Subject] = append(f.limitsBy[h.t.Subject], k)
+					}
 				}
 			}
 		}
-	}
-	if isGenericSubject(subject) {
-		return f.allLimits
-	}
-	a, b := f.limitsBy[subject], f.genericLimits
-	out := make([]thresholdAt, 0, len(a)+len(b))
-	for len(a) > 0 || len(b) > 0 {
-		if len(b) == 0 || len(a) > 0 && a[0] < b[0] {
-			out, a = append(out, f.allLimits[a[0]]), a[1:]
-		} else {
-			out, b = append(out, f.allLimits[b[0]]), b[1:]
+		if isGenericSubject(subject) {
+			for _, at := range f.allLimits {
+				if !yield(at) {
+					return
+				}
+			}
+			return
+		}
+		a, b := f.limitsBy[subject], f.genericLimits
+		for len(a) > 0 || len(b) > 0 {
+			var k int
+			if len(b) == 0 || len(a) > 0 && a[0] < b[0] {
+				k, a = a[0], a[1:]
+			} else {
+				k, b = b[0], b[1:]
+			}
+			if !yield(f.allLimits[k]) {
+				return
+			}
 		}
 	}
-	return out
 }
 
-// sentencesWith are, in order, the sentences whose terms hold term.
-func (f *foldedText) sentencesWith(term string) []int {
+// sentencesWith yields, in order, the sentences that can hold one of
+// terms: of a short text every one, of a long one those whose terms hold
+// one of them. The caller still checks each.
+func (f *foldedText) sentencesWith(terms ...string) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		if !f.indexed {
+			for i := range f.sentences {
+				if !yield(i) {
+					return
+				}
+			}
+			return
+		}
+		var at []int
+		for _, t := range terms {
+			at = append(at, f.holding(t)...)
+		}
+		slices.Sort(at)
+		for _, i := range slices.Compact(at) {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+// holding are, in order, the sentences of a long text whose terms hold
+// term.
+func (f *foldedText) holding(term string) []int {
 	if f.byTerm == nil {
 		f.byTerm = map[string][]int{}
 		for i, ts := range f.terms {
@@ -346,17 +399,6 @@ func (f *foldedText) sentencesWith(term string) []int {
 		}
 	}
 	return f.byTerm[term]
-}
-
-// sentencesWithAny are, in order, the sentences whose terms hold one of
-// terms.
-func (f *foldedText) sentencesWithAny(terms []string) []int {
-	var out []int
-	for _, t := range terms {
-		out = append(out, f.sentencesWith(t)...)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }
 
 // hasText reports whether the lowered text holds key anywhere, word
@@ -391,6 +433,7 @@ func perSentence[T any](found *[][]T, sents []sentence, read func(string) []T, i
 
 func newFoldedText(text string) *foldedText {
 	f := &foldedText{text: text, lower: foldLower(text), sentences: sentences(text)}
+	f.indexed = len(f.sentences) > indexFrom
 	f.terms = make([]termSet, len(f.sentences))
 	for i, s := range f.sentences {
 		f.terms[i] = termsOf(s.text)
@@ -404,6 +447,14 @@ func newFoldedText(text string) *foldedText {
 // holds no text the whole lacks and no term outside the union of them all,
 // so a "no" is exact.
 func (f *foldedText) mayMention(obj *Object) bool {
+	if !f.indexed {
+		return true // walking them costs less than the test
+	}
+	return f.couldMention(obj)
+}
+
+// couldMention is mayMention's test.
+func (f *foldedText) couldMention(obj *Object) bool {
 	for _, l := range obj.Literals {
 		if k := f.key(l); k != "" && f.hasText(k) {
 			return true

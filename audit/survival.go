@@ -306,14 +306,19 @@ func (pc *postContext) judgeCommitment(o *Obligation, s *Survival) {
 	if need < 2 {
 		need = min(2, len(terms))
 	}
-	if need > 0 && need <= len(terms) {
+	if need > 0 {
 		// a sentence with need of the terms holds one of the
-		// len(terms)-need+1 rarest: only those sentences are read
-		rare := slices.Clone(terms)
-		slices.SortStableFunc(rare, func(a, b string) int {
-			return cmp.Compare(len(pc.folded.sentencesWith(a)), len(pc.folded.sentencesWith(b)))
-		})
-		for _, i := range pc.folded.sentencesWithAny(rare[:len(terms)-need+1]) {
+		// len(terms)-need+1 rarest: of a long summary only those sentences
+		// are read
+		rare := terms
+		if pc.folded.indexed {
+			rare = slices.Clone(terms)
+			slices.SortStableFunc(rare, func(a, b string) int {
+				return cmp.Compare(len(pc.folded.holding(a)), len(pc.folded.holding(b)))
+			})
+			rare = rare[:len(terms)-need+1]
+		}
+		for i := range pc.folded.sentencesWith(rare...) {
 			ts, n := pc.folded.terms[i], 0
 			for _, t := range terms {
 				if ts[t] {
@@ -389,7 +394,7 @@ func (pc *postContext) judgeThreshold(o *Obligation, s *Survival) {
 	t := *o.Threshold
 	var changed *thresholdHit
 	var changedIn string
-	for _, at := range pc.folded.thresholdsFor(t.Subject) {
+	for at := range pc.folded.limitsFor(t.Subject) {
 		h, st := at.hit, pc.sentences[at.sentence]
 		if !sameThresholdSubject(h.t, t) {
 			continue
@@ -415,11 +420,12 @@ func (pc *postContext) judgeThreshold(o *Obligation, s *Survival) {
 		return
 	}
 	var mention string
-	var about []int // the sentences that speak of its subject
-	if !isGenericSubject(t.Subject) {
-		about = pc.folded.sentencesWith(t.Subject)
-	}
-	for _, i := range about {
+	// only a sentence that speaks of its subject; a generic subject has no
+	// word to look for
+	for i := range pc.folded.sentencesWith(t.Subject) {
+		if isGenericSubject(t.Subject) || !pc.folded.terms[i][t.Subject] {
+			continue
+		}
 		st := pc.sentences[i]
 		l := " " + foldLower(st.text) + " "
 		if numberIn(l, t.Value) {
