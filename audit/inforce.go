@@ -127,6 +127,9 @@ func (f *inForce) firstBinding(norm string) (int, bool) {
 	return at, true
 }
 
+// isLit reports a candidate in force on the list of literals.
+func (f *inForce) isLit(i int) bool { return f.in[i] && f.cands[i].lit }
+
 // list yields the obligations of one of the lists.
 func (f *inForce) list(l []int) iter.Seq[*Obligation] {
 	return func(yield func(*Obligation) bool) {

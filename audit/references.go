@@ -99,6 +99,16 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 		}
 	}
 	live := newInForce(candidates)
+	var near *nearMissIndex
+	lits := 0
+	for _, c := range candidates {
+		if c.lit {
+			lits++
+		}
+	}
+	if lits > nearMissIndexFrom {
+		near = newNearMissIndex(candidates)
+	}
 	retries := newRetryCounter()
 	for _, ev := range r.Window {
 		live.at(ev.Turn)
@@ -113,6 +123,15 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 					continue
 				}
 				if at, ok := live.firstBinding(normLiteral(tok.Value)); ok && at < ev.Index {
+					continue
+				}
+				if near != nil {
+					for _, i := range near.candidates(normLiteral(tok.Value)) {
+						if o := live.cands[i].o; live.isLit(i) && nearMiss(tok.Value, o.Literal) {
+							rs.List = append(rs.List, Reference{Kind: RefNearMiss, Event: ev, Obligation: o, Token: tok.Value})
+							break
+						}
+					}
 					continue
 				}
 				for o := range live.list(live.lits) {

@@ -46,3 +46,38 @@ func FuzzCallSignature(f *testing.F) {
 		}
 	})
 }
+
+// FuzzNearMissIndex: through the index, a token is found a near miss of
+// the same literal as when every literal is tested in turn. The inputs are
+// lists cut at spaces: the tokens, and the literals bound.
+func FuzzNearMissIndex(f *testing.F) {
+	f.Add("s3://acme-staging/ acme-stag-07 /srv/app/totals.ts prod-17", "s3://acme-stage-07/ acme-stage-07 /srv/app/total.ts prod-1 prod-170")
+	f.Add("/home/dev/proj-fix-123 https://api.acme.io/v2 v1.2.4", "/home/dev/proj https://api.acme.io/v1 v1.2.3 ~/src/config.ts")
+	f.Add("db-big.internal:5432 config.yaml", "db-big.internal:5433 conifg.yaml db.internal")
+	f.Fuzz(func(t *testing.T, tokens, literals string) {
+		var cands []windowObligation
+		for _, l := range strings.Fields(literals) {
+			cands = append(cands, windowObligation{o: &Obligation{Kind: KindLiteral, Literal: l}, lit: true})
+		}
+		x := newNearMissIndex(cands)
+		for _, tok := range strings.Fields(tokens) {
+			want := -1
+			for i, c := range cands {
+				if nearMiss(tok, c.o.Literal) {
+					want = i
+					break
+				}
+			}
+			got := -1
+			for _, i := range x.candidates(normLiteral(tok)) {
+				if nearMiss(tok, cands[i].o.Literal) {
+					got = i
+					break
+				}
+			}
+			if got != want {
+				t.Fatalf("%q: the index finds literal %d, testing each %d (%v)", tok, got, want, strings.Fields(literals))
+			}
+		}
+	})
+}

@@ -1,0 +1,74 @@
+package audit
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// nearMissIndexFrom is the number of literals in a window's candidates past
+// which their near misses are looked up through a nearMissIndex; fewer are
+// tested one by one, which costs less than building it.
+const nearMissIndexFrom = 32
+
+// nearMissIndex finds the literals a token can be a near miss of without
+// testing each: every new token of a call or of the agent's words is
+// checked against every literal an instruction bound, and thousands of
+// both cost their product. A near miss (nearMiss) shares a distinctive
+// part with the literal — the parts of the tails it compares are parts of
+// the whole — and a path is one only of a path in the same folder.
+type nearMissIndex struct {
+	byPart map[string][]int // distinctive part → literal candidates, ascending
+	byDir  map[string][]int // folder → path-like literal candidates, ascending
+}
+
+func newNearMissIndex(cands []windowObligation) *nearMissIndex {
+	x := &nearMissIndex{byPart: map[string][]int{}, byDir: map[string][]int{}}
+	for i, c := range cands {
+		if !c.lit {
+			continue
+		}
+		nl := c.o.normalized()
+		if isPathLike(nl) {
+			d := folderOf(nl)
+			x.byDir[d] = append(x.byDir[d], i)
+			continue
+		}
+		for _, p := range distinctParts(nl) {
+			x.byPart[p] = append(x.byPart[p], i)
+		}
+	}
+	return x
+}
+
+// candidates are, ascending, the literal candidates the normalized token
+// nt can be a near miss of.
+func (x *nearMissIndex) candidates(nt string) []int {
+	if isPathLike(nt) {
+		return x.byDir[folderOf(nt)]
+	}
+	var out []int
+	for _, p := range distinctParts(nt) {
+		out = append(out, x.byPart[p]...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// distinctParts are the parts of s that nearMiss counts as significant:
+// three bytes or more, not all digits; each once.
+func distinctParts(s string) []string {
+	var out []string
+	for _, p := range identParts(s) {
+		if len(p) >= 3 && !allDigits(p) && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// folderOf is the folder nearMissPath compares.
+func folderOf(s string) string {
+	d, _ := path.Split(strings.TrimSuffix(s, "/"))
+	return path.Clean(d)
+}
