@@ -404,13 +404,10 @@ func (f *foldedText) holding(term string) []int {
 // hasText reports whether the lowered text holds key anywhere, word
 // boundaries or not.
 func (f *foldedText) hasText(key string) bool {
-	if f.sa == nil {
-		if f.lookups++; len(f.lower) < suffixArrayFrom || f.lookups < suffixArrayLookups {
-			return strings.Contains(f.lower, key)
-		}
-		f.sa = suffixarray.New([]byte(f.lower))
+	for range f.occurrences(key) {
+		return true
 	}
-	return len(f.sa.Lookup([]byte(key), 1)) > 0
+	return false
 }
 
 // statuses are the status claims of the i-th sentence: a boundary judges
@@ -517,26 +514,43 @@ const (
 	suffixArrayLookups = 64       // lookups before the array is built
 )
 
-// indexLower is indexLower(f.lower, ln).
-func (f *foldedText) indexLower(ln string) int {
-	if f.sa == nil {
-		if f.lookups++; len(f.lower) < suffixArrayFrom || f.lookups < suffixArrayLookups {
-			return indexLower(f.lower, ln)
+// occurrences yields, ascending, every index at which key (not empty)
+// stands in the lowered text, overlapping ones too.
+func (f *foldedText) occurrences(key string) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		if key == "" {
+			return
 		}
-		f.sa = suffixarray.New([]byte(f.lower))
+		if f.sa == nil {
+			f.lookups++
+			if len(f.lower) >= suffixArrayFrom && f.lookups >= suffixArrayLookups {
+				f.sa = suffixarray.New([]byte(f.lower))
+			}
+		}
+		if f.sa != nil {
+			at := f.sa.Lookup([]byte(key), -1)
+			slices.Sort(at)
+			for _, i := range at {
+				if !yield(i) {
+					return
+				}
+			}
+			return
+		}
+		for from := 0; ; {
+			i := strings.Index(f.lower[from:], key)
+			if i < 0 || !yield(from+i) {
+				return
+			}
+			from += i + 1
+		}
 	}
-	return indexLowerIn(f.sa, f.lower, ln)
 }
 
-// indexLowerIn is indexLower(lh, ln) read from sa, a suffix array of lh.
-func indexLowerIn(sa *suffixarray.Index, lh, ln string) int {
-	if ln == "" {
-		return -1
-	}
-	at := sa.Lookup([]byte(ln), -1)
-	slices.Sort(at)
-	for _, i := range at {
-		if boundaryBefore(lh, i, ln) && boundaryAfter(lh, i+len(ln), ln) {
+// indexLower is indexLower(f.lower, ln).
+func (f *foldedText) indexLower(ln string) int {
+	for i := range f.occurrences(ln) {
+		if boundaryBefore(f.lower, i, ln) && boundaryAfter(f.lower, i+len(ln), ln) {
 			return i
 		}
 	}

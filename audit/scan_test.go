@@ -254,7 +254,8 @@ func FuzzMayMention(f *testing.F) {
 }
 
 // FuzzIndexLowerIn: a literal looked up through a suffix array of a long
-// text is found where the search from its start finds it.
+// text is found where the search from its start finds it, and every
+// occurrence of it alike.
 func FuzzIndexLowerIn(f *testing.F) {
 	f.Add("deploy to s3://acme-stage-07/ then s3://acme-stage-07-old/ and acme-stage-07", "acme-stage-07")
 	f.Add("prod-17 prod-1 prod-170 xprod-1", "prod-1")
@@ -262,16 +263,19 @@ func FuzzIndexLowerIn(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text, lit string) {
 		lh, ln := foldLower(text), foldLower(lit)
 		want := indexLower(lh, ln)
-		if got := indexLowerIn(suffixarray.New([]byte(lh)), lh, ln); got != want {
-			t.Fatalf("indexLowerIn(%q, %q) = %d, the search from the start %d", lh, ln, got, want)
-		}
-		if ln == "" {
-			return
-		}
-		for _, ft := range []*foldedText{{lower: lh}, {lower: lh, sa: suffixarray.New([]byte(lh))}} {
-			if has := ft.hasText(ln); has != strings.Contains(lh, ln) {
-				t.Fatalf("hasText(%q, %q) = %v (with a suffix array: %v)", lh, ln, has, ft.sa != nil)
+		walked, indexed := &foldedText{lower: lh}, &foldedText{lower: lh, sa: suffixarray.New([]byte(lh))}
+		for _, ft := range []*foldedText{walked, indexed} {
+			if got := ft.indexLower(ln); got != want {
+				t.Fatalf("indexLower(%q, %q) = %d (with a suffix array: %v), the search from the start %d", lh, ln, got, ft.sa != nil, want)
 			}
+			if ln != "" {
+				if has := ft.hasText(ln); has != strings.Contains(lh, ln) {
+					t.Fatalf("hasText(%q, %q) = %v (with a suffix array: %v)", lh, ln, has, ft.sa != nil)
+				}
+			}
+		}
+		if ln != "" && !slices.Equal(slices.Collect(walked.occurrences(ln)), slices.Collect(indexed.occurrences(ln))) {
+			t.Fatalf("occurrences of %q in %q differ with a suffix array", ln, lh)
 		}
 	})
 }

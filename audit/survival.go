@@ -175,14 +175,8 @@ func (pc *postContext) sentenceWith(lit string) string {
 	if key == "" {
 		return ""
 	}
-	lower, tried := pc.folded.lower, -1
-	for from := 0; ; {
-		i := strings.Index(lower[from:], key)
-		if i < 0 {
-			return ""
-		}
-		i += from
-		from = i + 1
+	tried := -1
+	for i := range pc.folded.occurrences(key) {
 		k := sort.Search(len(pc.sentences), func(j int) bool { return pc.sentences[j].start > i }) - 1
 		if k < 0 || k == tried || i+len(key) > pc.sentences[k].start+len(pc.sentences[k].text) {
 			continue
@@ -192,6 +186,7 @@ func (pc *postContext) sentenceWith(lit string) string {
 			return pc.sentences[k].text
 		}
 	}
+	return ""
 }
 
 func (pc *postContext) judgeLiteral(o *Obligation, s *Survival) {
