@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// nearMissIndexFrom is the number of literals in a window's candidates past
-// which their near misses are looked up through a nearMissIndex; fewer are
-// tested one by one, which costs less than building it.
+// nearMissIndexFrom squared is the number of tests of a token against a
+// literal a window makes one by one before it looks its near misses up
+// through a nearMissIndex: building it costs more than a few tests.
 const nearMissIndexFrom = 32
 
 // nearMissIndex finds the literals a token can be a near miss of without

@@ -99,16 +99,10 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 		}
 	}
 	live := newInForce(candidates)
+	// the near misses of a window's tokens are looked up through an index
+	// once enough tokens were tested against enough literals to pay for it
 	var near *nearMissIndex
-	lits := 0
-	for _, c := range candidates {
-		if c.lit {
-			lits++
-		}
-	}
-	if lits > nearMissIndexFrom {
-		near = newNearMissIndex(candidates)
-	}
+	tested := 0
 	retries := newRetryCounter()
 	for _, ev := range r.Window {
 		live.at(ev.Turn)
@@ -125,6 +119,9 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 				if at, ok := live.firstBinding(normLiteral(tok.Value)); ok && at < ev.Index {
 					continue
 				}
+				if near == nil && tested > nearMissIndexFrom*nearMissIndexFrom {
+					near = newNearMissIndex(candidates)
+				}
 				if near != nil {
 					for _, i := range near.candidates(normLiteral(tok.Value)) {
 						if o := live.cands[i].o; live.isLit(i) && nearMiss(tok.Value, o.Literal) {
@@ -135,6 +132,7 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 					continue
 				}
 				for o := range live.list(live.lits) {
+					tested++
 					if nearMiss(tok.Value, o.Literal) {
 						rs.List = append(rs.List, Reference{Kind: RefNearMiss, Event: ev, Obligation: o, Token: tok.Value})
 						break

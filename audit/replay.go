@@ -113,6 +113,7 @@ type BoundaryReplay struct {
 	agent            *agentReplay   // its trails, read up to this boundary
 	survivalAt       map[string]int // by obligation, for a long list
 	survivalsIndexed int            // how many survivalAt holds
+	survivalLookups  int            // made before survivalAt
 	refs             *References
 	ledgerLen        int // obligations in the ledger when the boundary opened
 
@@ -124,7 +125,9 @@ type BoundaryReplay struct {
 
 // Survival returns the judgement on an obligation at this boundary.
 func (r *BoundaryReplay) Survival(id string) *Survival {
-	if len(r.Survivals) <= indexFrom {
+	if r.survivalAt == nil && (len(r.Survivals) <= indexFrom || r.survivalLookups < indexFrom) {
+		// a few lookups cost less than the map
+		r.survivalLookups++
 		for i := range r.Survivals {
 			if r.Survivals[i].Obligation.ID == id {
 				return &r.Survivals[i]
