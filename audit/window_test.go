@@ -11,11 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/audit/rules"
 	"github.com/compaudit/compaudit/parse"
+	"github.com/compaudit/compaudit/parse/parsetest"
 )
 
 // incidentWithWrite is the incident with a parallel Write call of a
@@ -327,23 +326,9 @@ func TestWindowBudgetShared(t *testing.T) {
 // says so once, at the line of the first event it left out.
 func FuzzWindowBudget(f *testing.F) {
 	root := filepath.Join("..", "testdata", "transcripts")
-	for _, dir := range []string{root, filepath.Join(root, "audit")} {
-		entries, _ := os.ReadDir(dir)
-		for _, e := range entries {
-			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-			if err != nil {
-				continue
-			}
-			switch filepath.Ext(e.Name()) {
-			case ".txtar":
-				for _, file := range txtar.Parse(data).Files {
-					if filepath.Ext(file.Name) == ".jsonl" {
-						f.Add(file.Data, uint16(1024))
-					}
-				}
-			case ".jsonl":
-				f.Add(data, uint16(len(data)/64))
-			}
+	for name, data := range parsetest.Files(root, filepath.Join(root, "audit")) {
+		if filepath.Ext(name) == ".jsonl" {
+			f.Add(data, uint16(len(data)/64))
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte, budget uint16) {

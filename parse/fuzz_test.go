@@ -3,13 +3,12 @@ package parse
 import (
 	"bytes"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"golang.org/x/tools/txtar"
+	"github.com/compaudit/compaudit/parse/parsetest"
 )
 
 // Fuzz targets, one per reader: go test ./parse -run XXX -fuzz FuzzClaude
@@ -31,21 +30,8 @@ func seedReader(f *testing.F, match func(name, body string) bool) {
 		}
 	}
 	root := filepath.Join("..", "testdata", "transcripts")
-	for _, dir := range []string{root, filepath.Join(root, "parse"), filepath.Join(root, "audit"), filepath.Join(root, "ledger")} {
-		entries, _ := os.ReadDir(dir)
-		for _, e := range entries {
-			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-			if err != nil {
-				continue
-			}
-			if strings.HasSuffix(e.Name(), ".txtar") {
-				for _, file := range txtar.Parse(data).Files {
-					add(e.Name()+"/"+file.Name, file.Data)
-				}
-				continue
-			}
-			add(e.Name(), data)
-		}
+	for name, data := range parsetest.Files(root, filepath.Join(root, "parse"), filepath.Join(root, "audit"), filepath.Join(root, "ledger")) {
+		add(name, data)
 	}
 }
 

@@ -7,10 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/parse"
+	"github.com/compaudit/compaudit/parse/parsetest"
 )
 
 // FuzzAudit runs the whole audit — reading, tagging, replay and every
@@ -21,26 +20,9 @@ import (
 // what they quote from standard input, where the texts are kept.
 func FuzzAudit(f *testing.F) {
 	root := filepath.Join("..", "..", "testdata", "transcripts")
-	add := func(data []byte) {
-		f.Add(data)
-	}
-	for _, dir := range []string{root, filepath.Join(root, "audit")} {
-		entries, _ := os.ReadDir(dir)
-		for _, e := range entries {
-			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-			if err != nil {
-				continue
-			}
-			switch filepath.Ext(e.Name()) {
-			case ".txtar":
-				for _, file := range txtar.Parse(data).Files {
-					if filepath.Ext(file.Name) == ".jsonl" {
-						add(file.Data)
-					}
-				}
-			case ".jsonl":
-				add(data)
-			}
+	for name, data := range parsetest.Files(root, filepath.Join(root, "audit")) {
+		if filepath.Ext(name) == ".jsonl" {
+			f.Add(data)
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -3,6 +3,7 @@
 package parsetest
 
 import (
+	"iter"
 	"os"
 	"path/filepath"
 	"testing"
@@ -80,5 +81,34 @@ func (c *Case) Check(t testing.TB, name, got string, update bool) {
 	}
 	if want, _ := c.Section(name); got != want {
 		t.Errorf("%s differs (-update rewrites it)\n--- got\n%s--- want\n%s", name, got, want)
+	}
+}
+
+// Files yields each file of the folders (not their subfolders) with its
+// name, and for a txtar archive each file inside it instead, named
+// archive/file: the seeds of the fuzz targets. A file that cannot be read
+// is passed over.
+func Files(dirs ...string) iter.Seq2[string, []byte] {
+	return func(yield func(string, []byte) bool) {
+		for _, dir := range dirs {
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+				if err != nil {
+					continue
+				}
+				if filepath.Ext(e.Name()) != ".txtar" {
+					if !yield(e.Name(), data) {
+						return
+					}
+					continue
+				}
+				for _, f := range txtar.Parse(data).Files {
+					if !yield(e.Name()+"/"+f.Name, f.Data) {
+						return
+					}
+				}
+			}
+		}
 	}
 }
