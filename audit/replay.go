@@ -109,13 +109,12 @@ type BoundaryReplay struct {
 	// it kept all.
 	Unkept *WindowSpot
 
-	context          *postContext
-	agent            *agentReplay   // its trails, read up to this boundary
-	survivalAt       map[string]int // by obligation, for a long list
-	survivalsIndexed int            // how many survivalAt holds
-	survivalLookups  int            // made before survivalAt
-	refs             *References
-	ledgerLen        int // obligations in the ledger when the boundary opened
+	context         *postContext
+	agent           *agentReplay   // its trails, read up to this boundary
+	survivalAt      map[string]int // by obligation, for a long list
+	survivalLookups int            // made before survivalAt
+	refs            *References
+	ledgerLen       int // obligations in the ledger when the boundary opened
 
 	// after trim: the counts alone
 	trimmed       bool
@@ -135,10 +134,10 @@ func (r *BoundaryReplay) Survival(id string) *Survival {
 		}
 		return nil
 	}
-	if r.survivalAt == nil || r.survivalsIndexed != len(r.Survivals) {
-		r.survivalsIndexed = len(r.Survivals)
+	if r.survivalAt == nil {
 		// rules ask for each obligation in turn: a walk for each would
-		// cost the square of a long ledger
+		// cost the square of a long ledger; the survivals are all judged
+		// when the boundary opens, before any rule asks
 		r.survivalAt = make(map[string]int, len(r.Survivals))
 		for i := len(r.Survivals) - 1; i >= 0; i-- {
 			r.survivalAt[r.Survivals[i].Obligation.ID] = i // the first, as the walk found
