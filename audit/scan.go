@@ -453,7 +453,10 @@ func (f *foldedText) mayMention(obj *Object) bool {
 // couldMention is mayMention's test.
 func (f *foldedText) couldMention(obj *Object) bool {
 	for _, l := range obj.Literals {
-		if k := f.key(l); k != "" && f.hasText(k) {
+		// every sentence that holds l (containsLiteral) holds this text;
+		// it is looked for as plain text, since a sentence's edges count as
+		// word boundaries where the whole text may have none
+		if k := normLiteral(l); k != "" && f.hasText(k) {
 			return true
 		}
 	}
@@ -474,18 +477,6 @@ func (f *foldedText) couldMention(obj *Object) bool {
 		}
 	}
 	return n > 0 && n*2 >= of
-}
-
-// key is the text every sentence that holds lit (containsLiteral) holds,
-// lowered: lit without its quotes and trailing slash. A sentence's edges
-// may count as word boundaries where the whole text has none, so the key
-// is looked for as plain text.
-func (f *foldedText) key(lit string) string {
-	lit = strings.Trim(lit, "`'\"")
-	if len(lit) > 1 {
-		lit = strings.TrimSuffix(lit, "/")
-	}
-	return foldLower(lit)
 }
 
 // contains reports a literal standing verbatim in the text (see

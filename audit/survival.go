@@ -171,7 +171,7 @@ func (pc *postContext) forceIn(obj *Object) (Force, string, bool) {
 // tried, found by where it stands in the whole summary: walking every
 // sentence for each of thousands of literals cost their product.
 func (pc *postContext) sentenceWith(lit string) string {
-	key := pc.folded.key(lit)
+	key := normLiteral(lit) // held by every sentence that holds lit
 	if key == "" {
 		return ""
 	}
