@@ -193,9 +193,10 @@ func isPathLike(s string) bool {
 // two edits away in the same folder (totals.ts for total.ts) is a miss; the
 // same name elsewhere, or another file of a shared tree, is not.
 func nearMissPath(t, l string) bool {
-	dt, bt := path.Split(strings.TrimSuffix(t, "/"))
-	dl, bl := path.Split(strings.TrimSuffix(l, "/"))
-	if path.Clean(dt) != path.Clean(dl) || bt == bl {
+	// the folder is folderOf's, which nearMissIndex files paths under
+	_, bt := path.Split(strings.TrimSuffix(t, "/"))
+	_, bl := path.Split(strings.TrimSuffix(l, "/"))
+	if folderOf(t) != folderOf(l) || bt == bl {
 		return false
 	}
 	if path.Ext(bt) != path.Ext(bl) {
