@@ -65,3 +65,41 @@ func TestPastedListOfLiterals(t *testing.T) {
 	}
 	runtime.KeepAlive(res)
 }
+
+// TestNearMissPastIndex: a window that has tested many tokens against many
+// literals looks near misses up through an index, and still finds them.
+// The user binds 40 buckets, the summary drops them, the agent runs 30
+// calls whose new tokens are near nothing (1,200 tests), then deploys to
+// a near variant of the first bucket.
+func TestNearMissPastIndex(t *testing.T) {
+	var buckets []string
+	for i := range 40 {
+		buckets = append(buckets, fmt.Sprintf("s3://acme-stage-%02d/", i))
+	}
+	lines := []string{
+		fmt.Sprintf(`{"type":"message","agent":"main","role":"user","content":%q,"turn":1}`, "Deploy only to these buckets: "+strings.Join(buckets, ", ")+"."),
+		`{"type":"compaction","agent":"main","summary":"The user gave a list of staging buckets.","trigger":"auto","pre_tokens":118000,"turn":2}`,
+	}
+	for i := range 30 {
+		lines = append(lines, fmt.Sprintf(`{"type":"tool_call","agent":"main","id":"c%d","name":"shell","arguments":{"command":"kubectl apply -f svc-%d.yaml"},"turn":%d}`, i, i, 3+i))
+	}
+	lines = append(lines, `{"type":"tool_call","agent":"main","id":"deploy","name":"shell","arguments":{"command":"aws s3 sync out/ s3://acme-staging/"},"turn":40}`)
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := audit.Audit(parse.Transcript{Path: path, Files: []parse.File{{Path: path}}}, parse.Options{}, audit.Options{Rules: rules.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deploy := len(lines)
+	for _, f := range res.Findings {
+		if f.Rule == "paraphrase-reference" && f.Line == deploy {
+			if !strings.Contains(f.Message, "s3://acme-staging/") || !strings.Contains(f.Message, "s3://acme-stage-00/") {
+				t.Errorf("the near miss names the wrong literals: %s", f.Message)
+			}
+			return
+		}
+	}
+	t.Fatalf("no paraphrase-reference for the deploy to s3://acme-staging/ at line %d", deploy)
+}
