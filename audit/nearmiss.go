@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"iter"
 	"path"
 	"slices"
 	"strings"
@@ -53,6 +54,19 @@ func (x *nearMissIndex) candidates(nt string) []int {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// inForce yields, in order, the literals in force that the normalized
+// token nt can be a near miss of: the ones live.list(live.lits) yields
+// that nearMiss can accept.
+func (x *nearMissIndex) inForce(live *inForce, nt string) iter.Seq[*Obligation] {
+	return func(yield func(*Obligation) bool) {
+		for _, i := range x.candidates(nt) {
+			if live.isLit(i) && !yield(live.cands[i].o) {
+				return
+			}
+		}
+	}
 }
 
 // distinctParts are the parts of s that nearMiss counts as significant:

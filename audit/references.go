@@ -122,16 +122,11 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 				if near == nil && tested > nearMissIndexFrom*nearMissIndexFrom {
 					near = newNearMissIndex(candidates)
 				}
+				lits := live.list(live.lits)
 				if near != nil {
-					for _, i := range near.candidates(normLiteral(tok.Value)) {
-						if o := live.cands[i].o; live.isLit(i) && nearMiss(tok.Value, o.Literal) {
-							rs.List = append(rs.List, Reference{Kind: RefNearMiss, Event: ev, Obligation: o, Token: tok.Value})
-							break
-						}
-					}
-					continue
+					lits = near.inForce(live, normLiteral(tok.Value))
 				}
-				for o := range live.list(live.lits) {
+				for o := range lits {
 					tested++
 					if nearMiss(tok.Value, o.Literal) {
 						rs.List = append(rs.List, Reference{Kind: RefNearMiss, Event: ev, Obligation: o, Token: tok.Value})
