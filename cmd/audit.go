@@ -155,13 +155,9 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 	}
 	// only the HTML report draws the ledger and the trails
 	full := slices.ContainsFunc(outs, func(o output) bool { return o.format == "html" })
-	results, health, err := auditAll(a, &opts.input, args, setup.options, full)
-	if err != nil {
-		return err
-	}
-	setup.postProcess(a, results, known)
 	ro := report.Options{Color: a.colorOut(), Version: Version(), Rules: setup.options.Rules}
-	for _, o := range outs {
+	dests := make([]*destination, len(outs))
+	for i, o := range outs {
 		v := report.AuditView{MinSeverity: audit.SeverityNote}
 		if o.format == "text" || o.format == "markdown" {
 			v.MinSeverity = audit.SeverityWarning
@@ -169,64 +165,135 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 		if explicitMin != 0 {
 			v.MinSeverity = explicitMin
 		}
-		if err := writeOutput(a, o, results, v, ro, opts.redact.forFormat(o.format)); err != nil {
+		dests[i] = &destination{out: o, view: v, opts: ro, redact: opts.redact.forFormat(o.format)}
+	}
+	// Outputs that are a line per finding are written transcript by
+	// transcript, so a run over any number of sessions holds only the
+	// results in flight; the others need every result at once.
+	streamed := !slices.ContainsFunc(outs, func(o output) bool { return !perFinding[o.format] })
+	if streamed {
+		for _, d := range dests {
+			if err := d.open(a); err != nil {
+				closeAll(dests)
+				return err
+			}
+		}
+	}
+	policy := setup.policy(known)
+	failing := 0 // findings that fail the run
+	var results []*audit.Result
+	health, err := auditEach(a, &opts.input, args, setup.options, full, !streamed, func(r *audit.Result) error {
+		policy.apply(r)
+		for i := range r.Findings {
+			if f := &r.Findings[i]; threshold > 0 && f.Severity >= threshold && f.Counts() {
+				failing++
+			}
+		}
+		if !streamed {
+			results = append(results, r)
+			return nil
+		}
+		for _, d := range dests {
+			if err := d.write([]*audit.Result{r}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		closeAll(dests)
+		return err
+	}
+	policy.warnUnused(a)
+	for _, d := range dests {
+		if !streamed {
+			if err := d.open(a); err != nil {
+				closeAll(dests)
+				return err
+			}
+			if err := d.write(results); err != nil {
+				closeAll(dests)
+				return err
+			}
+		}
+		if err := d.close(); err != nil {
+			closeAll(dests)
 			return err
 		}
 	}
 	if err := health.exit(); err != nil {
 		return err
 	}
-	if threshold > 0 {
-		n := 0
-		for _, r := range results {
-			for i := range r.Findings {
-				if f := &r.Findings[i]; f.Severity >= threshold && f.Counts() {
-					n++
-				}
-			}
+	if failing > 0 {
+		what := "finding(s)"
+		if known != nil {
+			what = "new finding(s)"
 		}
-		if n > 0 {
-			what := "finding(s)"
-			if known != nil {
-				what = "new finding(s)"
-			}
-			return &ExitError{Code: ExitFindings, Silent: true, Err: fmt.Errorf("%d %s at or above %s", n, what, threshold)}
-		}
+		return &ExitError{Code: ExitFindings, Silent: true, Err: fmt.Errorf("%d %s at or above %s", failing, what, threshold)}
 	}
 	return nil
 }
 
-// writeOutput renders to stdout or to a file; a file gets no colour.
-func writeOutput(a *app, o output, rs []*audit.Result, v report.AuditView, ro report.Options, redact bool) error {
-	render := renderers[o.format]
-	if o.path == "" {
-		w, flush := redacting(a.streams.Out, redact)
-		if err := render(w, rs, v, ro); err != nil {
-			return &ExitError{Code: ExitInternal, Err: err}
-		}
-		if err := flush(); err != nil {
-			return &ExitError{Code: ExitInternal, Err: err}
-		}
+// perFinding are the output formats that are one line per finding and
+// nothing else, so they can be written as each transcript's audit is done.
+var perFinding = map[string]bool{"ndjson": true}
+
+// destination is where one output goes: standard output or a file (which
+// gets no colour), redacted or not.
+type destination struct {
+	out    output
+	view   report.AuditView
+	opts   report.Options
+	redact bool
+	w      io.Writer
+	file   *os.File
+}
+
+func (d *destination) open(a *app) error {
+	if d.out.path == "" {
+		d.w = a.streams.Out
 		return nil
 	}
-	fh, err := os.Create(o.path)
+	fh, err := os.Create(d.out.path)
 	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--output %s=%s: %v", o.format, o.path, err)}
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--output %s=%s: %v", d.out.format, d.out.path, err)}
 	}
-	ro.Color = false
-	w, flush := redacting(fh, redact)
-	if err := render(w, rs, v, ro); err != nil {
-		fh.Close()
+	d.file, d.w = fh, fh
+	d.opts.Color = false
+	return nil
+}
+
+// write renders rs to the destination; redaction sees the whole of what
+// one call renders.
+func (d *destination) write(rs []*audit.Result) error {
+	w, flush := redacting(d.w, d.redact)
+	if err := renderers[d.out.format](w, rs, d.view, d.opts); err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}
 	}
 	if err := flush(); err != nil {
-		fh.Close()
-		return &ExitError{Code: ExitInternal, Err: err}
-	}
-	if err := fh.Close(); err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}
 	}
 	return nil
+}
+
+// close closes the destination's file, if it has one.
+func (d *destination) close() error {
+	if d.file == nil {
+		return nil
+	}
+	err := d.file.Close()
+	d.file = nil
+	if err != nil {
+		return &ExitError{Code: ExitInternal, Err: err}
+	}
+	return nil
+}
+
+// closeAll closes what is open when the run stops early.
+func closeAll(dests []*destination) {
+	for _, d := range dests {
+		_ = d.close()
+	}
 }
 
 // auditSetup is the configuration turned into what the audit needs.
@@ -255,26 +322,47 @@ func newAuditSetup(a *app) (*auditSetup, error) {
 }
 
 // postProcess applies what the configuration and the baseline say of the
-// findings: severity overrides, suppressions, and new or unchanged. Unused
-// and expired suppressions are reported.
+// findings of every result, and reports unused and expired suppressions.
 func (s *auditSetup) postProcess(a *app, results []*audit.Result, baseline map[string]bool) {
-	var uses []audit.SuppressionUse
-	now := time.Now()
+	p := s.policy(baseline)
 	for _, r := range results {
-		audit.Override(r.Findings, s.cfg.Severity)
-		u := audit.Suppress(r.Findings, s.cfg.Suppressions, now)
-		if uses == nil {
-			uses = u
-		} else {
-			for i := range u {
-				uses[i].Matched += u[i].Matched
-			}
-		}
-		if baseline != nil {
-			audit.ApplyBaseline(r.Findings, baseline)
+		p.apply(r)
+	}
+	p.warnUnused(a)
+}
+
+// findingPolicy is what the configuration and the baseline say of the
+// findings: severity overrides, suppressions, and new or unchanged. It is
+// applied result by result and tallies the suppressions' use across them.
+type findingPolicy struct {
+	cfg      *config.Config
+	baseline map[string]bool
+	now      time.Time
+	uses     []audit.SuppressionUse
+}
+
+func (s *auditSetup) policy(baseline map[string]bool) *findingPolicy {
+	return &findingPolicy{cfg: s.cfg, baseline: baseline, now: time.Now()}
+}
+
+func (p *findingPolicy) apply(r *audit.Result) {
+	audit.Override(r.Findings, p.cfg.Severity)
+	u := audit.Suppress(r.Findings, p.cfg.Suppressions, p.now)
+	if p.uses == nil {
+		p.uses = u
+	} else {
+		for i := range u {
+			p.uses[i].Matched += u[i].Matched
 		}
 	}
-	for _, u := range uses {
+	if p.baseline != nil {
+		audit.ApplyBaseline(r.Findings, p.baseline)
+	}
+}
+
+// warnUnused reports the suppressions that expired or matched nothing.
+func (p *findingPolicy) warnUnused(a *app) {
+	for _, u := range p.uses {
 		switch {
 		case u.Expired:
 			a.warnf("compaudit: %s: suppression expired on %s and no longer applies (%s)\n", u.Source, u.Expires.Format("2006-01-02"), u.Reason)
@@ -284,30 +372,51 @@ func (s *auditSetup) postProcess(a *app, results []*audit.Result, baseline map[s
 	}
 }
 
-// auditAll reads and audits every transcript the arguments name.
+// auditAll reads and audits every transcript the arguments name and
+// returns their results in argument order.
 // full keeps each result whole for the views that show the replay; without
 // it results keep their findings and counts (Result.Trim), so a run over
 // thousands of sessions stays small.
 func auditAll(a *app, in *inputOptions, args []string, aopts audit.Options, full bool) ([]*audit.Result, *inputHealth, error) {
-	popts, err := in.parseOptions(a.streams)
+	var results []*audit.Result
+	health, err := auditEach(a, in, args, aopts, full, true, func(res *audit.Result) error {
+		results = append(results, res)
+		return nil
+	})
 	if err != nil {
 		return nil, nil, err
+	}
+	return results, health, nil
+}
+
+// auditEach reads and audits every transcript the arguments name and hands
+// each result to use in argument order, as soon as it and every one before
+// it are done. kept says whether use keeps the results; when it does not,
+// at most resultsAhead transcripts are audited or waiting ahead of the one
+// use is to take next, so a run over any number of sessions holds a
+// bounded number of results.
+func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, full, kept bool, use func(*audit.Result) error) (*inputHealth, error) {
+	popts, err := in.parseOptions(a.streams)
+	if err != nil {
+		return nil, err
 	}
 	transcripts, diags, err := discover(a, args)
 	reportDiagnostics(a, diags)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	health := &inputHealth{}
 	health.add(diags)
-	defer setMemoryBudget(transcripts, full)()
-	prog := newProgress(a, len(transcripts))
 	// Transcripts are audited at once, up to the CPUs allowed; a single
-	// transcript gets them as reading workers instead. Results are taken
-	// in argument order, so the output does not depend on which finished
-	// first.
+	// transcript gets them as reading workers instead.
 	jobs := min(popts.Workers, len(transcripts))
 	popts.Workers = max(1, popts.Workers/jobs)
+	ahead := len(transcripts)
+	if !kept {
+		ahead = min(ahead, max(resultsAhead, 2*jobs))
+	}
+	defer setMemoryBudget(transcripts, ahead, full)()
+	prog := newProgress(a, len(transcripts))
 	type outcome struct {
 		res  *audit.Result
 		err  error
@@ -317,9 +426,19 @@ func auditAll(a *app, in *inputOptions, args []string, aopts audit.Options, full
 	for i := range outs {
 		outs[i].done = make(chan struct{})
 	}
+	// window holds a place for each transcript started and not yet used;
+	// quit tells the starter to stop when the run ends early
+	window := make(chan struct{}, ahead)
+	quit := make(chan struct{})
+	defer close(quit)
 	go func() {
 		sem := make(chan struct{}, jobs)
 		for i, t := range transcripts {
+			select {
+			case window <- struct{}{}:
+			case <-quit:
+				return
+			}
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem }()
@@ -331,23 +450,30 @@ func auditAll(a *app, in *inputOptions, args []string, aopts audit.Options, full
 			}()
 		}
 	}()
-	var results []*audit.Result
+	defer prog.finish()
 	for i, t := range transcripts {
 		<-outs[i].done
 		prog.step()
 		res, err := outs[i].res, outs[i].err
+		outs[i].res = nil // use decides whether it stays
 		if err != nil {
-			prog.finish()
-			return nil, nil, &ExitError{Code: ExitInternal, Err: fmt.Errorf("%s: %w", t.Path, err)}
+			return nil, &ExitError{Code: ExitInternal, Err: fmt.Errorf("%s: %w", t.Path, err)}
 		}
 		health.files(a, res.Files)
 		if readableAny(res.Files) {
-			results = append(results, res)
+			if err := use(res); err != nil {
+				return nil, err
+			}
 		}
+		<-window
 	}
-	prog.finish()
-	return results, health, nil
+	return health, nil
 }
+
+// resultsAhead bounds the results a streamed audit holds at once: enough
+// that a slow transcript does not keep both CPUs waiting behind it, few
+// enough (about 70 KB each when trimmed) to stay small.
+const resultsAhead = 64
 
 // auditOne audits a transcript. A panic is a bug in compaudit, never the
 // input's fault: it is reported as an internal error naming the transcript

@@ -82,7 +82,7 @@ func budgetChild(t *testing.T, input string) {
 			t.Fatal(err)
 		}
 	}
-	stop := setMemoryBudget([]parse.Transcript{{Path: path, Files: []parse.File{{Path: path, Agent: parse.MainAgent}}}}, false)
+	stop := setMemoryBudget([]parse.Transcript{{Path: path, Files: []parse.File{{Path: path, Agent: parse.MainAgent}}}}, 1, false)
 	stop()
 	if countAdvised(t) > 0 {
 		fmt.Println("heap: advised")

@@ -29,12 +29,15 @@ import (
 //
 // An audit of 16 MB or more (largeInput) also asks for its heap to be backed
 // by huge pages (preferHugePages), whatever GOGC and GOMEMLIMIT say.
-func setMemoryBudget(transcripts []parse.Transcript, full bool) (stop func()) {
+//
+// held is how many results are held at once: every transcript's when the
+// results are kept to the end, fewer when they are streamed.
+func setMemoryBudget(transcripts []parse.Transcript, held int, full bool) (stop func()) {
 	perResult := int64(64 << 10) // findings and counts
 	if full {
 		perResult = 4 << 20 // survivals, trails and ledgers too
 	}
-	b := &memoryBudget{floor: 80<<20 + int64(len(transcripts))*perResult}
+	b := &memoryBudget{floor: 80<<20 + int64(held)*perResult}
 	if largeInput(transcripts) {
 		preferHugePages(int(min(b.floor, 256<<20)))
 	}

@@ -1,0 +1,102 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+	"weak"
+
+	"github.com/compaudit/compaudit/audit"
+)
+
+// sessionsFolder writes n copies of a small testdata transcript into a
+// fresh folder.
+func sessionsFolder(t *testing.T, n int) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "transcripts", "multiagent-canonical.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for i := range n {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("s%03d.jsonl", i)), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestAuditEachHoldsFewResults: when the results are streamed, a result
+// handed over is not held by anything once its turn is done, and while the
+// first one is held back no more than resultsAhead transcripts are audited
+// ahead of it. Without either, a folder of thousands of sessions held all
+// of their findings until the end (210 MB for 2,000 sessions).
+func TestAuditEachHoldsFewResults(t *testing.T) {
+	n := resultsAhead + 40
+	dir := sessionsFolder(t, n)
+	var audited atomic.Int32
+	counter := &audit.Rule{ID: "count", Title: "counts audits", Severity: audit.SeverityNote, Scope: audit.ScopeRun,
+		Run: func(*audit.Pass) { audited.Add(1) }}
+	a := &app{streams: &Streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}, global: &globalOptions{}}
+	in := &inputOptions{format: "auto", jobs: 2}
+	var used []weak.Pointer[audit.Result]
+	_, err := auditEach(a, in, []string{dir}, audit.Options{Rules: []*audit.Rule{counter}}, false, false, func(r *audit.Result) error {
+		if len(used) == 0 {
+			// hold the first back until no more audits start ahead of it
+			last, steady := audited.Load(), time.Now()
+			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && time.Since(steady) < 300*time.Millisecond; {
+				time.Sleep(10 * time.Millisecond)
+				if now := audited.Load(); now != last {
+					last, steady = now, time.Now()
+				}
+			}
+			if got := audited.Load(); got > resultsAhead {
+				t.Errorf("%d transcripts audited while the first result waited; at most %d may be", got, resultsAhead)
+			}
+		}
+		used = append(used, weak.Make(r))
+		if len(used)%25 == 0 {
+			runtime.GC()
+			for i, w := range used[:len(used)-1] {
+				if w.Value() != nil {
+					t.Fatalf("result %d is still held after result %d was handed over", i, len(used)-1)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(used) != n || int(audited.Load()) != n {
+		t.Errorf("%d results handed over, %d audits run; want %d of each", len(used), audited.Load(), n)
+	}
+}
+
+// TestStreamedNDJSONSameAsKept: ndjson alone is written transcript by
+// transcript; with a JSON output beside it every result is kept to the
+// end. The ndjson is the same byte for byte, and so is the exit code.
+func TestStreamedNDJSONSameAsKept(t *testing.T) {
+	dirs := []string{sessionsFolder(t, 5), filepath.Join("..", "testdata", "transcripts")}
+	for _, dir := range dirs {
+		for _, jobs := range []string{"1", "2"} {
+			args := []string{"audit", "--format", "ndjson", "-j", jobs, "--fail-on", "warning", dir}
+			code, streamed, _ := run(t, "", args...)
+			kept := append(args[:len(args)-1:len(args)-1], "--output", "json="+filepath.Join(t.TempDir(), "all.json"), dir)
+			code2, whole, _ := run(t, "", kept...)
+			if streamed == "" || strings.Count(streamed, "\n") < 5 {
+				t.Fatalf("%s: too few findings to compare: %q", dir, streamed)
+			}
+			if streamed != whole || code != code2 {
+				t.Errorf("%s -j %s: streamed ndjson (exit %d, %d bytes) differs from the kept one (exit %d, %d bytes)",
+					dir, jobs, code, len(streamed), code2, len(whole))
+			}
+		}
+	}
+}
