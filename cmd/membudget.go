@@ -44,7 +44,7 @@ func setMemoryBudget(transcripts []parse.Transcript, held int, full bool) (stop 
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
-	debug.SetGCPercent(200)
+	debug.SetGCPercent(b.percent(0))
 	debug.SetMemoryLimit(b.floor)
 	b.watch()
 	return func() { b.stopped.Store(true) }
@@ -91,6 +91,17 @@ func (b *memoryBudget) watch() {
 // limit is the soft memory limit for an audit holding held bytes.
 func (b *memoryBudget) limit(held int64) int64 { return max(b.floor, 2*held-b.floor/2) }
 
+// percent is the GC percentage for an audit holding held bytes: the heap
+// may grow to 3x what it holds, and to at least half the floor. An audit
+// that streams its results holds only a few megabytes; collecting each
+// time it allocated twice that ran five times as many collections over a
+// folder of sessions, and between them the runtime handed the freed pages
+// back to the kernel only to fault them in again (3.4x the page faults).
+func (b *memoryBudget) percent(held int64) int {
+	held = max(held, 4<<20) // the runtime's own smallest heap
+	return max(200, int(b.floor/2*100/held)-100)
+}
+
 func (b *memoryBudget) afterGC() {
 	if b.stopped.Load() {
 		return
@@ -98,7 +109,9 @@ func (b *memoryBudget) afterGC() {
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(live)
 	if live[0].Value.Kind() == metrics.KindUint64 {
-		debug.SetMemoryLimit(b.limit(int64(live[0].Value.Uint64())))
+		held := int64(live[0].Value.Uint64())
+		debug.SetMemoryLimit(b.limit(held))
+		debug.SetGCPercent(b.percent(held))
 	}
 	b.watch()
 }

@@ -25,12 +25,43 @@ func TestMemoryBudgetLimit(t *testing.T) {
 	}
 }
 
+// TestMemoryBudgetPercent: the heap may grow to 3x what an audit holds,
+// and never needs to stay below half the floor: a streamed audit holding 3
+// MiB collects at 40 MiB, not at 9.
+func TestMemoryBudgetPercent(t *testing.T) {
+	const mib = 1 << 20
+	b := &memoryBudget{floor: 80 * mib}
+	for _, c := range []struct {
+		held int64
+		goal int64 // the heap size that starts the next collection
+	}{
+		{0, 40 * mib}, // before the first collection: the runtime's 4 MiB
+		{1 * mib, 40 * mib},
+		{3 * mib, 40 * mib},
+		{10 * mib, 40 * mib},
+		{14 * mib, 42 * mib},
+		{16 * mib, 48 * mib}, // the 100 MB session
+		{55 * mib, 165 * mib},
+	} {
+		p := b.percent(c.held)
+		if p < 200 {
+			t.Errorf("percent(%d MiB) = %d, below 200", c.held/mib, p)
+		}
+		held := max(c.held, 4*mib)
+		if goal := held + held*int64(p)/100; goal < c.goal-mib || goal > c.goal+mib {
+			t.Errorf("percent(%d MiB) = %d: next collection at %d MiB, want about %d", c.held/mib, p, goal/mib, c.goal/mib)
+		}
+	}
+}
+
 // TestMemoryBudgetFollowsHeap: after a collection, a budget whose floor is
 // below what the process holds raises the soft limit above it; once
 // stopped, it leaves the limit alone.
 func TestMemoryBudgetFollowsHeap(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	t.Cleanup(func() { debug.SetMemoryLimit(before) })
+	percent := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(percent) })
 	held := make([]byte, 64<<20)
 	for i := range held {
 		held[i] = 1 // resident, not just reserved
