@@ -103,93 +103,161 @@ func count(t *totalsDoc, fs []audit.Finding) {
 
 // AuditJSON renders the audit as one JSON document.
 func AuditJSON(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
-	doc := auditDoc{Tool: "compaudit", Version: o.Version, Transcripts: []transcriptDoc{}}
-	for _, r := range rs {
-		td := transcriptDoc{Path: r.Path, Format: r.Format, Agents: r.Agents, Files: filesDoc(r.Files),
-			Boundaries: []boundaryDoc{}, Findings: shown(r.Findings, v)}
-		if td.Agents == nil {
-			td.Agents = []string{}
-		}
-		for _, b := range r.Boundaries {
-			td.Boundaries = append(td.Boundaries, boundaryDocOf(b))
-		}
-		doc.Transcripts = append(doc.Transcripts, td)
-		doc.Totals.Transcripts++
-		doc.Totals.Boundaries += len(r.Boundaries)
-		count(&doc.Totals, td.Findings)
+	return renderAll(NewAuditJSON(w, v, o), rs)
+}
+
+// NewAuditJSON streams the JSON document: its transcripts are written as
+// they come and its totals at the end.
+func NewAuditJSON(w io.Writer, v AuditView, o Options) AuditStream {
+	return &jsonStream{v: v, doc: auditDoc{Tool: "compaudit", Version: o.Version, Transcripts: []transcriptDoc{}},
+		array: splicedArray{w: w, key: `"transcripts": [`}}
+}
+
+type jsonStream struct {
+	v      AuditView
+	doc    auditDoc // the document without its transcripts, totals so far
+	array  splicedArray
+	opened bool
+}
+
+func (s *jsonStream) open() error {
+	if s.opened {
+		return nil
 	}
-	return encodeJSON(w, doc, true)
+	s.opened = true
+	return s.array.open(s.doc)
+}
+
+func (s *jsonStream) Transcript(r *audit.Result) error {
+	if err := s.open(); err != nil {
+		return err
+	}
+	td := transcriptDoc{Path: r.Path, Format: r.Format, Agents: r.Agents, Files: filesDoc(r.Files),
+		Boundaries: []boundaryDoc{}, Findings: shown(r.Findings, s.v)}
+	if td.Agents == nil {
+		td.Agents = []string{}
+	}
+	for _, b := range r.Boundaries {
+		td.Boundaries = append(td.Boundaries, boundaryDocOf(b))
+	}
+	s.doc.Totals.Transcripts++
+	s.doc.Totals.Boundaries += len(r.Boundaries)
+	count(&s.doc.Totals, td.Findings)
+	return s.array.add(td)
+}
+
+func (s *jsonStream) Close() error {
+	if err := s.open(); err != nil {
+		return err
+	}
+	return s.array.close(s.doc)
 }
 
 // AuditNDJSON renders one finding per line and nothing else.
-func AuditNDJSON(w io.Writer, rs []*audit.Result, v AuditView, _ Options) error {
-	for _, r := range rs {
-		for _, f := range shown(r.Findings, v) {
-			if err := encodeJSON(w, f, false); err != nil {
-				return err
-			}
+func AuditNDJSON(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
+	return renderAll(NewAuditNDJSON(w, v, o), rs)
+}
+
+// NewAuditNDJSON streams one finding per line.
+func NewAuditNDJSON(w io.Writer, v AuditView, _ Options) AuditStream {
+	return &ndjsonStream{w: w, v: v}
+}
+
+type ndjsonStream struct {
+	w io.Writer
+	v AuditView
+}
+
+func (s *ndjsonStream) Transcript(r *audit.Result) error {
+	for _, f := range shown(r.Findings, s.v) {
+		if err := encodeJSON(s.w, f, false); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
+func (s *ndjsonStream) Close() error { return nil }
+
 // AuditText renders findings grouped by transcript and boundary, with their
 // chains, trails and diffs.
 func AuditText(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
-	st := newStyles(w, o.Color)
+	return renderAll(NewAuditText(w, v, o), rs)
+}
+
+// NewAuditText streams the text report: each transcript's part as it
+// comes, and what was hidden and the totals at the end.
+func NewAuditText(w io.Writer, v AuditView, o Options) AuditStream {
+	return &textStream{w: w, v: v, st: newStyles(w, o.Color)}
+}
+
+type textStream struct {
+	w                       io.Writer
+	v                       AuditView
+	st                      styles
+	n                       int // transcripts written
+	total                   totalsDoc
+	hiddenNotes, suppressed int
+}
+
+func (s *textStream) Transcript(r *audit.Result) error {
+	st := s.st
 	var b strings.Builder
-	var total totalsDoc
-	hiddenNotes, suppressed := 0, 0
-	for i, r := range rs {
-		if i > 0 {
-			b.WriteString("\n")
+	if s.n > 0 {
+		b.WriteString("\n")
+	}
+	s.n++
+	var t totalsDoc
+	count(&t, r.Findings)
+	count(&s.total, r.Findings)
+	fmt.Fprintf(&b, "%s  %s\n", st.head.Render(r.Path), st.dim.Render(fmt.Sprintf("%s · %d agent(s) · %d boundar%s · %s",
+		r.Format, len(r.Agents), len(r.Boundaries), plural(len(r.Boundaries), "y", "ies"), tally(t))))
+	byBoundary := map[string][]audit.Finding{}
+	for _, f := range r.Findings {
+		if f.Suppressed != nil {
+			s.suppressed++
+			continue
 		}
-		var t totalsDoc
-		count(&t, r.Findings)
-		count(&total, r.Findings)
-		fmt.Fprintf(&b, "%s  %s\n", st.head.Render(r.Path), st.dim.Render(fmt.Sprintf("%s · %d agent(s) · %d boundar%s · %s",
-			r.Format, len(r.Agents), len(r.Boundaries), plural(len(r.Boundaries), "y", "ies"), tally(t))))
-		findings := r.Findings
-		byBoundary := map[string][]audit.Finding{}
-		for _, f := range findings {
-			if f.Suppressed != nil {
-				suppressed++
-				continue
+		if f.Severity < s.v.MinSeverity {
+			if f.Severity == audit.SeverityNote {
+				s.hiddenNotes++
 			}
-			if f.Severity < v.MinSeverity {
-				if f.Severity == audit.SeverityNote {
-					hiddenNotes++
-				}
-				continue
-			}
-			k := fmt.Sprintf("%s/%d", f.Agent, f.Boundary)
-			byBoundary[k] = append(byBoundary[k], f)
+			continue
 		}
-		if len(r.Boundaries) == 0 {
-			b.WriteString(st.dim.Render("  no compaction boundary: nothing was summarized away") + "\n")
+		k := fmt.Sprintf("%s/%d", f.Agent, f.Boundary)
+		byBoundary[k] = append(byBoundary[k], f)
+	}
+	if len(r.Boundaries) == 0 {
+		b.WriteString(st.dim.Render("  no compaction boundary: nothing was summarized away") + "\n")
+	}
+	for _, bd := range r.Boundaries {
+		c := bd.Counts()
+		head := fmt.Sprintf("boundary %d", bd.Index)
+		if bd.Agent != parse.MainAgent {
+			head = "agent " + bd.Agent + " · " + head
 		}
-		for _, bd := range r.Boundaries {
-			c := bd.Counts()
-			head := fmt.Sprintf("boundary %d", bd.Index)
-			if bd.Agent != parse.MainAgent {
-				head = "agent " + bd.Agent + " · " + head
-			}
-			fmt.Fprintf(&b, "\n  %s %s\n", st.bold.Render(head), st.dim.Render(boundaryLine(bd, c)))
-			for _, f := range orderedBySeverity(byBoundary[fmt.Sprintf("%s/%d", bd.Agent, bd.Index)]) {
-				writeFinding(&b, st, f)
-			}
+		fmt.Fprintf(&b, "\n  %s %s\n", st.bold.Render(head), st.dim.Render(boundaryLine(bd, c)))
+		for _, f := range orderedBySeverity(byBoundary[fmt.Sprintf("%s/%d", bd.Agent, bd.Index)]) {
+			writeFinding(&b, st, f)
 		}
 	}
-	if suppressed > 0 {
-		fmt.Fprintf(&b, "\n%s\n", st.dim.Render(fmt.Sprintf("%d suppressed finding(s) not shown (see .compaudit.yaml; JSON and SARIF list them)", suppressed)))
+	_, err := io.WriteString(s.w, b.String())
+	return err
+}
+
+func (s *textStream) Close() error {
+	st := s.st
+	var b strings.Builder
+	if s.suppressed > 0 {
+		fmt.Fprintf(&b, "\n%s\n", st.dim.Render(fmt.Sprintf("%d suppressed finding(s) not shown (see .compaudit.yaml; JSON and SARIF list them)", s.suppressed)))
 	}
-	if hiddenNotes > 0 {
-		fmt.Fprintf(&b, "\n%s\n", st.dim.Render(fmt.Sprintf("%d note(s) not shown (--min-severity note shows them)", hiddenNotes)))
+	if s.hiddenNotes > 0 {
+		fmt.Fprintf(&b, "\n%s\n", st.dim.Render(fmt.Sprintf("%d note(s) not shown (--min-severity note shows them)", s.hiddenNotes)))
 	}
-	if len(rs) > 1 {
-		fmt.Fprintf(&b, "\n%s\n", st.bold.Render(fmt.Sprintf("%d transcripts: %s", len(rs), tally(total))))
+	if s.n > 1 {
+		fmt.Fprintf(&b, "\n%s\n", st.bold.Render(fmt.Sprintf("%d transcripts: %s", s.n, tally(s.total))))
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(s.w, b.String())
 	return err
 }
 

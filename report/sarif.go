@@ -168,6 +168,13 @@ func sarifLoc(file string, line int, msg string, id *int) sarifLocation {
 
 // AuditSARIF renders the audit as a SARIF 2.1.0 log.
 func AuditSARIF(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
+	return renderAll(NewAuditSARIF(w, v, o), rs)
+}
+
+// NewAuditSARIF streams the SARIF log: its results are written as each
+// transcript comes, and the reading problems, which SARIF puts after them,
+// at the end.
+func NewAuditSARIF(w io.Writer, v AuditView, o Options) AuditStream {
 	driver := sarifDriver{Name: "compaudit", Version: o.Version, InformationURI: "https://github.com/compaudit/compaudit", Rules: []sarifRule{}}
 	index := map[string]int{}
 	for i, r := range o.Rules {
@@ -182,52 +189,86 @@ func AuditSARIF(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
 			Properties:           map[string]any{"tags": []string{"compaction", "agent-transcript"}},
 		})
 	}
-	run := sarifRun{Tool: sarifTool{Driver: driver}, Results: []sarifResult{}, ColumnKind: "unicodeCodePoints",
-		OriginalURIBaseIDs: map[string]sarifArtifact{"%SRCROOT%": {URI: "file:///"}}}
-	var notes []sarifNotificationRecord
-	for _, r := range rs {
-		for _, f := range r.Files {
-			for _, d := range f.Diagnostics {
-				notes = append(notes, sarifNotificationRecord{Level: d.Severity.String(),
-					Message: sarifText{Text: d.Message}, Locations: []sarifLocation{sarifLoc(d.File, d.Line, "", nil)}})
-			}
-		}
-		for _, f := range shown(r.Findings, v) {
-			res := sarifResult{RuleID: f.Rule, RuleIndex: index[f.Rule], Level: sarifLevel[f.Severity],
-				Message:             sarifText{Text: f.Message},
-				Locations:           []sarifLocation{sarifLoc(f.File, f.Line, "", nil)},
-				PartialFingerprints: map[string]string{FingerprintKey: f.Fingerprint},
-				BaselineState:       f.BaselineState,
-				Properties:          map[string]any{"turn": f.Turn, "boundary": f.Boundary, "agent": f.Agent, "transcript": r.Path}}
-			for i, s := range f.Evidence.Chain {
-				if s.Line == 0 {
-					continue
-				}
-				id := i + 1
-				msg := s.Kind
-				if s.Turn > 0 {
-					msg += fmt.Sprintf(" at turn %d", s.Turn)
-				}
-				if s.Boundary > 0 {
-					msg += fmt.Sprintf(" (boundary %d)", s.Boundary)
-				}
-				if s.Detail != "" {
-					msg += ": " + s.Detail
-				}
-				file := s.File
-				if file == "" {
-					file = f.File
-				}
-				res.RelatedLocations = append(res.RelatedLocations, sarifLoc(file, s.Line, msg, &id))
-			}
-			if f.Suppressed != nil {
-				res.Suppressions = []sarifSuppression{{Kind: "external", Status: "accepted", Justification: f.Suppressed.Reason}}
-			}
-			run.Results = append(run.Results, res)
+	return &sarifStream{v: v, index: index, array: splicedArray{w: w, key: `"results": [`},
+		run: sarifRun{Tool: sarifTool{Driver: driver}, Results: []sarifResult{}, ColumnKind: "unicodeCodePoints",
+			OriginalURIBaseIDs: map[string]sarifArtifact{"%SRCROOT%": {URI: "file:///"}}}}
+}
+
+type sarifStream struct {
+	v      AuditView
+	index  map[string]int // rule id to its place in the driver's rules
+	run    sarifRun       // the run without its results
+	notes  []sarifNotificationRecord
+	array  splicedArray
+	opened bool
+}
+
+func (s *sarifStream) log() sarifLog {
+	return sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{s.run}}
+}
+
+func (s *sarifStream) open() error {
+	if s.opened {
+		return nil
+	}
+	s.opened = true
+	return s.array.open(s.log())
+}
+
+func (s *sarifStream) Transcript(r *audit.Result) error {
+	if err := s.open(); err != nil {
+		return err
+	}
+	for _, f := range r.Files {
+		for _, d := range f.Diagnostics {
+			s.notes = append(s.notes, sarifNotificationRecord{Level: d.Severity.String(),
+				Message: sarifText{Text: d.Message}, Locations: []sarifLocation{sarifLoc(d.File, d.Line, "", nil)}})
 		}
 	}
-	run.Invocations = []sarifInvocation{{ExecutionSuccessful: true, ToolExecutionNotifications: notes}}
-	return encodeJSON(w, sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}}, true)
+	for _, f := range shown(r.Findings, s.v) {
+		res := sarifResult{RuleID: f.Rule, RuleIndex: s.index[f.Rule], Level: sarifLevel[f.Severity],
+			Message:             sarifText{Text: f.Message},
+			Locations:           []sarifLocation{sarifLoc(f.File, f.Line, "", nil)},
+			PartialFingerprints: map[string]string{FingerprintKey: f.Fingerprint},
+			BaselineState:       f.BaselineState,
+			Properties:          map[string]any{"turn": f.Turn, "boundary": f.Boundary, "agent": f.Agent, "transcript": r.Path}}
+		for i, st := range f.Evidence.Chain {
+			if st.Line == 0 {
+				continue
+			}
+			id := i + 1
+			msg := st.Kind
+			if st.Turn > 0 {
+				msg += fmt.Sprintf(" at turn %d", st.Turn)
+			}
+			if st.Boundary > 0 {
+				msg += fmt.Sprintf(" (boundary %d)", st.Boundary)
+			}
+			if st.Detail != "" {
+				msg += ": " + st.Detail
+			}
+			file := st.File
+			if file == "" {
+				file = f.File
+			}
+			res.RelatedLocations = append(res.RelatedLocations, sarifLoc(file, st.Line, msg, &id))
+		}
+		if f.Suppressed != nil {
+			res.Suppressions = []sarifSuppression{{Kind: "external", Status: "accepted", Justification: f.Suppressed.Reason}}
+		}
+		if err := s.array.add(res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *sarifStream) Close() error {
+	if err := s.open(); err != nil {
+		return err
+	}
+	s.run.Invocations = []sarifInvocation{{ExecutionSuccessful: true, ToolExecutionNotifications: s.notes}}
+	return s.array.close(s.log())
 }
 
 func firstParagraph(doc string) string {

@@ -58,11 +58,17 @@ func newStyles(w io.Writer, color bool) styles {
 	}
 }
 
-// encodeJSON writes one JSON value without HTML escaping, so transcript
-// text with < and & stays readable in jq.
-func encodeJSON(w io.Writer, v any, indent bool) error {
+// newJSONEncoder encodes without HTML escaping, so transcript text with <
+// and & stays readable in jq.
+func newJSONEncoder(w io.Writer) *json.Encoder {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
+	return enc
+}
+
+// encodeJSON writes one JSON value as every JSON output does.
+func encodeJSON(w io.Writer, v any, indent bool) error {
+	enc := newJSONEncoder(w)
 	if indent {
 		enc.SetIndent("", "  ")
 	}

@@ -1,0 +1,89 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/compaudit/compaudit/audit"
+)
+
+// TestStreamedDocumentsAreOneDocument: JSON and SARIF are written a
+// transcript at a time by splicing elements into a document encoded with
+// its array empty. Whatever the number of transcripts and findings, the
+// bytes are those encodeJSON gives for one document: valid JSON, indented
+// exactly as the encoder indents its compact form.
+func TestStreamedDocumentsAreOneDocument(t *testing.T) {
+	rs := auditInputs(t, goldenInputs...)
+	streams := map[string]func(io.Writer, AuditView, Options) AuditStream{"json": NewAuditJSON, "sarif": NewAuditSARIF}
+	sets := map[string][]*audit.Result{"none": nil, "one": rs[:1], "all": rs, "canonical first": {rs[2], rs[0]}}
+	views := map[string]AuditView{"notes": {MinSeverity: audit.SeverityNote}, "none shown": {MinSeverity: audit.SeverityError + 1}}
+	for name, newStream := range streams {
+		for set, in := range sets {
+			for vname, v := range views {
+				var b bytes.Buffer
+				if err := renderAll(newStream(&b, v, goldenOptions), in); err != nil {
+					t.Fatal(err)
+				}
+				var compact, indented bytes.Buffer
+				if err := json.Compact(&compact, b.Bytes()); err != nil {
+					t.Fatalf("%s, %s, %s: not JSON: %v\n%s", name, set, vname, err, b.String())
+				}
+				if err := json.Indent(&indented, compact.Bytes(), "", "  "); err != nil {
+					t.Fatal(err)
+				}
+				indented.WriteString("\n")
+				if b.String() != indented.String() {
+					t.Errorf("%s, %s, %s: not indented as one document:\n%s", name, set, vname, firstDifference(b.String(), indented.String()))
+				}
+			}
+		}
+	}
+}
+
+// firstDifference shows where two texts part.
+func firstDifference(got, want string) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	from := max(0, i-80)
+	return "got  …" + got[from:min(len(got), i+80)] + "\nwant …" + want[from:min(len(want), i+80)]
+}
+
+// TestStreamsWriteAsTheyGo: each format that streams has written a
+// transcript's part once Transcript returns, before the next is given;
+// the totals wait for Close.
+func TestStreamsWriteAsTheyGo(t *testing.T) {
+	rs := auditInputs(t, goldenInputs...)
+	note := AuditView{MinSeverity: audit.SeverityNote}
+	for name, newStream := range map[string]func(io.Writer, AuditView, Options) AuditStream{
+		"text": NewAuditText, "json": NewAuditJSON, "ndjson": NewAuditNDJSON, "sarif": NewAuditSARIF,
+	} {
+		var b bytes.Buffer
+		s := newStream(&b, note, goldenOptions)
+		for i, r := range rs {
+			if err := s.Transcript(r); err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Findings) == 0 {
+				t.Fatalf("%s has no findings to look for", r.Path)
+			}
+			if want := r.Findings[len(r.Findings)-1].Fingerprint; name != "text" && !strings.Contains(b.String(), want) {
+				t.Errorf("%s: the last finding of transcript %d is not written once it is given", name, i)
+			}
+			if name == "text" && !strings.Contains(b.String(), r.Path) {
+				t.Errorf("text: transcript %d is not written once it is given", i)
+			}
+		}
+		before := b.Len()
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if name != "ndjson" && b.Len() == before {
+			t.Errorf("%s: Close wrote nothing; the document's end was written too early", name)
+		}
+	}
+}
