@@ -28,13 +28,20 @@ type auditOptions struct {
 }
 
 // renderers are the audit's output formats.
-var renderers = map[string]func(io.Writer, []*audit.Result, report.AuditView, report.Options) error{
-	"text":     report.AuditText,
-	"json":     report.AuditJSON,
-	"ndjson":   report.AuditNDJSON,
-	"sarif":    report.AuditSARIF,
-	"markdown": report.AuditMarkdown,
-	"html":     report.AuditHTML,
+var renderers = map[string]renderer{
+	"text":     {report.AuditText, report.NewAuditText},
+	"json":     {report.AuditJSON, report.NewAuditJSON},
+	"ndjson":   {report.AuditNDJSON, report.NewAuditNDJSON},
+	"sarif":    {report.AuditSARIF, report.NewAuditSARIF},
+	"markdown": {all: report.AuditMarkdown},
+	"html":     {all: report.AuditHTML},
+}
+
+// renderer renders an audit whole, and transcript by transcript where the
+// format allows.
+type renderer struct {
+	all    func(io.Writer, []*audit.Result, report.AuditView, report.Options) error
+	stream func(io.Writer, report.AuditView, report.Options) report.AuditStream // nil: every result at once
 }
 
 func newAuditCmd(a *app) *cobra.Command {
@@ -167,13 +174,13 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 		}
 		dests[i] = &destination{out: o, view: v, opts: ro, redact: opts.redact.forFormat(o.format)}
 	}
-	// Outputs that are a line per finding are written transcript by
-	// transcript, so a run over any number of sessions holds only the
-	// results in flight; the others need every result at once.
-	streamed := !slices.ContainsFunc(outs, func(o output) bool { return !perFinding[o.format] })
+	// Outputs are written transcript by transcript, so a run over any
+	// number of sessions holds only the results in flight, unless one of
+	// them needs every result at once (markdown, html).
+	streamed := !slices.ContainsFunc(outs, func(o output) bool { return renderers[o.format].stream == nil })
 	if streamed {
 		for _, d := range dests {
-			if err := d.open(a); err != nil {
+			if err := d.open(a, true); err != nil {
 				closeAll(dests)
 				return err
 			}
@@ -194,7 +201,7 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 			return nil
 		}
 		for _, d := range dests {
-			if err := d.write([]*audit.Result{r}); err != nil {
+			if err := d.transcript(r); err != nil {
 				return err
 			}
 		}
@@ -207,16 +214,12 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 	policy.warnUnused(a)
 	for _, d := range dests {
 		if !streamed {
-			if err := d.open(a); err != nil {
-				closeAll(dests)
-				return err
-			}
-			if err := d.write(results); err != nil {
+			if err := d.open(a, false); err != nil {
 				closeAll(dests)
 				return err
 			}
 		}
-		if err := d.close(); err != nil {
+		if err := d.finish(results); err != nil {
 			closeAll(dests)
 			return err
 		}
@@ -234,10 +237,6 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 	return nil
 }
 
-// perFinding are the output formats that are one line per finding and
-// nothing else, so they can be written as each transcript's audit is done.
-var perFinding = map[string]bool{"ndjson": true}
-
 // destination is where one output goes: standard output or a file (which
 // gets no colour), redacted or not.
 type destination struct {
@@ -245,35 +244,60 @@ type destination struct {
 	view   report.AuditView
 	opts   report.Options
 	redact bool
-	w      io.Writer
 	file   *os.File
+	made   bool               // file is a regular file this run wrote: removed if the run stops early
+	w      io.Writer          // what renders write to
+	flush  func() error       // writes what was rendered since the last flush, redacted
+	stream report.AuditStream // in a streamed run
 }
 
-func (d *destination) open(a *app) error {
-	if d.out.path == "" {
-		d.w = a.streams.Out
-		return nil
+func (d *destination) open(a *app, streamed bool) error {
+	var dst io.Writer = a.streams.Out
+	if d.out.path != "" {
+		// a pipe or a device (/dev/stderr) is written to, never removed
+		st, err := os.Stat(d.out.path)
+		regular := err != nil || st.Mode().IsRegular()
+		fh, err := os.Create(d.out.path)
+		if err != nil {
+			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--output %s=%s: %v", d.out.format, d.out.path, err)}
+		}
+		d.file, d.made, dst = fh, regular, fh
+		d.opts.Color = false
 	}
-	fh, err := os.Create(d.out.path)
+	d.w, d.flush = redacting(dst, d.redact)
+	if streamed {
+		d.stream = renderers[d.out.format].stream(d.w, d.view, d.opts)
+	}
+	return nil
+}
+
+// transcript writes one result of a streamed run.
+func (d *destination) transcript(r *audit.Result) error {
+	if err := d.stream.Transcript(r); err != nil {
+		return &ExitError{Code: ExitInternal, Err: err}
+	}
+	if err := d.flush(); err != nil {
+		return &ExitError{Code: ExitInternal, Err: err}
+	}
+	return nil
+}
+
+// finish writes what ends the output — the rest of a streamed run, the
+// whole of one that kept rs — and closes its file.
+func (d *destination) finish(rs []*audit.Result) error {
+	var err error
+	if d.stream != nil {
+		err = d.stream.Close()
+	} else {
+		err = renderers[d.out.format].all(d.w, rs, d.view, d.opts)
+	}
 	if err != nil {
-		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--output %s=%s: %v", d.out.format, d.out.path, err)}
-	}
-	d.file, d.w = fh, fh
-	d.opts.Color = false
-	return nil
-}
-
-// write renders rs to the destination; redaction sees the whole of what
-// one call renders.
-func (d *destination) write(rs []*audit.Result) error {
-	w, flush := redacting(d.w, d.redact)
-	if err := renderers[d.out.format](w, rs, d.view, d.opts); err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}
 	}
-	if err := flush(); err != nil {
+	if err := d.flush(); err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}
 	}
-	return nil
+	return d.close()
 }
 
 // close closes the destination's file, if it has one.
@@ -289,9 +313,14 @@ func (d *destination) close() error {
 	return nil
 }
 
-// closeAll closes what is open when the run stops early.
+// closeAll closes what is open when the run stops early, and removes the
+// files it was writing: a streamed run has written part of them, and a
+// report cut short must not pass for a whole one.
 func closeAll(dests []*destination) {
 	for _, d := range dests {
+		if d.file != nil && d.made {
+			_ = os.Remove(d.file.Name())
+		}
 		_ = d.close()
 	}
 }

@@ -32,7 +32,9 @@ func (r *redactFlag) forFormat(format string) bool {
 }
 
 // redacting returns the writer to render into, and the flush that writes
-// the redacted rendering to w. Without redaction it is w itself.
+// what was rendered since the last flush to w, redacted. Without redaction
+// it is w itself. A streamed audit flushes after each transcript, so a
+// secret is looked for within one transcript's part of the output.
 func redacting(w io.Writer, on bool) (io.Writer, func() error) {
 	if !on {
 		return w, func() error { return nil }
@@ -40,6 +42,7 @@ func redacting(w io.Writer, on bool) (io.Writer, func() error) {
 	var buf bytes.Buffer
 	return &buf, func() error {
 		_, err := w.Write(report.Redact(buf.Bytes()))
+		buf.Reset()
 		return err
 	}
 }

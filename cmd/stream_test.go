@@ -79,24 +79,51 @@ func TestAuditEachHoldsFewResults(t *testing.T) {
 	}
 }
 
-// TestStreamedNDJSONSameAsKept: ndjson alone is written transcript by
-// transcript; with a JSON output beside it every result is kept to the
-// end. The ndjson is the same byte for byte, and so is the exit code.
-func TestStreamedNDJSONSameAsKept(t *testing.T) {
+// TestStreamedSameAsKept: text, JSON, ndjson and SARIF are written
+// transcript by transcript; with a markdown output beside them, which
+// needs every result at once, every result is kept to the end and each is
+// rendered whole. The output is the same byte for byte, and so is the exit
+// code, with one worker or two, with redaction or without.
+func TestStreamedSameAsKept(t *testing.T) {
 	dirs := []string{sessionsFolder(t, 5), filepath.Join("..", "testdata", "transcripts")}
 	for _, dir := range dirs {
-		for _, jobs := range []string{"1", "2"} {
-			args := []string{"audit", "--format", "ndjson", "-j", jobs, "--fail-on", "warning", dir}
-			code, streamed, _ := run(t, "", args...)
-			kept := append(args[:len(args)-1:len(args)-1], "--output", "json="+filepath.Join(t.TempDir(), "all.json"), dir)
-			code2, whole, _ := run(t, "", kept...)
-			if streamed == "" || strings.Count(streamed, "\n") < 5 {
-				t.Fatalf("%s: too few findings to compare: %q", dir, streamed)
+		for _, format := range []string{"text", "json", "ndjson", "sarif"} {
+			for _, extra := range [][]string{{"-j", "1"}, {"-j", "2"}, {"--redact"}} {
+				args := append([]string{"audit", "--format", format, "--min-severity", "note", "--fail-on", "warning"}, extra...)
+				code, streamed, _ := run(t, "", append(args, dir)...)
+				code2, whole, _ := run(t, "", append(args, "--output", "markdown="+filepath.Join(t.TempDir(), "all.md"), dir)...)
+				if strings.Count(streamed, "\n") < 5 {
+					t.Fatalf("%s %s: too little output to compare: %q", dir, format, streamed)
+				}
+				if streamed != whole || code != code2 {
+					t.Errorf("%s %s %v: streamed (exit %d, %d bytes) differs from kept (exit %d, %d bytes)",
+						dir, format, extra, code, len(streamed), code2, len(whole))
+				}
 			}
-			if streamed != whole || code != code2 {
-				t.Errorf("%s -j %s: streamed ndjson (exit %d, %d bytes) differs from the kept one (exit %d, %d bytes)",
-					dir, jobs, code, len(streamed), code2, len(whole))
-			}
+		}
+	}
+}
+
+// TestOutputFileOnlyWhole: a file given to --output exists only once its
+// report is whole. A streamed run writes it as it goes, so a run that
+// stops early (here: nothing to read) removes it rather than leave a
+// report cut short, or an empty one, to pass for a finished one.
+func TestOutputFileOnlyWhole(t *testing.T) {
+	dir := t.TempDir()
+	for _, format := range []string{"json", "sarif", "ndjson", "text"} {
+		path := filepath.Join(dir, "out."+format)
+		code, _, errOut := run(t, "", "audit", "--format", format, "--output", format+"="+path, filepath.Join(dir, "missing"))
+		if code != ExitUnreadable {
+			t.Fatalf("%s: exit %d, want %d: %s", format, code, ExitUnreadable, errOut)
+		}
+		if _, err := os.Stat(path); !os.IsNotExist(err) {
+			t.Errorf("%s: a run that read nothing left %s behind (%v)", format, path, err)
+		}
+		src := filepath.Join("..", "testdata", "transcripts", "incident-claude.jsonl")
+		_, stdout, _ := run(t, "", "audit", "--format", format, "--output", format+"="+path, src)
+		written, err := os.ReadFile(path)
+		if err != nil || string(written) != stdout || stdout == "" {
+			t.Errorf("%s: the file holds %d bytes (%v), standard output %d", format, len(written), err, len(stdout))
 		}
 	}
 }
