@@ -350,16 +350,6 @@ func newAuditSetup(a *app) (*auditSetup, error) {
 	}}, nil
 }
 
-// postProcess applies what the configuration and the baseline say of the
-// findings of every result, and reports unused and expired suppressions.
-func (s *auditSetup) postProcess(a *app, results []*audit.Result, baseline map[string]bool) {
-	p := s.policy(baseline)
-	for _, r := range results {
-		p.apply(r)
-	}
-	p.warnUnused(a)
-}
-
 // findingPolicy is what the configuration and the baseline say of the
 // findings: severity overrides, suppressions, and new or unchanged. It is
 // applied result by result and tallies the suppressions' use across them.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/report"
 	"github.com/spf13/cobra"
 )
@@ -26,12 +27,19 @@ not depend on line numbers, so edits elsewhere in a transcript keep them.`,
 			if err != nil {
 				return err
 			}
-			results, health, err := auditAll(a, &in, args, setup.options, false)
+			// the entries are gathered as each transcript is done; the
+			// results are not kept
+			policy := setup.policy(nil)
+			file := report.NewBaseline(a.streams.Out, report.Options{Version: Version()})
+			health, err := auditEach(a, &in, args, setup.options, false, false, func(r *audit.Result) error {
+				policy.apply(r)
+				return file.Transcript(r)
+			})
 			if err != nil {
 				return err
 			}
-			setup.postProcess(a, results, nil)
-			if err := report.Baseline(a.streams.Out, results, report.Options{Version: Version()}); err != nil {
+			policy.warnUnused(a)
+			if err := file.Close(); err != nil {
 				return &ExitError{Code: ExitInternal, Err: err}
 			}
 			return health.exit()

@@ -27,13 +27,29 @@ type BaselineEntry struct {
 // Baseline writes the fingerprints of every finding, sorted so the file
 // diffs well.
 func Baseline(w io.Writer, rs []*audit.Result, o Options) error {
-	b := BaselineFile{Tool: "compaudit", Version: o.Version, Findings: []BaselineEntry{}}
-	for _, r := range rs {
-		for _, f := range r.Findings {
-			b.Findings = append(b.Findings, BaselineEntry{Fingerprint: f.Fingerprint, Rule: f.Rule,
-				Severity: f.Severity.String(), Transcript: r.Path, Message: f.Message})
-		}
+	return renderAll(NewBaseline(w, o), rs)
+}
+
+// NewBaseline gathers the baseline's entries a transcript at a time, so
+// the results need not be kept, and writes the file, sorted, at Close.
+func NewBaseline(w io.Writer, o Options) AuditStream {
+	return &baselineStream{w: w, file: BaselineFile{Tool: "compaudit", Version: o.Version, Findings: []BaselineEntry{}}}
+}
+
+type baselineStream struct {
+	w    io.Writer
+	file BaselineFile
+}
+
+func (s *baselineStream) Transcript(r *audit.Result) error {
+	for _, f := range r.Findings {
+		s.file.Findings = append(s.file.Findings, BaselineEntry{Fingerprint: f.Fingerprint, Rule: f.Rule,
+			Severity: f.Severity.String(), Transcript: r.Path, Message: f.Message})
 	}
-	sort.SliceStable(b.Findings, func(i, j int) bool { return b.Findings[i].Fingerprint < b.Findings[j].Fingerprint })
-	return encodeJSON(w, b, true)
+	return nil
+}
+
+func (s *baselineStream) Close() error {
+	sort.SliceStable(s.file.Findings, func(i, j int) bool { return s.file.Findings[i].Fingerprint < s.file.Findings[j].Fingerprint })
+	return encodeJSON(s.w, s.file, true)
 }
