@@ -472,18 +472,19 @@ func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, ful
 	defer prog.finish()
 	for i, t := range transcripts {
 		<-outs[i].done
-		prog.step()
 		res, err := outs[i].res, outs[i].err
 		outs[i].res = nil // use decides whether it stays
 		if err != nil {
 			return nil, &ExitError{Code: ExitInternal, Err: fmt.Errorf("%s: %w", t.Path, err)}
 		}
+		prog.clear()
 		health.files(a, res.Files)
 		if readableAny(res.Files) {
 			if err := use(res); err != nil {
 				return nil, err
 			}
 		}
+		prog.step()
 		<-window
 	}
 	return health, nil

@@ -15,6 +15,7 @@ type progress struct {
 	last    time.Time
 	now     func() time.Time
 	enabled bool
+	shown   bool // the line is on the terminal
 }
 
 func newProgress(a *app, total int) *progress {
@@ -39,11 +40,18 @@ func (p *progress) step() {
 	rate := float64(p.done) / max(elapsed, 1e-3)
 	left := time.Duration(float64(p.total-p.done)/max(rate, 1e-9)) * time.Second
 	fmt.Fprintf(p.a.streams.Err, "\r\033[Kaudited %d/%d files · %.1f files/s · %s left", p.done, p.total, rate, left.Round(time.Second))
+	p.shown = true
+}
+
+// clear takes the line off the terminal, so what is written next — a
+// warning, a transcript's part of a streamed report on the same terminal —
+// starts a line of its own; the next step draws it again.
+func (p *progress) clear() {
+	if p.shown {
+		fmt.Fprint(p.a.streams.Err, "\r\033[K")
+		p.shown = false
+	}
 }
 
 // finish clears the line.
-func (p *progress) finish() {
-	if p.enabled {
-		fmt.Fprint(p.a.streams.Err, "\r\033[K")
-	}
-}
+func (p *progress) finish() { p.clear() }

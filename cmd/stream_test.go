@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -124,6 +125,32 @@ func TestOutputFileOnlyWhole(t *testing.T) {
 		written, err := os.ReadFile(path)
 		if err != nil || string(written) != stdout || stdout == "" {
 			t.Errorf("%s: the file holds %d bytes (%v), standard output %d", format, len(written), err, len(stdout))
+		}
+	}
+}
+
+// TestProgressLeavesTheLines: on a terminal that shows both standard
+// output and the progress line, a streamed report's parts are written as
+// the transcripts finish, while the progress line is up. Each part, and
+// each warning, starts after the line is cleared, never at its end.
+func TestProgressLeavesTheLines(t *testing.T) {
+	var term bytes.Buffer
+	s := &Streams{In: strings.NewReader(""), Out: &term, Err: &term, OutTTY: true, ErrTTY: true,
+		Getenv: func(string) string { return "" }}
+	dir := sessionsFolder(t, 3)
+	Main([]string{"audit", "--min-severity", "note", dir}, s)
+	text := term.String()
+	if !strings.Contains(text, "audited 1/3 files") || !strings.Contains(text, "3 transcripts:") {
+		t.Fatalf("no progress, or no report, on the terminal: %q…", text[:min(len(text), 200)])
+	}
+	for rest := text; ; {
+		i := strings.Index(rest, " left")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len(" left"):]
+		if rest != "" && rest[0] != '\r' {
+			t.Fatalf("output written at the end of the progress line: %q", rest[:min(len(rest), 60)])
 		}
 	}
 }
