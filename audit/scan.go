@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // The hot path. Every tool output and message passes through here, so it
@@ -202,13 +203,35 @@ func toolCandidate(tok string, classes uint8) bool {
 		if c := strings.IndexByte(label, ':'); c >= 0 {
 			label = label[:c]
 		}
-		return len(label) <= 9 && tlds[asciiLower(label)]
+		return isTLD(label)
 	}
 	if tok[0] == '#' {
 		return true
 	}
 	last := tok[len(tok)-1]
 	return last >= '0' && last <= '9' && (strings.IndexByte(tok, ':') > 0 || strings.IndexByte(tok, '-') > 0)
+}
+
+// isTLD reports whether label, in any case, is one of tlds. It is asked of
+// every dotted token of a tool's output, so it lowers into a buffer rather
+// than a new string; the top-level domains are short and ASCII, so a
+// longer or non-ASCII label is none of them.
+func isTLD(label string) bool {
+	var b [9]byte
+	if len(label) > len(b) {
+		return false
+	}
+	for i := 0; i < len(label); i++ {
+		c := label[i]
+		if c >= utf8.RuneSelf {
+			return false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return tlds[string(b[:len(label)])]
 }
 
 // foldedText is a text prepared for many case-insensitive searches: a

@@ -279,3 +279,16 @@ func FuzzIndexLowerIn(f *testing.F) {
 		}
 	})
 }
+
+// FuzzIsTLD holds isTLD to the lookup it replaced: the label lowered, in
+// full Unicode, and looked up when it is at most 9 bytes.
+func FuzzIsTLD(f *testing.F) {
+	for _, s := range []string{"com", "COM", "Dev", "internal", "localhost", "LOCALHOST", "loc", "cöm", "ＣＯＭ", "\u212aom", "", "io:8080", "svc\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := isTLD(s), len(s) <= 9 && tlds[asciiLower(s)]; got != want {
+			t.Fatalf("isTLD(%q) = %v, want %v", s, got, want)
+		}
+	})
+}
