@@ -87,3 +87,43 @@ func TestStreamsWriteAsTheyGo(t *testing.T) {
 		}
 	}
 }
+
+// FuzzStreamedDocuments: whatever the version and the transcripts' paths
+// hold — quotes, the array's own key, bytes that are not UTF-8 — the
+// spliced JSON and SARIF are one document as the encoder indents it, and
+// the JSON holds every transcript and counts every finding.
+func FuzzStreamedDocuments(f *testing.F) {
+	f.Add("v1.2.3", "s.jsonl", "t.jsonl")
+	f.Add(`"transcripts": [`, `"results": []`, "\\\"")
+	f.Add("\xff\x00", "a\nb", `],"totals":{`)
+	f.Fuzz(func(t *testing.T, version, p1, p2 string) {
+		found := []audit.Finding{{Rule: "dropped-literal", Severity: audit.SeverityError, Message: p2, File: p1, Line: 3, Fingerprint: version}}
+		rs := []*audit.Result{{Path: p1}, {Path: p2, Agents: []string{p1}, Findings: found}, {Path: p1, Findings: found}}
+		for name, newStream := range map[string]func(io.Writer, AuditView, Options) AuditStream{"json": NewAuditJSON, "sarif": NewAuditSARIF} {
+			var b bytes.Buffer
+			if err := renderAll(newStream(&b, AuditView{}, Options{Version: version}), rs); err != nil {
+				t.Fatal(err)
+			}
+			var compact, indented bytes.Buffer
+			if err := json.Compact(&compact, b.Bytes()); err != nil {
+				t.Fatalf("%s: not JSON: %v\n%s", name, err, b.String())
+			}
+			if err := json.Indent(&indented, compact.Bytes(), "", "  "); err != nil {
+				t.Fatal(err)
+			}
+			indented.WriteString("\n")
+			if b.String() != indented.String() {
+				t.Fatalf("%s: not indented as one document:\n%s", name, firstDifference(b.String(), indented.String()))
+			}
+			if name == "json" {
+				var doc struct {
+					Transcripts []json.RawMessage `json:"transcripts"`
+					Totals      totalsDoc         `json:"totals"`
+				}
+				if err := json.Unmarshal(b.Bytes(), &doc); err != nil || len(doc.Transcripts) != 3 || doc.Totals.Findings != 2 {
+					t.Fatalf("json: %d transcripts, %d findings in the totals (%v)", len(doc.Transcripts), doc.Totals.Findings, err)
+				}
+			}
+		}
+	})
+}
