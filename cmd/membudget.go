@@ -91,15 +91,19 @@ func (b *memoryBudget) watch() {
 // limit is the soft memory limit for an audit holding held bytes.
 func (b *memoryBudget) limit(held int64) int64 { return max(b.floor, 2*held-b.floor/2) }
 
+// minHeapGoal is the heap an audit may reach before it collects, however
+// little it holds: half the smallest floor.
+const minHeapGoal = 40 << 20
+
 // percent is the GC percentage for an audit holding held bytes: the heap
-// may grow to 3x what it holds, and to at least half the floor. An audit
+// may grow to 3x what it holds, and to at least minHeapGoal. An audit
 // that streams its results holds only a few megabytes; collecting each
 // time it allocated twice that ran five times as many collections over a
 // folder of sessions, and between them the runtime handed the freed pages
 // back to the kernel only to fault them in again (3.4x the page faults).
 func (b *memoryBudget) percent(held int64) int {
 	held = max(held, 4<<20) // the runtime's own smallest heap
-	return max(200, int(b.floor/2*100/held)-100)
+	return max(200, int(minHeapGoal*100/held)-100)
 }
 
 func (b *memoryBudget) afterGC() {
