@@ -1,7 +1,8 @@
 package cmd
 
 import (
-	"github.com/compaudit/compaudit/audit"
+	"io"
+
 	"github.com/compaudit/compaudit/audit/rules"
 	"github.com/compaudit/compaudit/report"
 	"github.com/spf13/cobra"
@@ -25,14 +26,14 @@ fired.`,
 			ro := report.Options{Color: a.colorOut(), Version: Version()}
 			w, flush := redacting(a.streams.Out, redact.forFormat(format))
 			n := rules.BreadthBaselineTurns
-			write, err := pick(format, map[string]func([]*audit.Result) error{
-				"text": func(rs []*audit.Result) error { return report.AgentsText(w, rs, n, ro) },
-				"json": func(rs []*audit.Result) error { return report.AgentsJSON(w, rs, n, ro) },
+			newStream, err := pick(format, map[string]func(io.Writer, int, report.Options) report.Stream{
+				"text": report.NewAgentsText,
+				"json": report.NewAgentsJSON,
 			})
 			if err != nil {
 				return err
 			}
-			return runView(a, &in, args, write, flush)
+			return runView(a, &in, args, newStream(w, n, ro), flush)
 		},
 	}
 	in.register(c)

@@ -41,7 +41,7 @@ var renderers = map[string]renderer{
 // format allows.
 type renderer struct {
 	all    func(io.Writer, []*audit.Result, report.AuditView, report.Options) error
-	stream func(io.Writer, report.AuditView, report.Options) report.AuditStream // nil: every result at once
+	stream func(io.Writer, report.AuditView, report.Options) report.Stream // nil: every result at once
 }
 
 func newAuditCmd(a *app) *cobra.Command {
@@ -245,10 +245,10 @@ type destination struct {
 	opts   report.Options
 	redact bool
 	file   *os.File
-	made   bool               // file is a regular file this run wrote: removed if the run stops early
-	w      io.Writer          // what renders write to
-	flush  func() error       // writes what was rendered since the last flush, redacted
-	stream report.AuditStream // in a streamed run
+	made   bool          // file is a regular file this run wrote: removed if the run stops early
+	w      io.Writer     // what renders write to
+	flush  func() error  // writes what was rendered since the last flush, redacted
+	stream report.Stream // in a streamed run
 }
 
 func (d *destination) open(a *app, streamed bool) error {
@@ -432,7 +432,11 @@ func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, ful
 	popts.Workers = max(1, popts.Workers/jobs)
 	ahead := len(transcripts)
 	if !kept {
-		ahead = min(ahead, max(resultsAhead, 2*jobs))
+		window := resultsAhead
+		if full {
+			window = wholeResultsAhead
+		}
+		ahead = min(ahead, max(window, 2*jobs))
 	}
 	defer setMemoryBudget(transcripts, ahead, full)()
 	prog := newProgress(a, len(transcripts))
@@ -492,8 +496,13 @@ func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, ful
 
 // resultsAhead bounds the results a streamed audit holds at once: enough
 // that a slow transcript does not keep both CPUs waiting behind it, few
-// enough (about 70 KB each when trimmed) to stay small.
-const resultsAhead = 64
+// enough (about 70 KB each when trimmed) to stay small. A whole result,
+// which a view of the replay needs, holds its ledgers, boundaries and
+// trails (about 1.3 MB for a bench session), so fewer of them wait.
+const (
+	resultsAhead      = 64
+	wholeResultsAhead = 8
+)
 
 // auditOne audits a transcript. A panic is a bug in compaudit, never the
 // input's fault: it is reported as an internal error naming the transcript

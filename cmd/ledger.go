@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"io"
+
 	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/report"
 	"github.com/spf13/cobra"
@@ -43,36 +45,40 @@ func ledgerRun(a *app, opts *ledgerOptions, args []string) error {
 	v := report.LedgerView{At: opts.at}
 	ro := report.Options{Color: a.colorOut(), Version: Version()}
 	w, flush := redacting(a.streams.Out, opts.redact.forFormat(opts.format))
-	write, err := pick(opts.format, map[string]func([]*audit.TranscriptLedgers) error{
-		"text":   func(ts []*audit.TranscriptLedgers) error { return report.LedgerText(w, ts, v, ro) },
-		"json":   func(ts []*audit.TranscriptLedgers) error { return report.LedgerJSON(w, ts, v, ro) },
-		"ndjson": func(ts []*audit.TranscriptLedgers) error { return report.LedgerNDJSON(w, ts, v, ro) },
+	newStream, err := pick(opts.format, map[string]func(io.Writer, report.LedgerView, report.Options) report.Stream{
+		"text":   report.NewLedgerText,
+		"json":   report.NewLedgerJSON,
+		"ndjson": report.NewLedgerNDJSON,
 	})
 	if err != nil {
 		return err
 	}
-	return runView(a, &opts.input, args, func(results []*audit.Result) error {
-		out := make([]*audit.TranscriptLedgers, 0, len(results))
-		for _, r := range results {
-			out = append(out, audit.LedgersOf(r))
-		}
-		return write(out)
-	}, flush)
+	return runView(a, &opts.input, args, newStream(w, v, ro), flush)
 }
 
 // runView reads transcripts for a view of the replay rather than of the
-// findings: no rules run, results stay whole, and write renders them.
-func runView(a *app, in *inputOptions, args []string, write func([]*audit.Result) error, flush func() error) error {
+// findings: no rules run and results stay whole. Each is rendered through s
+// as soon as it and every one before it are done, and dropped, so a view
+// over a folder holds only the results in flight.
+func runView(a *app, in *inputOptions, args []string, s report.Stream, flush func() error) error {
 	setup, err := newAuditSetup(a)
 	if err != nil {
 		return err
 	}
 	setup.options.Rules = nil
-	results, health, err := auditAll(a, in, args, setup.options, true)
+	health, err := auditEach(a, in, args, setup.options, true, false, func(r *audit.Result) error {
+		if err := s.Transcript(r); err != nil {
+			return &ExitError{Code: ExitInternal, Err: err}
+		}
+		if err := flush(); err != nil {
+			return &ExitError{Code: ExitInternal, Err: err}
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	if err := write(results); err != nil {
+	if err := s.Close(); err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}
 	}
 	if err := flush(); err != nil {

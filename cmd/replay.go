@@ -1,7 +1,8 @@
 package cmd
 
 import (
-	"github.com/compaudit/compaudit/audit"
+	"io"
+
 	"github.com/compaudit/compaudit/report"
 	"github.com/spf13/cobra"
 )
@@ -29,14 +30,14 @@ func newReplayCmd(a *app) *cobra.Command {
 			ro := report.Options{Color: a.colorOut(), Version: Version()}
 			v := report.ReplayView{Boundary: opts.boundary, Agent: opts.agent}
 			w, flush := redacting(a.streams.Out, opts.redact.forFormat(opts.format))
-			write, err := pick(opts.format, map[string]func([]*audit.Result) error{
-				"text": func(rs []*audit.Result) error { return report.ReplayText(w, rs, v, ro) },
-				"json": func(rs []*audit.Result) error { return report.ReplayJSON(w, rs, v, ro) },
+			newStream, err := pick(opts.format, map[string]func(io.Writer, report.ReplayView, report.Options) report.Stream{
+				"text": report.NewReplayText,
+				"json": report.NewReplayJSON,
 			})
 			if err != nil {
 				return err
 			}
-			return runView(a, &opts.input, args, write, flush)
+			return runView(a, &opts.input, args, newStream(w, v, ro), flush)
 		},
 	}
 	opts.input.register(c)

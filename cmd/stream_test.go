@@ -35,48 +35,99 @@ func sessionsFolder(t *testing.T, n int) string {
 
 // TestAuditEachHoldsFewResults: when the results are streamed, a result
 // handed over is not held by anything once its turn is done, and while the
-// first one is held back no more than resultsAhead transcripts are audited
-// ahead of it. Without either, a folder of thousands of sessions held all
-// of their findings until the end (210 MB for 2,000 sessions).
+// first one is held back no more than resultsAhead transcripts (for whole
+// results, which the views of the replay need, wholeResultsAhead) are
+// audited ahead of it. Without either, a folder of thousands of sessions
+// held all of their findings until the end (210 MB for 2,000 sessions).
 func TestAuditEachHoldsFewResults(t *testing.T) {
 	n := resultsAhead + 40
 	dir := sessionsFolder(t, n)
-	var audited atomic.Int32
-	counter := &audit.Rule{ID: "count", Title: "counts audits", Severity: audit.SeverityNote, Scope: audit.ScopeRun,
-		Run: func(*audit.Pass) { audited.Add(1) }}
-	a := &app{streams: &Streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}, global: &globalOptions{}}
-	in := &inputOptions{format: "auto", jobs: 2}
-	var used []weak.Pointer[audit.Result]
-	_, err := auditEach(a, in, []string{dir}, audit.Options{Rules: []*audit.Rule{counter}}, false, false, func(r *audit.Result) error {
-		if len(used) == 0 {
-			// hold the first back until no more audits start ahead of it
-			last, steady := audited.Load(), time.Now()
-			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && time.Since(steady) < 300*time.Millisecond; {
-				time.Sleep(10 * time.Millisecond)
-				if now := audited.Load(); now != last {
-					last, steady = now, time.Now()
+	for _, c := range []struct {
+		full  bool
+		ahead int
+	}{{false, resultsAhead}, {true, wholeResultsAhead}} {
+		var audited atomic.Int32
+		counter := &audit.Rule{ID: "count", Title: "counts audits", Severity: audit.SeverityNote, Scope: audit.ScopeRun,
+			Run: func(*audit.Pass) { audited.Add(1) }}
+		a := &app{streams: &Streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}, global: &globalOptions{}}
+		in := &inputOptions{format: "auto", jobs: 2}
+		var used []weak.Pointer[audit.Result]
+		_, err := auditEach(a, in, []string{dir}, audit.Options{Rules: []*audit.Rule{counter}}, c.full, false, func(r *audit.Result) error {
+			if len(used) == 0 {
+				// hold the first back until no more audits start ahead of it
+				last, steady := audited.Load(), time.Now()
+				for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && time.Since(steady) < 300*time.Millisecond; {
+					time.Sleep(10 * time.Millisecond)
+					if now := audited.Load(); now != last {
+						last, steady = now, time.Now()
+					}
+				}
+				if got := audited.Load(); got > int32(c.ahead) {
+					t.Errorf("full=%v: %d transcripts audited while the first result waited; at most %d may be", c.full, got, c.ahead)
 				}
 			}
-			if got := audited.Load(); got > resultsAhead {
-				t.Errorf("%d transcripts audited while the first result waited; at most %d may be", got, resultsAhead)
-			}
-		}
-		used = append(used, weak.Make(r))
-		if len(used)%25 == 0 {
-			runtime.GC()
-			for i, w := range used[:len(used)-1] {
-				if w.Value() != nil {
-					t.Fatalf("result %d is still held after result %d was handed over", i, len(used)-1)
+			used = append(used, weak.Make(r))
+			if len(used)%25 == 0 {
+				runtime.GC()
+				for i, w := range used[:len(used)-1] {
+					if w.Value() != nil {
+						t.Fatalf("full=%v: result %d is still held after result %d was handed over", c.full, i, len(used)-1)
+					}
 				}
 			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+		if len(used) != n || int(audited.Load()) != n {
+			t.Errorf("full=%v: %d results handed over, %d audits run; want %d of each", c.full, len(used), audited.Load(), n)
+		}
 	}
-	if len(used) != n || int(audited.Load()) != n {
-		t.Errorf("%d results handed over, %d audits run; want %d of each", len(used), audited.Load(), n)
+}
+
+// TestViewsStreamInOrder: ledger, replay and agents are written a
+// transcript at a time; over a folder, their line-per-item and text output
+// is each file's own output, in the folder's order, with nothing lost or
+// repeated.
+func TestViewsStreamInOrder(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i, name := range []string{"incident-claude.jsonl", "multiagent-canonical.jsonl", "incident-drift-claude.jsonl"} {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "transcripts", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, fmt.Sprintf("%d-%s", i, name))
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	for _, c := range []struct {
+		args []string
+		sep  string // between two files' output in one run
+	}{
+		{[]string{"ledger", "--format", "ndjson"}, ""},
+		{[]string{"ledger"}, "\n"},
+		{[]string{"replay"}, ""},
+		{[]string{"agents"}, ""},
+	} {
+		_, whole, _ := run(t, "", append(c.args, dir)...)
+		var want strings.Builder
+		for i, f := range files {
+			_, one, _ := run(t, "", append(c.args, f)...)
+			if one == "" {
+				t.Fatalf("%v %s: no output", c.args, f)
+			}
+			if i > 0 {
+				want.WriteString(c.sep)
+			}
+			want.WriteString(one)
+		}
+		if whole != want.String() {
+			t.Errorf("%v over the folder (%d bytes) is not each file's output in order (%d bytes)", c.args, len(whole), want.Len())
+		}
 	}
 }
 

@@ -87,38 +87,50 @@ func agentDocs(st *audit.StateRun, baselineTurns int) []agentDoc {
 	return out
 }
 
+type agentsTranscriptDoc struct {
+	Path   string     `json:"path"`
+	Agents []agentDoc `json:"agents"`
+}
+
+type agentsDoc struct {
+	Tool        string                `json:"tool"`
+	Version     string                `json:"version"`
+	Transcripts []agentsTranscriptDoc `json:"transcripts"`
+}
+
 // AgentsJSON renders the per-agent view of each transcript.
 func AgentsJSON(w io.Writer, rs []*audit.Result, baselineTurns int, o Options) error {
-	type tdoc struct {
-		Path   string     `json:"path"`
-		Agents []agentDoc `json:"agents"`
-	}
-	doc := struct {
-		Tool        string `json:"tool"`
-		Version     string `json:"version"`
-		Transcripts []tdoc `json:"transcripts"`
-	}{Tool: "compaudit", Version: o.Version, Transcripts: []tdoc{}}
-	for _, r := range rs {
-		doc.Transcripts = append(doc.Transcripts, tdoc{Path: r.Path, Agents: agentDocs(r.State, baselineTurns)})
-	}
-	return encodeJSON(w, doc, true)
+	return renderAll(NewAgentsJSON(w, baselineTurns, o), rs)
+}
+
+// NewAgentsJSON streams the per-agent JSON document a transcript at a time.
+func NewAgentsJSON(w io.Writer, baselineTurns int, o Options) Stream {
+	doc := agentsDoc{Tool: "compaudit", Version: o.Version, Transcripts: []agentsTranscriptDoc{}}
+	return &docStream{array: splicedArray{w: w, key: `"transcripts": [`}, doc: doc, empty: doc,
+		element: func(r *audit.Result) any {
+			return agentsTranscriptDoc{Path: r.Path, Agents: agentDocs(r.State, baselineTurns)}
+		}}
 }
 
 // AgentsText renders, per agent, its compactions, reads and writes, its
 // write breadth per turn against the baseline, and what its messages cite.
 func AgentsText(w io.Writer, rs []*audit.Result, baselineTurns int, o Options) error {
+	return renderAll(NewAgentsText(w, baselineTurns, o), rs)
+}
+
+// NewAgentsText streams the per-agent view a transcript at a time.
+func NewAgentsText(w io.Writer, baselineTurns int, o Options) Stream {
 	st := newStyles(w, o.Color)
-	var b strings.Builder
-	for _, r := range rs {
-		fmt.Fprintf(&b, "%s %s\n", st.head.Render(r.Path), st.dim.Render("("+string(r.Format)+")"))
+	return &partStream{w: w, part: func(b *strings.Builder, r *audit.Result, _ bool) error {
+		fmt.Fprintf(b, "%s %s\n", st.head.Render(r.Path), st.dim.Render("("+string(r.Format)+")"))
 		for _, d := range agentDocs(r.State, baselineTurns) {
-			fmt.Fprintf(&b, "\n  %s  %d reads, %d writes, %d compaction(s)\n", st.bold.Render("agent "+d.Agent), d.Reads, d.Writes, len(d.Compactions))
+			fmt.Fprintf(b, "\n  %s  %d reads, %d writes, %d compaction(s)\n", st.bold.Render("agent "+d.Agent), d.Reads, d.Writes, len(d.Compactions))
 			for _, c := range d.Compactions {
 				notified := "none"
 				if len(c.Notified) > 0 {
 					notified = strings.Join(c.Notified, ", ")
 				}
-				fmt.Fprintf(&b, "    compacted at turn %d (line %d); notified: %s; write-breadth baseline %.1f keys/turn\n", c.Turn, c.Line, notified, c.Baseline)
+				fmt.Fprintf(b, "    compacted at turn %d (line %d); notified: %s; write-breadth baseline %.1f keys/turn\n", c.Turn, c.Line, notified, c.Baseline)
 			}
 			if len(d.Breadth) > 0 {
 				// a bar marks where each compaction falls among the turns
@@ -131,7 +143,7 @@ func AgentsText(w io.Writer, rs []*audit.Result, baselineTurns int, o Options) e
 					}
 					parts = append(parts, fmt.Sprintf("t%d:%d", t.Turn, t.Keys))
 				}
-				fmt.Fprintf(&b, "    keys written per turn: %s\n", strings.Join(parts, " "))
+				fmt.Fprintf(b, "    keys written per turn: %s\n", strings.Join(parts, " "))
 			}
 			for _, m := range d.Messages {
 				cites := "no identifiers"
@@ -142,11 +154,10 @@ func AgentsText(w io.Writer, rs []*audit.Result, baselineTurns int, o Options) e
 				if len(m.Categorical) > 0 {
 					extra = st.dim.Render(fmt.Sprintf("  (categorical: %q)", m.Categorical[0]))
 				}
-				fmt.Fprintf(&b, "    turn %-4d cites %d: %s%s\n", m.Turn, len(m.Citations), cites, extra)
+				fmt.Fprintf(b, "    turn %-4d cites %d: %s%s\n", m.Turn, len(m.Citations), cites, extra)
 			}
 		}
 		b.WriteString("\n")
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+		return nil
+	}}
 }

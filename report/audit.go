@@ -108,30 +108,18 @@ func AuditJSON(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
 
 // NewAuditJSON streams the JSON document: its transcripts are written as
 // they come and its totals at the end.
-func NewAuditJSON(w io.Writer, v AuditView, o Options) AuditStream {
+func NewAuditJSON(w io.Writer, v AuditView, o Options) Stream {
 	return &jsonStream{v: v, doc: auditDoc{Tool: "compaudit", Version: o.Version, Transcripts: []transcriptDoc{}},
 		array: splicedArray{w: w, key: `"transcripts": [`}}
 }
 
 type jsonStream struct {
-	v      AuditView
-	doc    auditDoc // the document without its transcripts, totals so far
-	array  splicedArray
-	opened bool
-}
-
-func (s *jsonStream) open() error {
-	if s.opened {
-		return nil
-	}
-	s.opened = true
-	return s.array.open(s.doc)
+	v     AuditView
+	doc   auditDoc // the document without its transcripts, totals so far
+	array splicedArray
 }
 
 func (s *jsonStream) Transcript(r *audit.Result) error {
-	if err := s.open(); err != nil {
-		return err
-	}
 	td := transcriptDoc{Path: r.Path, Format: r.Format, Agents: r.Agents, Files: filesDoc(r.Files),
 		Boundaries: []boundaryDoc{}, Findings: shown(r.Findings, s.v)}
 	if td.Agents == nil {
@@ -143,15 +131,10 @@ func (s *jsonStream) Transcript(r *audit.Result) error {
 	s.doc.Totals.Transcripts++
 	s.doc.Totals.Boundaries += len(r.Boundaries)
 	count(&s.doc.Totals, td.Findings)
-	return s.array.add(td)
+	return s.array.add(s.doc, td)
 }
 
-func (s *jsonStream) Close() error {
-	if err := s.open(); err != nil {
-		return err
-	}
-	return s.array.close(s.doc)
-}
+func (s *jsonStream) Close() error { return s.array.close(s.doc, s.doc) }
 
 // AuditNDJSON renders one finding per line and nothing else.
 func AuditNDJSON(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
@@ -159,7 +142,7 @@ func AuditNDJSON(w io.Writer, rs []*audit.Result, v AuditView, o Options) error 
 }
 
 // NewAuditNDJSON streams one finding per line.
-func NewAuditNDJSON(w io.Writer, v AuditView, _ Options) AuditStream {
+func NewAuditNDJSON(w io.Writer, v AuditView, _ Options) Stream {
 	return &ndjsonStream{w: w, v: v}
 }
 
@@ -187,7 +170,7 @@ func AuditText(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
 
 // NewAuditText streams the text report: each transcript's part as it
 // comes, and what was hidden and the totals at the end.
-func NewAuditText(w io.Writer, v AuditView, o Options) AuditStream {
+func NewAuditText(w io.Writer, v AuditView, o Options) Stream {
 	return &textStream{w: w, v: v, st: newStyles(w, o.Color)}
 }
 

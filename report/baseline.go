@@ -32,7 +32,7 @@ func Baseline(w io.Writer, rs []*audit.Result, o Options) error {
 
 // NewBaseline gathers the baseline's entries a transcript at a time, so
 // the results need not be kept, and writes the file, sorted, at Close.
-func NewBaseline(w io.Writer, o Options) AuditStream {
+func NewBaseline(w io.Writer, o Options) Stream {
 	return &baselineStream{w: w, file: BaselineFile{Tool: "compaudit", Version: o.Version, Findings: []BaselineEntry{}}}
 }
 

@@ -79,67 +79,83 @@ func obligationsFor(l *audit.AgentLedger, v LedgerView) []*audit.Obligation {
 }
 
 // LedgerJSON renders ledgers as one JSON document.
-func LedgerJSON(w io.Writer, ts []*audit.TranscriptLedgers, v LedgerView, o Options) error {
+func LedgerJSON(w io.Writer, rs []*audit.Result, v LedgerView, o Options) error {
+	return renderAll(NewLedgerJSON(w, v, o), rs)
+}
+
+// NewLedgerJSON streams the ledgers' JSON document a transcript at a time.
+func NewLedgerJSON(w io.Writer, v LedgerView, o Options) Stream {
 	doc := ledgerDoc{Tool: "compaudit", Version: o.Version, Transcripts: []ledgerTranscript{}}
 	if v.At > 0 {
 		doc.At = &v.At
 	}
-	for _, t := range ts {
-		lt := ledgerTranscript{Path: t.Path, Format: t.Format, Files: filesDoc(t.Files), Agents: []ledgerAgent{}}
-		for _, a := range t.Agents {
-			lt.Agents = append(lt.Agents, ledgerAgent{Agent: a.Agent, Turns: a.Turns, Boundaries: a.Boundaries,
-				Obligations: obligationsFor(a, v)})
-		}
-		doc.Transcripts = append(doc.Transcripts, lt)
-	}
-	return encodeJSON(w, doc, true)
+	return &docStream{array: splicedArray{w: w, key: `"transcripts": [`}, doc: doc, empty: doc,
+		element: func(r *audit.Result) any {
+			t := audit.LedgersOf(r)
+			lt := ledgerTranscript{Path: t.Path, Format: t.Format, Files: filesDoc(t.Files), Agents: []ledgerAgent{}}
+			for _, a := range t.Agents {
+				lt.Agents = append(lt.Agents, ledgerAgent{Agent: a.Agent, Turns: a.Turns, Boundaries: a.Boundaries,
+					Obligations: obligationsFor(a, v)})
+			}
+			return lt
+		}}
 }
 
 // LedgerNDJSON renders one obligation per line, each naming its transcript.
-func LedgerNDJSON(w io.Writer, ts []*audit.TranscriptLedgers, v LedgerView, _ Options) error {
+func LedgerNDJSON(w io.Writer, rs []*audit.Result, v LedgerView, o Options) error {
+	return renderAll(NewLedgerNDJSON(w, v, o), rs)
+}
+
+// NewLedgerNDJSON streams one obligation per line.
+func NewLedgerNDJSON(w io.Writer, v LedgerView, _ Options) Stream {
 	type line struct {
 		Transcript string `json:"transcript"`
 		*audit.Obligation
 	}
-	for _, t := range ts {
+	return &partStream{w: w, part: func(b *strings.Builder, r *audit.Result, _ bool) error {
+		t := audit.LedgersOf(r)
 		for _, a := range t.Agents {
 			for _, ob := range obligationsFor(a, v) {
-				if err := encodeJSON(w, line{Transcript: t.Path, Obligation: ob}, false); err != nil {
+				if err := encodeJSON(b, line{Transcript: t.Path, Obligation: ob}, false); err != nil {
 					return err
 				}
 			}
 		}
-	}
-	return nil
+		return nil
+	}}
 }
 
 // LedgerText renders a timeline of each agent's ledger, turn by turn, or the
 // ledger in force at one turn.
-func LedgerText(w io.Writer, ts []*audit.TranscriptLedgers, v LedgerView, o Options) error {
+func LedgerText(w io.Writer, rs []*audit.Result, v LedgerView, o Options) error {
+	return renderAll(NewLedgerText(w, v, o), rs)
+}
+
+// NewLedgerText streams the ledgers' timelines a transcript at a time.
+func NewLedgerText(w io.Writer, v LedgerView, o Options) Stream {
 	st := newStyles(w, o.Color)
-	var b strings.Builder
-	for i, t := range ts {
-		if i > 0 {
+	return &partStream{w: w, part: func(b *strings.Builder, r *audit.Result, first bool) error {
+		t := audit.LedgersOf(r)
+		if !first {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "%s %s\n", st.head.Render(t.Path), st.dim.Render("("+string(t.Format)+")"))
+		fmt.Fprintf(b, "%s %s\n", st.head.Render(t.Path), st.dim.Render("("+string(t.Format)+")"))
 		for _, a := range t.Agents {
 			if v.At > 0 {
 				live := a.Live(v.At)
-				fmt.Fprintf(&b, "  %s — ledger as of turn %d: %d in force, %d retracted or superseded\n",
+				fmt.Fprintf(b, "  %s — ledger as of turn %d: %d in force, %d retracted or superseded\n",
 					st.bold.Render("agent "+a.Agent), v.At, len(live), len(a.Retired(v.At)))
 				for _, ob := range live {
-					fmt.Fprintf(&b, "    %s  %s\n", obligationLine(st, ob), st.dim.Render(originText(ob.Origin)))
+					fmt.Fprintf(b, "    %s  %s\n", obligationLine(st, ob), st.dim.Render(originText(ob.Origin)))
 				}
 				continue
 			}
-			fmt.Fprintf(&b, "  %s — %d turns, %d boundaries, %d obligations\n",
+			fmt.Fprintf(b, "  %s — %d turns, %d boundaries, %d obligations\n",
 				st.bold.Render("agent "+a.Agent), a.Turns, a.Boundaries, countKinds(a.Obligations))
-			writeTimeline(&b, st, a)
+			writeTimeline(b, st, a)
 		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+		return nil
+	}}
 }
 
 func countKinds(list []*audit.Obligation) int {

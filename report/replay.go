@@ -30,52 +30,62 @@ func (v ReplayView) selects(b *audit.BoundaryReplay) bool {
 	return (v.Boundary == 0 || b.Index == v.Boundary) && (v.Agent == "" || b.Agent == v.Agent)
 }
 
+type replayTranscriptDoc struct {
+	Path       string              `json:"path"`
+	Boundaries []replayBoundaryDoc `json:"boundaries"`
+}
+
+type replayDoc struct {
+	Tool        string                `json:"tool"`
+	Version     string                `json:"version"`
+	Transcripts []replayTranscriptDoc `json:"transcripts"`
+}
+
 // ReplayJSON renders each selected boundary with every obligation's
 // survival and trail.
 func ReplayJSON(w io.Writer, rs []*audit.Result, v ReplayView, o Options) error {
-	type doc struct {
-		Tool        string `json:"tool"`
-		Version     string `json:"version"`
-		Transcripts []struct {
-			Path       string              `json:"path"`
-			Boundaries []replayBoundaryDoc `json:"boundaries"`
-		} `json:"transcripts"`
-	}
-	d := doc{Tool: "compaudit", Version: o.Version}
-	for _, r := range rs {
-		t := struct {
-			Path       string              `json:"path"`
-			Boundaries []replayBoundaryDoc `json:"boundaries"`
-		}{Path: r.Path, Boundaries: []replayBoundaryDoc{}}
-		for _, b := range r.Boundaries {
-			if !v.selects(b) {
-				continue
+	return renderAll(NewReplayJSON(w, v, o), rs)
+}
+
+// NewReplayJSON streams the replay's JSON document a transcript at a time.
+func NewReplayJSON(w io.Writer, v ReplayView, o Options) Stream {
+	doc := replayDoc{Tool: "compaudit", Version: o.Version, Transcripts: []replayTranscriptDoc{}}
+	empty := replayDoc{Tool: "compaudit", Version: o.Version} // no transcript: null, as it always was
+	return &docStream{array: splicedArray{w: w, key: `"transcripts": [`}, doc: doc, empty: empty,
+		element: func(r *audit.Result) any {
+			t := replayTranscriptDoc{Path: r.Path, Boundaries: []replayBoundaryDoc{}}
+			for _, b := range r.Boundaries {
+				if !v.selects(b) {
+					continue
+				}
+				bd := replayBoundaryDoc{boundaryDoc: boundaryDocOf(b), Summary: b.Summary(), Obligations: []replaySurvivalDoc{}}
+				for _, s := range b.Survivals {
+					bd.Obligations = append(bd.Obligations, replaySurvivalDoc{Obligation: s.Obligation, Survival: s, Trail: b.Trail(s.Obligation.ID)})
+				}
+				t.Boundaries = append(t.Boundaries, bd)
 			}
-			bd := replayBoundaryDoc{boundaryDoc: boundaryDocOf(b), Summary: b.Summary(), Obligations: []replaySurvivalDoc{}}
-			for _, s := range b.Survivals {
-				bd.Obligations = append(bd.Obligations, replaySurvivalDoc{Obligation: s.Obligation, Survival: s, Trail: b.Trail(s.Obligation.ID)})
-			}
-			t.Boundaries = append(t.Boundaries, bd)
-		}
-		d.Transcripts = append(d.Transcripts, t)
-	}
-	return encodeJSON(w, d, true)
+			return t
+		}}
 }
 
 // ReplayText renders each selected boundary: every obligation, what
 // became of it, and its trail across boundaries.
 func ReplayText(w io.Writer, rs []*audit.Result, v ReplayView, o Options) error {
+	return renderAll(NewReplayText(w, v, o), rs)
+}
+
+// NewReplayText streams the replay a transcript at a time.
+func NewReplayText(w io.Writer, v ReplayView, o Options) Stream {
 	st := newStyles(w, o.Color)
-	var b strings.Builder
-	for _, r := range rs {
-		fmt.Fprintf(&b, "%s %s\n", st.head.Render(r.Path), st.dim.Render("("+string(r.Format)+")"))
+	return &partStream{w: w, part: func(b *strings.Builder, r *audit.Result, _ bool) error {
+		fmt.Fprintf(b, "%s %s\n", st.head.Render(r.Path), st.dim.Render("("+string(r.Format)+")"))
 		n := 0
 		for _, bd := range r.Boundaries {
 			if !v.selects(bd) {
 				continue
 			}
 			n++
-			fmt.Fprintf(&b, "\n  %s %s\n", st.bold.Render(fmt.Sprintf("agent %s · boundary %d", bd.Agent, bd.Index)),
+			fmt.Fprintf(b, "\n  %s %s\n", st.bold.Render(fmt.Sprintf("agent %s · boundary %d", bd.Agent, bd.Index)),
 				st.dim.Render(boundaryLine(bd, bd.Counts())))
 			for _, s := range bd.Survivals {
 				state := fmt.Sprintf("%-12s", s.State)
@@ -87,7 +97,7 @@ func ReplayText(w io.Writer, rs []*audit.Result, v ReplayView, o Options) error 
 				default:
 					state = st.rm.Render(state)
 				}
-				fmt.Fprintf(&b, "    %s %s\n", state, obligationLine(st, s.Obligation))
+				fmt.Fprintf(b, "    %s %s\n", state, obligationLine(st, s.Obligation))
 				var why []string
 				if s.Via != "" && s.State == audit.Preserved {
 					why = append(why, "via "+s.Via)
@@ -96,21 +106,20 @@ func ReplayText(w io.Writer, rs []*audit.Result, v ReplayView, o Options) error 
 					why = append(why, s.Detail)
 				}
 				if len(why) > 0 {
-					fmt.Fprintf(&b, "                 %s\n", st.dim.Render(oneLine(strings.Join(why, "; "), 120)))
+					fmt.Fprintf(b, "                 %s\n", st.dim.Render(oneLine(strings.Join(why, "; "), 120)))
 				}
 				if t := bd.Trail(s.Obligation.ID); len(t) > 1 {
 					var steps []string
 					for _, x := range t {
 						steps = append(steps, fmt.Sprintf("b%d %s", x.Boundary, x.State))
 					}
-					fmt.Fprintf(&b, "                 %s\n", st.dim.Render("trail: "+strings.Join(steps, " → ")))
+					fmt.Fprintf(b, "                 %s\n", st.dim.Render("trail: "+strings.Join(steps, " → ")))
 				}
 			}
 		}
 		if n == 0 {
 			b.WriteString(st.dim.Render("  no matching boundary") + "\n")
 		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+		return nil
+	}}
 }

@@ -174,7 +174,7 @@ func AuditSARIF(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
 // NewAuditSARIF streams the SARIF log: its results are written as each
 // transcript comes, and the reading problems, which SARIF puts after them,
 // at the end.
-func NewAuditSARIF(w io.Writer, v AuditView, o Options) AuditStream {
+func NewAuditSARIF(w io.Writer, v AuditView, o Options) Stream {
 	driver := sarifDriver{Name: "compaudit", Version: o.Version, InformationURI: "https://github.com/compaudit/compaudit", Rules: []sarifRule{}}
 	index := map[string]int{}
 	for i, r := range o.Rules {
@@ -195,30 +195,18 @@ func NewAuditSARIF(w io.Writer, v AuditView, o Options) AuditStream {
 }
 
 type sarifStream struct {
-	v      AuditView
-	index  map[string]int // rule id to its place in the driver's rules
-	run    sarifRun       // the run without its results
-	notes  []sarifNotificationRecord
-	array  splicedArray
-	opened bool
+	v     AuditView
+	index map[string]int // rule id to its place in the driver's rules
+	run   sarifRun       // the run without its results
+	notes []sarifNotificationRecord
+	array splicedArray
 }
 
 func (s *sarifStream) log() sarifLog {
 	return sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{s.run}}
 }
 
-func (s *sarifStream) open() error {
-	if s.opened {
-		return nil
-	}
-	s.opened = true
-	return s.array.open(s.log())
-}
-
 func (s *sarifStream) Transcript(r *audit.Result) error {
-	if err := s.open(); err != nil {
-		return err
-	}
 	for _, f := range r.Files {
 		for _, d := range f.Diagnostics {
 			s.notes = append(s.notes, sarifNotificationRecord{Level: d.Severity.String(),
@@ -256,7 +244,7 @@ func (s *sarifStream) Transcript(r *audit.Result) error {
 		if f.Suppressed != nil {
 			res.Suppressions = []sarifSuppression{{Kind: "external", Status: "accepted", Justification: f.Suppressed.Reason}}
 		}
-		if err := s.array.add(res); err != nil {
+		if err := s.array.add(s.log(), res); err != nil {
 			return err
 		}
 	}
@@ -264,11 +252,8 @@ func (s *sarifStream) Transcript(r *audit.Result) error {
 }
 
 func (s *sarifStream) Close() error {
-	if err := s.open(); err != nil {
-		return err
-	}
 	s.run.Invocations = []sarifInvocation{{ExecutionSuccessful: true, ToolExecutionNotifications: s.notes}}
-	return s.array.close(s.log())
+	return s.array.close(s.log(), s.log())
 }
 
 func firstParagraph(doc string) string {

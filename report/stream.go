@@ -9,17 +9,18 @@ import (
 	"github.com/compaudit/compaudit/audit"
 )
 
-// AuditStream renders an audit a transcript at a time, so a run over many
-// sessions need not hold every result until it renders: Transcript writes
-// one transcript's part, Close what follows the last. Markdown and HTML,
-// which order or draw every transcript's findings together, have none.
-type AuditStream interface {
+// Stream renders a view of an audit a transcript at a time, so a run over
+// many sessions need not hold every result until it renders: Transcript
+// writes one transcript's part, Close what follows the last. Markdown and
+// HTML, which order or draw every transcript's findings together, have
+// none.
+type Stream interface {
 	Transcript(r *audit.Result) error
 	Close() error
 }
 
 // renderAll renders every result through s.
-func renderAll(s AuditStream, rs []*audit.Result) error {
+func renderAll(s Stream, rs []*audit.Result) error {
 	for _, r := range rs {
 		if err := s.Transcript(r); err != nil {
 			return err
@@ -28,20 +29,57 @@ func renderAll(s AuditStream, rs []*audit.Result) error {
 	return s.Close()
 }
 
+// partStream is a Stream whose output is one part per transcript and
+// nothing after the last: part renders a transcript's part, and is told
+// whether it is the first.
+type partStream struct {
+	w    io.Writer
+	n    int
+	part func(b *strings.Builder, r *audit.Result, first bool) error
+}
+
+func (s *partStream) Transcript(r *audit.Result) error {
+	var b strings.Builder
+	if err := s.part(&b, r, s.n == 0); err != nil {
+		return err
+	}
+	s.n++
+	_, err := io.WriteString(s.w, b.String())
+	return err
+}
+
+func (s *partStream) Close() error { return nil }
+
+// docStream is a Stream for an indented JSON document with an element per
+// transcript in one array, and nothing that depends on the transcripts
+// around it.
+type docStream struct {
+	array   splicedArray
+	doc     any // with the array empty
+	empty   any // the document when no transcript was given
+	element func(r *audit.Result) any
+}
+
+func (s *docStream) Transcript(r *audit.Result) error { return s.array.add(s.doc, s.element(r)) }
+
+func (s *docStream) Close() error { return s.array.close(s.doc, s.empty) }
+
 // splicedArray writes an indented JSON document one of whose arrays is
-// written element by element: the document is encoded with that array
-// empty, once for what comes before it and once, at the end, for what
-// comes after, and each element is indented as encodeJSON would indent it
-// in place. key is the array's member as encoded, e.g. `"results": [`; it
-// must be the first such member in the document.
+// written element by element. The document is encoded with that array
+// empty: before the first element, for what comes before the array, and at
+// the end for what comes after it; each element is indented as encodeJSON
+// would indent it in place. key is the array's member as encoded with the
+// array empty but for its closing bracket, e.g. `"results": [`; it must be
+// the first such member in the document.
 type splicedArray struct {
 	w      io.Writer
 	key    string
 	prefix string // the indentation of the line that holds key
-	n      int
+	n      int    // elements written
 }
 
-// encodedAround encodes doc and cuts it after the first key.
+// encodedAround encodes doc, cuts it after the first key and notes the
+// indentation of key's line.
 func (s *splicedArray) encodedAround(doc any) (before, after string, err error) {
 	var b bytes.Buffer
 	if err := encodeJSON(&b, doc, true); err != nil {
@@ -57,17 +95,18 @@ func (s *splicedArray) encodedAround(doc any) (before, after string, err error) 
 	return text[:i+len(s.key)], text[i+len(s.key):], nil
 }
 
-// open writes doc up to the array's opening bracket.
-func (s *splicedArray) open(doc any) error {
-	before, _, err := s.encodedAround(doc)
-	if err != nil {
-		return err
+// add writes v as the array's next element; before the first, doc (the
+// document with the array empty) up to the array.
+func (s *splicedArray) add(doc, v any) error {
+	if s.n == 0 {
+		before, _, err := s.encodedAround(doc)
+		if err != nil {
+			return err
+		}
+		if _, err := io.WriteString(s.w, before); err != nil {
+			return err
+		}
 	}
-	_, err = io.WriteString(s.w, before)
-	return err
-}
-
-func (s *splicedArray) add(v any) error {
 	var b bytes.Buffer
 	enc := newJSONEncoder(&b)
 	enc.SetIndent(s.prefix+"  ", "  ")
@@ -83,15 +122,17 @@ func (s *splicedArray) add(v any) error {
 	return err
 }
 
-// close writes what follows the array in doc, the document as it ends.
-func (s *splicedArray) close(doc any) error {
+// close ends the document: what follows the array in doc, the document
+// with the array empty and as it ends; or, when no element was written,
+// the whole of empty, the document as it is with no element.
+func (s *splicedArray) close(doc, empty any) error {
+	if s.n == 0 {
+		return encodeJSON(s.w, empty, true)
+	}
 	_, after, err := s.encodedAround(doc)
 	if err != nil {
 		return err
 	}
-	if s.n > 0 {
-		after = "\n" + s.prefix + after
-	}
-	_, err = io.WriteString(s.w, after)
+	_, err = io.WriteString(s.w, "\n"+s.prefix+after)
 	return err
 }

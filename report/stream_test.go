@@ -10,14 +10,24 @@ import (
 	"github.com/compaudit/compaudit/audit"
 )
 
-// TestStreamedDocumentsAreOneDocument: JSON and SARIF are written a
+// TestStreamedDocumentsAreOneDocument: the JSON and SARIF of the audit,
+// and the JSON of the ledger, replay and agents views, are written a
 // transcript at a time by splicing elements into a document encoded with
 // its array empty. Whatever the number of transcripts and findings, the
 // bytes are those encodeJSON gives for one document: valid JSON, indented
 // exactly as the encoder indents its compact form.
 func TestStreamedDocumentsAreOneDocument(t *testing.T) {
 	rs := auditInputs(t, goldenInputs...)
-	streams := map[string]func(io.Writer, AuditView, Options) AuditStream{"json": NewAuditJSON, "sarif": NewAuditSARIF}
+	streams := map[string]func(io.Writer, AuditView, Options) Stream{
+		"json": NewAuditJSON, "sarif": NewAuditSARIF,
+		"ledger": func(w io.Writer, _ AuditView, o Options) Stream { return NewLedgerJSON(w, LedgerView{}, o) },
+		"ledger at 40": func(w io.Writer, _ AuditView, o Options) Stream {
+			return NewLedgerJSON(w, LedgerView{At: 40}, o)
+		},
+		"replay":            func(w io.Writer, _ AuditView, o Options) Stream { return NewReplayJSON(w, ReplayView{}, o) },
+		"replay boundary 2": func(w io.Writer, _ AuditView, o Options) Stream { return NewReplayJSON(w, ReplayView{Boundary: 2}, o) },
+		"agents":            func(w io.Writer, _ AuditView, o Options) Stream { return NewAgentsJSON(w, 5, o) },
+	}
 	sets := map[string][]*audit.Result{"none": nil, "one": rs[:1], "all": rs, "canonical first": {rs[2], rs[0]}}
 	views := map[string]AuditView{"notes": {MinSeverity: audit.SeverityNote}, "none shown": {MinSeverity: audit.SeverityError + 1}}
 	for name, newStream := range streams {
@@ -59,8 +69,15 @@ func firstDifference(got, want string) string {
 func TestStreamsWriteAsTheyGo(t *testing.T) {
 	rs := auditInputs(t, goldenInputs...)
 	note := AuditView{MinSeverity: audit.SeverityNote}
-	for name, newStream := range map[string]func(io.Writer, AuditView, Options) AuditStream{
+	for name, newStream := range map[string]func(io.Writer, AuditView, Options) Stream{
 		"text": NewAuditText, "json": NewAuditJSON, "ndjson": NewAuditNDJSON, "sarif": NewAuditSARIF,
+		"ledger text":   func(w io.Writer, _ AuditView, o Options) Stream { return NewLedgerText(w, LedgerView{}, o) },
+		"ledger json":   func(w io.Writer, _ AuditView, o Options) Stream { return NewLedgerJSON(w, LedgerView{}, o) },
+		"ledger ndjson": func(w io.Writer, _ AuditView, o Options) Stream { return NewLedgerNDJSON(w, LedgerView{}, o) },
+		"replay text":   func(w io.Writer, _ AuditView, o Options) Stream { return NewReplayText(w, ReplayView{}, o) },
+		"replay json":   func(w io.Writer, _ AuditView, o Options) Stream { return NewReplayJSON(w, ReplayView{}, o) },
+		"agents text":   func(w io.Writer, _ AuditView, o Options) Stream { return NewAgentsText(w, 5, o) },
+		"agents json":   func(w io.Writer, _ AuditView, o Options) Stream { return NewAgentsJSON(w, 5, o) },
 	} {
 		var b bytes.Buffer
 		s := newStream(&b, note, goldenOptions)
@@ -71,19 +88,26 @@ func TestStreamsWriteAsTheyGo(t *testing.T) {
 			if len(r.Findings) == 0 {
 				t.Fatalf("%s has no findings to look for", r.Path)
 			}
-			if want := r.Findings[len(r.Findings)-1].Fingerprint; name != "text" && !strings.Contains(b.String(), want) {
-				t.Errorf("%s: the last finding of transcript %d is not written once it is given", name, i)
+			// the audit's machine formats show the findings; the rest, the path
+			want := r.Path
+			if name == "json" || name == "ndjson" || name == "sarif" {
+				want = r.Findings[len(r.Findings)-1].Fingerprint
 			}
-			if name == "text" && !strings.Contains(b.String(), r.Path) {
-				t.Errorf("text: transcript %d is not written once it is given", i)
+			if !strings.Contains(b.String(), want) {
+				t.Errorf("%s: transcript %d is not written once it is given", name, i)
 			}
 		}
 		before := b.Len()
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if name != "ndjson" && b.Len() == before {
+		// a document ends at Close, and the audit's text with its totals
+		ends := name == "text" || name == "sarif" || strings.HasSuffix(name, "json") && !strings.HasSuffix(name, "ndjson")
+		if ends && b.Len() == before {
 			t.Errorf("%s: Close wrote nothing; the document's end was written too early", name)
+		}
+		if !ends && b.Len() != before {
+			t.Errorf("%s: Close wrote %q after the last transcript", name, b.String()[before:])
 		}
 	}
 }
@@ -99,7 +123,7 @@ func FuzzStreamedDocuments(f *testing.F) {
 	f.Fuzz(func(t *testing.T, version, p1, p2 string) {
 		found := []audit.Finding{{Rule: "dropped-literal", Severity: audit.SeverityError, Message: p2, File: p1, Line: 3, Fingerprint: version}}
 		rs := []*audit.Result{{Path: p1}, {Path: p2, Agents: []string{p1}, Findings: found}, {Path: p1, Findings: found}}
-		for name, newStream := range map[string]func(io.Writer, AuditView, Options) AuditStream{"json": NewAuditJSON, "sarif": NewAuditSARIF} {
+		for name, newStream := range map[string]func(io.Writer, AuditView, Options) Stream{"json": NewAuditJSON, "sarif": NewAuditSARIF} {
 			var b bytes.Buffer
 			if err := renderAll(newStream(&b, AuditView{}, Options{Version: version}), rs); err != nil {
 				t.Fatal(err)
