@@ -391,29 +391,14 @@ func (p *findingPolicy) warnUnused(a *app) {
 	}
 }
 
-// auditAll reads and audits every transcript the arguments name and
-// returns their results in argument order.
-// full keeps each result whole for the views that show the replay; without
-// it results keep their findings and counts (Result.Trim), so a run over
-// thousands of sessions stays small.
-func auditAll(a *app, in *inputOptions, args []string, aopts audit.Options, full bool) ([]*audit.Result, *inputHealth, error) {
-	var results []*audit.Result
-	health, err := auditEach(a, in, args, aopts, full, true, func(res *audit.Result) error {
-		results = append(results, res)
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return results, health, nil
-}
-
 // auditEach reads and audits every transcript the arguments name and hands
 // each result to use in argument order, as soon as it and every one before
-// it are done. kept says whether use keeps the results; when it does not,
-// at most resultsAhead transcripts are audited or waiting ahead of the one
-// use is to take next, so a run over any number of sessions holds a
-// bounded number of results.
+// it are done. full keeps each result whole for the views that show the
+// replay; without it results keep their findings and counts (Result.Trim).
+// kept says whether use keeps the results; when it does not, at most
+// resultsAhead transcripts (wholeResultsAhead when full) are audited or
+// waiting ahead of the one use is to take next, so a run over any number
+// of sessions holds a bounded number of results.
 func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, full, kept bool, use func(*audit.Result) error) (*inputHealth, error) {
 	popts, err := in.parseOptions(a.streams)
 	if err != nil {
