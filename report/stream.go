@@ -98,27 +98,22 @@ func (s *splicedArray) encodedAround(doc any) (before, after string, err error) 
 // add writes v as the array's next element; before the first, doc (the
 // document with the array empty) up to the array.
 func (s *splicedArray) add(doc, v any) error {
+	start := ",\n"
 	if s.n == 0 {
 		before, _, err := s.encodedAround(doc)
 		if err != nil {
 			return err
 		}
-		if _, err := io.WriteString(s.w, before); err != nil {
-			return err
-		}
+		start = before + "\n"
 	}
 	var b bytes.Buffer
 	enc := newJSONEncoder(&b)
 	enc.SetIndent(s.prefix+"  ", "  ")
 	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	sep := ",\n"
-	if s.n == 0 {
-		sep = "\n"
+		return err // nothing written
 	}
 	s.n++
-	_, err := io.WriteString(s.w, sep+s.prefix+"  "+strings.TrimSuffix(b.String(), "\n"))
+	_, err := io.WriteString(s.w, start+s.prefix+"  "+strings.TrimSuffix(b.String(), "\n"))
 	return err
 }
 
