@@ -244,3 +244,39 @@ func TestDestinationRemovesOnlyItsFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCommandsWriteAsTheyGo: on a terminal that shows the progress line
+// and the output together, a streamed command's first transcript is on the
+// screen before the last one is counted as audited; a run that keeps every
+// result (markdown) writes only after it. The first line of output each
+// command writes is looked for.
+func TestCommandsWriteAsTheyGo(t *testing.T) {
+	dir := sessionsFolder(t, 3)
+	for _, c := range []struct {
+		args     []string
+		first    string
+		streamed bool
+	}{
+		{[]string{"audit", "--min-severity", "note"}, "canonical · 3 agent(s)", true},
+		{[]string{"audit", "--format", "json"}, `"tool": "compaudit"`, true},
+		{[]string{"audit", "--format", "ndjson"}, `"rule":`, true},
+		{[]string{"audit", "--format", "sarif"}, `"results": [`, true},
+		{[]string{"audit", "--format", "markdown"}, "## compaudit:", false},
+		{[]string{"ledger", "--format", "ndjson"}, `"transcript":`, true},
+		{[]string{"replay", "--format", "json"}, `"tool": "compaudit"`, true},
+		{[]string{"agents"}, "agent executor", true},
+	} {
+		var term bytes.Buffer
+		s := &Streams{In: strings.NewReader(""), Out: &term, Err: &term, ErrTTY: true,
+			Getenv: func(string) string { return "" }}
+		Main(append(c.args, dir), s)
+		text := term.String()
+		out, last := strings.Index(text, c.first), strings.Index(text, "audited 3/3 files")
+		if out < 0 || last < 0 {
+			t.Fatalf("%v: no output (%d) or no progress (%d): %q…", c.args, out, last, text[:min(len(text), 200)])
+		}
+		if streamed := out < last; streamed != c.streamed {
+			t.Errorf("%v: output before the last transcript was audited: %v, want %v", c.args, streamed, c.streamed)
+		}
+	}
+}
