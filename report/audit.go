@@ -109,32 +109,23 @@ func AuditJSON(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
 // NewAuditJSON streams the JSON document: its transcripts are written as
 // they come and its totals at the end.
 func NewAuditJSON(w io.Writer, v AuditView, o Options) Stream {
-	return &jsonStream{v: v, doc: auditDoc{Tool: "compaudit", Version: o.Version, Transcripts: []transcriptDoc{}},
-		array: splicedArray{w: w, key: `"transcripts": [`}}
+	doc := &auditDoc{Tool: "compaudit", Version: o.Version, Transcripts: []transcriptDoc{}}
+	return &docStream{array: splicedArray{w: w, key: `"transcripts": [`}, doc: doc, empty: doc,
+		element: func(r *audit.Result) any {
+			td := transcriptDoc{Path: r.Path, Format: r.Format, Agents: r.Agents, Files: filesDoc(r.Files),
+				Boundaries: []boundaryDoc{}, Findings: shown(r.Findings, v)}
+			if td.Agents == nil {
+				td.Agents = []string{}
+			}
+			for _, b := range r.Boundaries {
+				td.Boundaries = append(td.Boundaries, boundaryDocOf(b))
+			}
+			doc.Totals.Transcripts++
+			doc.Totals.Boundaries += len(r.Boundaries)
+			count(&doc.Totals, td.Findings)
+			return td
+		}}
 }
-
-type jsonStream struct {
-	v     AuditView
-	doc   auditDoc // the document without its transcripts, totals so far
-	array splicedArray
-}
-
-func (s *jsonStream) Transcript(r *audit.Result) error {
-	td := transcriptDoc{Path: r.Path, Format: r.Format, Agents: r.Agents, Files: filesDoc(r.Files),
-		Boundaries: []boundaryDoc{}, Findings: shown(r.Findings, s.v)}
-	if td.Agents == nil {
-		td.Agents = []string{}
-	}
-	for _, b := range r.Boundaries {
-		td.Boundaries = append(td.Boundaries, boundaryDocOf(b))
-	}
-	s.doc.Totals.Transcripts++
-	s.doc.Totals.Boundaries += len(r.Boundaries)
-	count(&s.doc.Totals, td.Findings)
-	return s.array.add(s.doc, td)
-}
-
-func (s *jsonStream) Close() error { return s.array.close(s.doc, s.doc) }
 
 // AuditNDJSON renders one finding per line and nothing else.
 func AuditNDJSON(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
@@ -143,24 +134,15 @@ func AuditNDJSON(w io.Writer, rs []*audit.Result, v AuditView, o Options) error 
 
 // NewAuditNDJSON streams one finding per line.
 func NewAuditNDJSON(w io.Writer, v AuditView, _ Options) Stream {
-	return &ndjsonStream{w: w, v: v}
-}
-
-type ndjsonStream struct {
-	w io.Writer
-	v AuditView
-}
-
-func (s *ndjsonStream) Transcript(r *audit.Result) error {
-	for _, f := range shown(r.Findings, s.v) {
-		if err := encodeJSON(s.w, f, false); err != nil {
-			return err
+	return &partStream{w: w, part: func(b *strings.Builder, r *audit.Result, _ bool) error {
+		for _, f := range shown(r.Findings, v) {
+			if err := encodeJSON(b, f, false); err != nil {
+				return err
+			}
 		}
-	}
-	return nil
+		return nil
+	}}
 }
-
-func (s *ndjsonStream) Close() error { return nil }
 
 // AuditText renders findings grouped by transcript and boundary, with their
 // chains, trails and diffs.
@@ -171,77 +153,63 @@ func AuditText(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
 // NewAuditText streams the text report: each transcript's part as it
 // comes, and what was hidden and the totals at the end.
 func NewAuditText(w io.Writer, v AuditView, o Options) Stream {
-	return &textStream{w: w, v: v, st: newStyles(w, o.Color)}
-}
-
-type textStream struct {
-	w                       io.Writer
-	v                       AuditView
-	st                      styles
-	n                       int // transcripts written
-	total                   totalsDoc
-	hiddenNotes, suppressed int
-}
-
-func (s *textStream) Transcript(r *audit.Result) error {
-	st := s.st
-	var b strings.Builder
-	if s.n > 0 {
-		b.WriteString("\n")
-	}
-	s.n++
-	var t totalsDoc
-	count(&t, r.Findings)
-	count(&s.total, r.Findings)
-	fmt.Fprintf(&b, "%s  %s\n", st.head.Render(r.Path), st.dim.Render(fmt.Sprintf("%s · %d agent(s) · %d boundar%s · %s",
-		r.Format, len(r.Agents), len(r.Boundaries), plural(len(r.Boundaries), "y", "ies"), tally(t))))
-	byBoundary := map[string][]audit.Finding{}
-	for _, f := range r.Findings {
-		if f.Suppressed != nil {
-			s.suppressed++
-			continue
-		}
-		if f.Severity < s.v.MinSeverity {
-			if f.Severity == audit.SeverityNote {
-				s.hiddenNotes++
+	st := newStyles(w, o.Color)
+	var total totalsDoc
+	n, hiddenNotes, suppressed := 0, 0, 0 // transcripts written, findings not shown
+	return &partStream{w: w,
+		part: func(b *strings.Builder, r *audit.Result, first bool) error {
+			if !first {
+				b.WriteString("\n")
 			}
-			continue
-		}
-		k := fmt.Sprintf("%s/%d", f.Agent, f.Boundary)
-		byBoundary[k] = append(byBoundary[k], f)
-	}
-	if len(r.Boundaries) == 0 {
-		b.WriteString(st.dim.Render("  no compaction boundary: nothing was summarized away") + "\n")
-	}
-	for _, bd := range r.Boundaries {
-		c := bd.Counts()
-		head := fmt.Sprintf("boundary %d", bd.Index)
-		if bd.Agent != parse.MainAgent {
-			head = "agent " + bd.Agent + " · " + head
-		}
-		fmt.Fprintf(&b, "\n  %s %s\n", st.bold.Render(head), st.dim.Render(boundaryLine(bd, c)))
-		for _, f := range orderedBySeverity(byBoundary[fmt.Sprintf("%s/%d", bd.Agent, bd.Index)]) {
-			writeFinding(&b, st, f)
-		}
-	}
-	_, err := io.WriteString(s.w, b.String())
-	return err
-}
-
-func (s *textStream) Close() error {
-	st := s.st
-	var b strings.Builder
-	if s.suppressed > 0 {
-		fmt.Fprintf(&b, "\n%s\n", st.dim.Render(fmt.Sprintf("%d suppressed finding(s) not shown (see .compaudit.yaml; JSON and SARIF list them)", s.suppressed)))
-	}
-	if s.hiddenNotes > 0 {
-		fmt.Fprintf(&b, "\n%s\n", st.dim.Render(fmt.Sprintf("%d note(s) not shown (--min-severity note shows them)", s.hiddenNotes)))
-	}
-	if s.n > 1 {
-		fmt.Fprintf(&b, "\n%s\n", st.bold.Render(fmt.Sprintf("%d transcripts: %s", s.n, tally(s.total))))
-	}
-	_, err := io.WriteString(s.w, b.String())
-	return err
+			n++
+			var t totalsDoc
+			count(&t, r.Findings)
+			count(&total, r.Findings)
+			fmt.Fprintf(b, "%s  %s\n", st.head.Render(r.Path), st.dim.Render(fmt.Sprintf("%s · %d agent(s) · %d boundar%s · %s",
+				r.Format, len(r.Agents), len(r.Boundaries), plural(len(r.Boundaries), "y", "ies"), tally(t))))
+			byBoundary := map[string][]audit.Finding{}
+			for _, f := range r.Findings {
+				if f.Suppressed != nil {
+					suppressed++
+					continue
+				}
+				if f.Severity < v.MinSeverity {
+					if f.Severity == audit.SeverityNote {
+						hiddenNotes++
+					}
+					continue
+				}
+				k := fmt.Sprintf("%s/%d", f.Agent, f.Boundary)
+				byBoundary[k] = append(byBoundary[k], f)
+			}
+			if len(r.Boundaries) == 0 {
+				b.WriteString(st.dim.Render("  no compaction boundary: nothing was summarized away") + "\n")
+			}
+			for _, bd := range r.Boundaries {
+				c := bd.Counts()
+				head := fmt.Sprintf("boundary %d", bd.Index)
+				if bd.Agent != parse.MainAgent {
+					head = "agent " + bd.Agent + " · " + head
+				}
+				fmt.Fprintf(b, "\n  %s %s\n", st.bold.Render(head), st.dim.Render(boundaryLine(bd, c)))
+				for _, f := range orderedBySeverity(byBoundary[fmt.Sprintf("%s/%d", bd.Agent, bd.Index)]) {
+					writeFinding(b, st, f)
+				}
+			}
+			return nil
+		},
+		end: func(b *strings.Builder) error {
+			if suppressed > 0 {
+				fmt.Fprintf(b, "\n%s\n", st.dim.Render(fmt.Sprintf("%d suppressed finding(s) not shown (see .compaudit.yaml; JSON and SARIF list them)", suppressed)))
+			}
+			if hiddenNotes > 0 {
+				fmt.Fprintf(b, "\n%s\n", st.dim.Render(fmt.Sprintf("%d note(s) not shown (--min-severity note shows them)", hiddenNotes)))
+			}
+			if n > 1 {
+				fmt.Fprintf(b, "\n%s\n", st.bold.Render(fmt.Sprintf("%d transcripts: %s", n, tally(total))))
+			}
+			return nil
+		}}
 }
 
 func boundaryLine(bd *audit.BoundaryReplay, c map[audit.State]int) string {

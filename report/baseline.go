@@ -3,6 +3,7 @@ package report
 import (
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/compaudit/compaudit/audit"
 )
@@ -33,23 +34,17 @@ func Baseline(w io.Writer, rs []*audit.Result, o Options) error {
 // NewBaseline gathers the baseline's entries a transcript at a time, so
 // the results need not be kept, and writes the file, sorted, at Close.
 func NewBaseline(w io.Writer, o Options) Stream {
-	return &baselineStream{w: w, file: BaselineFile{Tool: "compaudit", Version: o.Version, Findings: []BaselineEntry{}}}
-}
-
-type baselineStream struct {
-	w    io.Writer
-	file BaselineFile
-}
-
-func (s *baselineStream) Transcript(r *audit.Result) error {
-	for _, f := range r.Findings {
-		s.file.Findings = append(s.file.Findings, BaselineEntry{Fingerprint: f.Fingerprint, Rule: f.Rule,
-			Severity: f.Severity.String(), Transcript: r.Path, Message: f.Message})
-	}
-	return nil
-}
-
-func (s *baselineStream) Close() error {
-	sort.SliceStable(s.file.Findings, func(i, j int) bool { return s.file.Findings[i].Fingerprint < s.file.Findings[j].Fingerprint })
-	return encodeJSON(s.w, s.file, true)
+	file := BaselineFile{Tool: "compaudit", Version: o.Version, Findings: []BaselineEntry{}}
+	return &partStream{w: w,
+		part: func(_ *strings.Builder, r *audit.Result, _ bool) error {
+			for _, f := range r.Findings {
+				file.Findings = append(file.Findings, BaselineEntry{Fingerprint: f.Fingerprint, Rule: f.Rule,
+					Severity: f.Severity.String(), Transcript: r.Path, Message: f.Message})
+			}
+			return nil
+		},
+		end: func(b *strings.Builder) error {
+			sort.SliceStable(file.Findings, func(i, j int) bool { return file.Findings[i].Fingerprint < file.Findings[j].Fingerprint })
+			return encodeJSON(b, file, true)
+		}}
 }

@@ -29,13 +29,14 @@ func renderAll(s Stream, rs []*audit.Result) error {
 	return s.Close()
 }
 
-// partStream is a Stream whose output is one part per transcript and
-// nothing after the last: part renders a transcript's part, and is told
-// whether it is the first.
+// partStream is a Stream whose output is one part per transcript, then
+// what end renders, if anything: part renders a transcript's part, and is
+// told whether it is the first.
 type partStream struct {
 	w    io.Writer
 	n    int
 	part func(b *strings.Builder, r *audit.Result, first bool) error
+	end  func(b *strings.Builder) error
 }
 
 func (s *partStream) Transcript(r *audit.Result) error {
@@ -48,11 +49,21 @@ func (s *partStream) Transcript(r *audit.Result) error {
 	return err
 }
 
-func (s *partStream) Close() error { return nil }
+func (s *partStream) Close() error {
+	if s.end == nil {
+		return nil
+	}
+	var b strings.Builder
+	if err := s.end(&b); err != nil {
+		return err
+	}
+	_, err := io.WriteString(s.w, b.String())
+	return err
+}
 
 // docStream is a Stream for an indented JSON document with an element per
-// transcript in one array, and nothing that depends on the transcripts
-// around it.
+// transcript in one array. A document that sums the transcripts (the
+// audit's totals) is given as a pointer that element updates.
 type docStream struct {
 	array   splicedArray
 	doc     any // with the array empty
