@@ -92,33 +92,16 @@ type agentsTranscriptDoc struct {
 	Agents []agentDoc `json:"agents"`
 }
 
-type agentsDoc struct {
-	Tool        string                `json:"tool"`
-	Version     string                `json:"version"`
-	Transcripts []agentsTranscriptDoc `json:"transcripts"`
-}
-
-// AgentsJSON renders the per-agent view of each transcript.
-func AgentsJSON(w io.Writer, rs []*audit.Result, baselineTurns int, o Options) error {
-	return renderAll(NewAgentsJSON(w, baselineTurns, o), rs)
-}
-
 // NewAgentsJSON streams the per-agent JSON document a transcript at a time.
 func NewAgentsJSON(w io.Writer, baselineTurns int, o Options) Stream {
-	doc := agentsDoc{Tool: "compaudit", Version: o.Version, Transcripts: []agentsTranscriptDoc{}}
-	return &docStream{array: splicedArray{w: w, key: `"transcripts": [`}, doc: doc, empty: doc,
-		element: func(r *audit.Result) any {
-			return agentsTranscriptDoc{Path: r.Path, Agents: agentDocs(r.State, baselineTurns)}
-		}}
+	doc := viewDoc[agentsTranscriptDoc]{Tool: "compaudit", Version: o.Version, Transcripts: []agentsTranscriptDoc{}}
+	return transcriptsDoc(w, doc, doc, func(r *audit.Result) any {
+		return agentsTranscriptDoc{Path: r.Path, Agents: agentDocs(r.State, baselineTurns)}
+	})
 }
 
-// AgentsText renders, per agent, its compactions, reads and writes, its
+// NewAgentsText streams, per agent, its compactions, reads and writes, its
 // write breadth per turn against the baseline, and what its messages cite.
-func AgentsText(w io.Writer, rs []*audit.Result, baselineTurns int, o Options) error {
-	return renderAll(NewAgentsText(w, baselineTurns, o), rs)
-}
-
-// NewAgentsText streams the per-agent view a transcript at a time.
 func NewAgentsText(w io.Writer, baselineTurns int, o Options) Stream {
 	st := newStyles(w, o.Color)
 	return &partStream{w: w, part: func(b *strings.Builder, r *audit.Result, _ bool) error {

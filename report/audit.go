@@ -110,21 +110,20 @@ func AuditJSON(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
 // they come and its totals at the end.
 func NewAuditJSON(w io.Writer, v AuditView, o Options) Stream {
 	doc := &auditDoc{Tool: "compaudit", Version: o.Version, Transcripts: []transcriptDoc{}}
-	return &docStream{array: splicedArray{w: w, key: `"transcripts": [`}, doc: doc, empty: doc,
-		element: func(r *audit.Result) any {
-			td := transcriptDoc{Path: r.Path, Format: r.Format, Agents: r.Agents, Files: filesDoc(r.Files),
-				Boundaries: []boundaryDoc{}, Findings: shown(r.Findings, v)}
-			if td.Agents == nil {
-				td.Agents = []string{}
-			}
-			for _, b := range r.Boundaries {
-				td.Boundaries = append(td.Boundaries, boundaryDocOf(b))
-			}
-			doc.Totals.Transcripts++
-			doc.Totals.Boundaries += len(r.Boundaries)
-			count(&doc.Totals, td.Findings)
-			return td
-		}}
+	return transcriptsDoc(w, doc, doc, func(r *audit.Result) any {
+		td := transcriptDoc{Path: r.Path, Format: r.Format, Agents: r.Agents, Files: filesDoc(r.Files),
+			Boundaries: []boundaryDoc{}, Findings: shown(r.Findings, v)}
+		if td.Agents == nil {
+			td.Agents = []string{}
+		}
+		for _, b := range r.Boundaries {
+			td.Boundaries = append(td.Boundaries, boundaryDocOf(b))
+		}
+		doc.Totals.Transcripts++
+		doc.Totals.Boundaries += len(r.Boundaries)
+		count(&doc.Totals, td.Findings)
+		return td
+	})
 }
 
 // AuditNDJSON renders one finding per line and nothing else.

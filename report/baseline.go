@@ -25,14 +25,9 @@ type BaselineEntry struct {
 	Message     string `json:"message"`
 }
 
-// Baseline writes the fingerprints of every finding, sorted so the file
-// diffs well.
-func Baseline(w io.Writer, rs []*audit.Result, o Options) error {
-	return renderAll(NewBaseline(w, o), rs)
-}
-
-// NewBaseline gathers the baseline's entries a transcript at a time, so
-// the results need not be kept, and writes the file, sorted, at Close.
+// NewBaseline gathers the fingerprints of every finding a transcript at a
+// time, so the results need not be kept, and writes the file at Close,
+// sorted so it diffs well.
 func NewBaseline(w io.Writer, o Options) Stream {
 	file := BaselineFile{Tool: "compaudit", Version: o.Version, Findings: []BaselineEntry{}}
 	return &partStream{w: w,

@@ -60,9 +60,9 @@ func TestGolden(t *testing.T) {
 		{"audit.sarif", func(b *bytes.Buffer) error { return AuditSARIF(b, rs, note, goldenOptions) }},
 		{"audit.md", func(b *bytes.Buffer) error { return AuditMarkdown(b, rs, warn, goldenOptions) }},
 		{"audit.html", func(b *bytes.Buffer) error { return AuditHTML(b, rs, note, goldenOptions) }},
-		{"replay.txt", func(b *bytes.Buffer) error { return ReplayText(b, rs[1:2], ReplayView{}, goldenOptions) }},
-		{"agents.txt", func(b *bytes.Buffer) error { return AgentsText(b, rs[2:], 5, goldenOptions) }},
-		{"baseline.json", func(b *bytes.Buffer) error { return Baseline(b, rs, goldenOptions) }},
+		{"replay.txt", func(b *bytes.Buffer) error { return renderAll(NewReplayText(b, ReplayView{}, goldenOptions), rs[1:2]) }},
+		{"agents.txt", func(b *bytes.Buffer) error { return renderAll(NewAgentsText(b, 5, goldenOptions), rs[2:]) }},
+		{"baseline.json", func(b *bytes.Buffer) error { return renderAll(NewBaseline(b, goldenOptions), rs) }},
 		{"rules.txt", func(b *bytes.Buffer) error { return RulesText(b, rules.All(), goldenOptions) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {

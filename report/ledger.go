@@ -78,35 +78,24 @@ func obligationsFor(l *audit.AgentLedger, v LedgerView) []*audit.Obligation {
 	return l.Obligations
 }
 
-// LedgerJSON renders ledgers as one JSON document.
-func LedgerJSON(w io.Writer, rs []*audit.Result, v LedgerView, o Options) error {
-	return renderAll(NewLedgerJSON(w, v, o), rs)
-}
-
-// NewLedgerJSON streams the ledgers' JSON document a transcript at a time.
+// NewLedgerJSON streams the ledgers as one JSON document.
 func NewLedgerJSON(w io.Writer, v LedgerView, o Options) Stream {
 	doc := ledgerDoc{Tool: "compaudit", Version: o.Version, Transcripts: []ledgerTranscript{}}
 	if v.At > 0 {
 		doc.At = &v.At
 	}
-	return &docStream{array: splicedArray{w: w, key: `"transcripts": [`}, doc: doc, empty: doc,
-		element: func(r *audit.Result) any {
-			t := audit.LedgersOf(r)
-			lt := ledgerTranscript{Path: t.Path, Format: t.Format, Files: filesDoc(t.Files), Agents: []ledgerAgent{}}
-			for _, a := range t.Agents {
-				lt.Agents = append(lt.Agents, ledgerAgent{Agent: a.Agent, Turns: a.Turns, Boundaries: a.Boundaries,
-					Obligations: obligationsFor(a, v)})
-			}
-			return lt
-		}}
+	return transcriptsDoc(w, doc, doc, func(r *audit.Result) any {
+		t := audit.LedgersOf(r)
+		lt := ledgerTranscript{Path: t.Path, Format: t.Format, Files: filesDoc(t.Files), Agents: []ledgerAgent{}}
+		for _, a := range t.Agents {
+			lt.Agents = append(lt.Agents, ledgerAgent{Agent: a.Agent, Turns: a.Turns, Boundaries: a.Boundaries,
+				Obligations: obligationsFor(a, v)})
+		}
+		return lt
+	})
 }
 
-// LedgerNDJSON renders one obligation per line, each naming its transcript.
-func LedgerNDJSON(w io.Writer, rs []*audit.Result, v LedgerView, o Options) error {
-	return renderAll(NewLedgerNDJSON(w, v, o), rs)
-}
-
-// NewLedgerNDJSON streams one obligation per line.
+// NewLedgerNDJSON streams one obligation per line, each naming its transcript.
 func NewLedgerNDJSON(w io.Writer, v LedgerView, _ Options) Stream {
 	type line struct {
 		Transcript string `json:"transcript"`
@@ -125,13 +114,8 @@ func NewLedgerNDJSON(w io.Writer, v LedgerView, _ Options) Stream {
 	}}
 }
 
-// LedgerText renders a timeline of each agent's ledger, turn by turn, or the
-// ledger in force at one turn.
-func LedgerText(w io.Writer, rs []*audit.Result, v LedgerView, o Options) error {
-	return renderAll(NewLedgerText(w, v, o), rs)
-}
-
-// NewLedgerText streams the ledgers' timelines a transcript at a time.
+// NewLedgerText streams a timeline of each agent's ledger, turn by turn, or
+// the ledger in force at one turn.
 func NewLedgerText(w io.Writer, v LedgerView, o Options) Stream {
 	st := newStyles(w, o.Color)
 	return &partStream{w: w, part: func(b *strings.Builder, r *audit.Result, first bool) error {

@@ -35,46 +35,29 @@ type replayTranscriptDoc struct {
 	Boundaries []replayBoundaryDoc `json:"boundaries"`
 }
 
-type replayDoc struct {
-	Tool        string                `json:"tool"`
-	Version     string                `json:"version"`
-	Transcripts []replayTranscriptDoc `json:"transcripts"`
-}
-
-// ReplayJSON renders each selected boundary with every obligation's
+// NewReplayJSON streams each selected boundary with every obligation's
 // survival and trail.
-func ReplayJSON(w io.Writer, rs []*audit.Result, v ReplayView, o Options) error {
-	return renderAll(NewReplayJSON(w, v, o), rs)
-}
-
-// NewReplayJSON streams the replay's JSON document a transcript at a time.
 func NewReplayJSON(w io.Writer, v ReplayView, o Options) Stream {
-	doc := replayDoc{Tool: "compaudit", Version: o.Version, Transcripts: []replayTranscriptDoc{}}
-	empty := replayDoc{Tool: "compaudit", Version: o.Version} // no transcript: null, as it always was
-	return &docStream{array: splicedArray{w: w, key: `"transcripts": [`}, doc: doc, empty: empty,
-		element: func(r *audit.Result) any {
-			t := replayTranscriptDoc{Path: r.Path, Boundaries: []replayBoundaryDoc{}}
-			for _, b := range r.Boundaries {
-				if !v.selects(b) {
-					continue
-				}
-				bd := replayBoundaryDoc{boundaryDoc: boundaryDocOf(b), Summary: b.Summary(), Obligations: []replaySurvivalDoc{}}
-				for _, s := range b.Survivals {
-					bd.Obligations = append(bd.Obligations, replaySurvivalDoc{Obligation: s.Obligation, Survival: s, Trail: b.Trail(s.Obligation.ID)})
-				}
-				t.Boundaries = append(t.Boundaries, bd)
+	doc := viewDoc[replayTranscriptDoc]{Tool: "compaudit", Version: o.Version, Transcripts: []replayTranscriptDoc{}}
+	empty := viewDoc[replayTranscriptDoc]{Tool: "compaudit", Version: o.Version} // no transcript: null, as it always was
+	return transcriptsDoc(w, doc, empty, func(r *audit.Result) any {
+		t := replayTranscriptDoc{Path: r.Path, Boundaries: []replayBoundaryDoc{}}
+		for _, b := range r.Boundaries {
+			if !v.selects(b) {
+				continue
 			}
-			return t
-		}}
+			bd := replayBoundaryDoc{boundaryDoc: boundaryDocOf(b), Summary: b.Summary(), Obligations: []replaySurvivalDoc{}}
+			for _, s := range b.Survivals {
+				bd.Obligations = append(bd.Obligations, replaySurvivalDoc{Obligation: s.Obligation, Survival: s, Trail: b.Trail(s.Obligation.ID)})
+			}
+			t.Boundaries = append(t.Boundaries, bd)
+		}
+		return t
+	})
 }
 
-// ReplayText renders each selected boundary: every obligation, what
+// NewReplayText streams each selected boundary: every obligation, what
 // became of it, and its trail across boundaries.
-func ReplayText(w io.Writer, rs []*audit.Result, v ReplayView, o Options) error {
-	return renderAll(NewReplayText(w, v, o), rs)
-}
-
-// NewReplayText streams the replay a transcript at a time.
 func NewReplayText(w io.Writer, v ReplayView, o Options) Stream {
 	st := newStyles(w, o.Color)
 	return &partStream{w: w, part: func(b *strings.Builder, r *audit.Result, _ bool) error {

@@ -71,6 +71,21 @@ type docStream struct {
 	element func(r *audit.Result) any
 }
 
+// transcriptsDoc streams a document whose "transcripts" member holds an
+// element per transcript, as every JSON document of the audit's and the
+// views' does.
+func transcriptsDoc(w io.Writer, doc, empty any, element func(r *audit.Result) any) Stream {
+	return &docStream{array: splicedArray{w: w, key: `"transcripts": [`}, doc: doc, empty: empty, element: element}
+}
+
+// viewDoc is the JSON document of a view of the replay: the tool and an
+// element per transcript.
+type viewDoc[T any] struct {
+	Tool        string `json:"tool"`
+	Version     string `json:"version"`
+	Transcripts []T    `json:"transcripts"`
+}
+
 func (s *docStream) Transcript(r *audit.Result) error { return s.array.add(s.doc, s.element(r)) }
 
 func (s *docStream) Close() error { return s.array.close(s.doc, s.empty) }
