@@ -417,11 +417,11 @@ func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, ful
 	popts.Workers = max(1, popts.Workers/jobs)
 	ahead := len(transcripts)
 	if !kept {
-		window := resultsAhead
+		limit := resultsAhead
 		if full {
-			window = wholeResultsAhead
+			limit = wholeResultsAhead
 		}
-		ahead = min(ahead, max(window, 2*jobs))
+		ahead = min(ahead, max(limit, 2*jobs))
 	}
 	defer setMemoryBudget(transcripts, ahead, full)()
 	prog := newProgress(a, len(transcripts))

@@ -44,7 +44,7 @@ func setMemoryBudget(transcripts []parse.Transcript, held int, full bool) (stop 
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
-	debug.SetGCPercent(b.percent(0))
+	debug.SetGCPercent(gcPercent(0))
 	debug.SetMemoryLimit(b.floor)
 	b.watch()
 	return func() { b.stopped.Store(true) }
@@ -95,13 +95,13 @@ func (b *memoryBudget) limit(held int64) int64 { return max(b.floor, 2*held-b.fl
 // little it holds: half the smallest floor.
 const minHeapGoal = 40 << 20
 
-// percent is the GC percentage for an audit holding held bytes: the heap
+// gcPercent is the GC percentage for an audit holding held bytes: the heap
 // may grow to 3x what it holds, and to at least minHeapGoal. An audit
 // that streams its results holds only a few megabytes; collecting each
 // time it allocated twice that ran five times as many collections over a
 // folder of sessions, and between them the runtime handed the freed pages
 // back to the kernel only to fault them in again (3.4x the page faults).
-func (b *memoryBudget) percent(held int64) int {
+func gcPercent(held int64) int {
 	held = max(held, 4<<20) // the runtime's own smallest heap
 	return max(200, int(minHeapGoal*100/held)-100)
 }
@@ -115,7 +115,7 @@ func (b *memoryBudget) afterGC() {
 	if live[0].Value.Kind() == metrics.KindUint64 {
 		held := int64(live[0].Value.Uint64())
 		debug.SetMemoryLimit(b.limit(held))
-		debug.SetGCPercent(b.percent(held))
+		debug.SetGCPercent(gcPercent(held))
 	}
 	b.watch()
 }

@@ -27,10 +27,9 @@ func TestMemoryBudgetLimit(t *testing.T) {
 
 // TestMemoryBudgetPercent: the heap may grow to 3x what an audit holds,
 // and never needs to stay below 40 MiB: a streamed audit holding 3 MiB
-// collects at 40 MiB, not at 9, whatever its floor.
+// collects at 40 MiB, not at 9, whatever the results it keeps.
 func TestMemoryBudgetPercent(t *testing.T) {
 	const mib = 1 << 20
-	b := &memoryBudget{floor: 80*mib + 8*4*mib} // eight whole results held
 	for _, c := range []struct {
 		held int64
 		goal int64 // the heap size that starts the next collection
@@ -43,13 +42,13 @@ func TestMemoryBudgetPercent(t *testing.T) {
 		{16 * mib, 48 * mib}, // the 100 MB session
 		{55 * mib, 165 * mib},
 	} {
-		p := b.percent(c.held)
+		p := gcPercent(c.held)
 		if p < 200 {
-			t.Errorf("percent(%d MiB) = %d, below 200", c.held/mib, p)
+			t.Errorf("gcPercent(%d MiB) = %d, below 200", c.held/mib, p)
 		}
 		held := max(c.held, 4*mib)
 		if goal := held + held*int64(p)/100; goal < c.goal-mib || goal > c.goal+mib {
-			t.Errorf("percent(%d MiB) = %d: next collection at %d MiB, want about %d", c.held/mib, p, goal/mib, c.goal/mib)
+			t.Errorf("gcPercent(%d MiB) = %d: next collection at %d MiB, want about %d", c.held/mib, p, goal/mib, c.goal/mib)
 		}
 	}
 }
