@@ -29,19 +29,19 @@ type auditOptions struct {
 
 // renderers are the audit's output formats.
 var renderers = map[string]renderer{
-	"text":     {report.AuditText, report.NewAuditText},
-	"json":     {report.AuditJSON, report.NewAuditJSON},
-	"ndjson":   {report.AuditNDJSON, report.NewAuditNDJSON},
-	"sarif":    {report.AuditSARIF, report.NewAuditSARIF},
-	"markdown": {all: report.AuditMarkdown},
-	"html":     {all: report.AuditHTML},
+	"text":     {stream: report.NewAuditText},
+	"json":     {stream: report.NewAuditJSON},
+	"ndjson":   {stream: report.NewAuditNDJSON},
+	"sarif":    {stream: report.NewAuditSARIF},
+	"markdown": {whole: report.AuditMarkdown},
+	"html":     {whole: report.AuditHTML},
 }
 
-// renderer renders an audit whole, and transcript by transcript where the
-// format allows.
+// renderer renders an audit transcript by transcript where the format
+// allows, or else whole.
 type renderer struct {
-	all    func(io.Writer, []*audit.Result, report.AuditView, report.Options) error
-	stream func(io.Writer, report.AuditView, report.Options) report.Stream // nil: every result at once
+	stream func(io.Writer, report.AuditView, report.Options) report.Stream
+	whole  func(io.Writer, []*audit.Result, report.AuditView, report.Options) error
 }
 
 func newAuditCmd(a *app) *cobra.Command {
@@ -180,7 +180,7 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 	streamed := !slices.ContainsFunc(outs, func(o output) bool { return renderers[o.format].stream == nil })
 	if streamed {
 		for _, d := range dests {
-			if err := d.open(a, true); err != nil {
+			if err := d.open(a); err != nil {
 				closeAll(dests)
 				return err
 			}
@@ -214,7 +214,7 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 	policy.warnUnused(a)
 	for _, d := range dests {
 		if !streamed {
-			if err := d.open(a, false); err != nil {
+			if err := d.open(a); err != nil {
 				closeAll(dests)
 				return err
 			}
@@ -248,10 +248,10 @@ type destination struct {
 	made   bool          // file is a regular file this run wrote: removed if the run stops early
 	w      io.Writer     // what renders write to
 	flush  func() error  // writes what was rendered since the last flush, redacted
-	stream report.Stream // in a streamed run
+	stream report.Stream // nil for a format rendered whole
 }
 
-func (d *destination) open(a *app, streamed bool) error {
+func (d *destination) open(a *app) error {
 	var dst io.Writer = a.streams.Out
 	if d.out.path != "" {
 		// a pipe or a device (/dev/stderr) is written to, never removed
@@ -265,8 +265,8 @@ func (d *destination) open(a *app, streamed bool) error {
 		d.opts.Color = false
 	}
 	d.w, d.flush = redacting(dst, d.redact)
-	if streamed {
-		d.stream = renderers[d.out.format].stream(d.w, d.view, d.opts)
+	if newStream := renderers[d.out.format].stream; newStream != nil {
+		d.stream = newStream(d.w, d.view, d.opts)
 	}
 	return nil
 }
@@ -282,17 +282,23 @@ func (d *destination) transcript(r *audit.Result) error {
 	return nil
 }
 
-// finish writes what ends the output — the rest of a streamed run, the
-// whole of one that kept rs — and closes its file.
+// finish writes rs, the results a run kept (none when it streamed), and
+// what ends the output, and closes its file.
 func (d *destination) finish(rs []*audit.Result) error {
-	var err error
-	if d.stream != nil {
-		err = d.stream.Close()
+	if d.stream == nil {
+		if err := renderers[d.out.format].whole(d.w, rs, d.view, d.opts); err != nil {
+			return &ExitError{Code: ExitInternal, Err: err}
+		}
 	} else {
-		err = renderers[d.out.format].all(d.w, rs, d.view, d.opts)
-	}
-	if err != nil {
-		return &ExitError{Code: ExitInternal, Err: err}
+		// a kept run's output is redacted whole, as it always was
+		for _, r := range rs {
+			if err := d.stream.Transcript(r); err != nil {
+				return &ExitError{Code: ExitInternal, Err: err}
+			}
+		}
+		if err := d.stream.Close(); err != nil {
+			return &ExitError{Code: ExitInternal, Err: err}
+		}
 	}
 	if err := d.flush(); err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}

@@ -219,7 +219,7 @@ func TestDestinationRemovesOnlyItsFiles(t *testing.T) {
 	}
 	for _, path := range []string{filepath.Join(dir, "new.json"), old} {
 		d := &destination{out: output{format: "json", path: path}}
-		if err := d.open(a, true); err != nil {
+		if err := d.open(a); err != nil {
 			t.Fatal(err)
 		}
 		if err := d.transcript(r); err != nil {
@@ -234,7 +234,7 @@ func TestDestinationRemovesOnlyItsFiles(t *testing.T) {
 		t.Skip(err)
 	}
 	d := &destination{out: output{format: "json", path: os.DevNull}}
-	if err := d.open(a, true); err != nil {
+	if err := d.open(a); err != nil {
 		t.Fatal(err)
 	}
 	if d.made {

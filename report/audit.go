@@ -101,12 +101,7 @@ func count(t *totalsDoc, fs []audit.Finding) {
 	}
 }
 
-// AuditJSON renders the audit as one JSON document.
-func AuditJSON(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
-	return renderAll(NewAuditJSON(w, v, o), rs)
-}
-
-// NewAuditJSON streams the JSON document: its transcripts are written as
+// NewAuditJSON streams the audit as one JSON document: its transcripts as
 // they come and its totals at the end.
 func NewAuditJSON(w io.Writer, v AuditView, o Options) Stream {
 	doc := &auditDoc{Tool: "compaudit", Version: o.Version, Transcripts: []transcriptDoc{}}
@@ -126,12 +121,7 @@ func NewAuditJSON(w io.Writer, v AuditView, o Options) Stream {
 	})
 }
 
-// AuditNDJSON renders one finding per line and nothing else.
-func AuditNDJSON(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
-	return renderAll(NewAuditNDJSON(w, v, o), rs)
-}
-
-// NewAuditNDJSON streams one finding per line.
+// NewAuditNDJSON streams one finding per line and nothing else.
 func NewAuditNDJSON(w io.Writer, v AuditView, _ Options) Stream {
 	return &partStream{w: w, part: func(b *strings.Builder, r *audit.Result, _ bool) error {
 		for _, f := range shown(r.Findings, v) {
@@ -143,14 +133,9 @@ func NewAuditNDJSON(w io.Writer, v AuditView, _ Options) Stream {
 	}}
 }
 
-// AuditText renders findings grouped by transcript and boundary, with their
-// chains, trails and diffs.
-func AuditText(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
-	return renderAll(NewAuditText(w, v, o), rs)
-}
-
-// NewAuditText streams the text report: each transcript's part as it
-// comes, and what was hidden and the totals at the end.
+// NewAuditText streams findings grouped by transcript and boundary, with
+// their chains, trails and diffs, and what was hidden and the totals at
+// the end.
 func NewAuditText(w io.Writer, v AuditView, o Options) Stream {
 	st := newStyles(w, o.Color)
 	var total totalsDoc

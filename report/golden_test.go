@@ -54,10 +54,10 @@ func TestGolden(t *testing.T) {
 		name   string
 		render func(*bytes.Buffer) error
 	}{
-		{"audit.txt", func(b *bytes.Buffer) error { return AuditText(b, rs, warn, goldenOptions) }},
-		{"audit.json", func(b *bytes.Buffer) error { return AuditJSON(b, rs, note, goldenOptions) }},
-		{"audit.ndjson", func(b *bytes.Buffer) error { return AuditNDJSON(b, rs, note, goldenOptions) }},
-		{"audit.sarif", func(b *bytes.Buffer) error { return AuditSARIF(b, rs, note, goldenOptions) }},
+		{"audit.txt", func(b *bytes.Buffer) error { return renderAll(NewAuditText(b, warn, goldenOptions), rs) }},
+		{"audit.json", func(b *bytes.Buffer) error { return renderAll(NewAuditJSON(b, note, goldenOptions), rs) }},
+		{"audit.ndjson", func(b *bytes.Buffer) error { return renderAll(NewAuditNDJSON(b, note, goldenOptions), rs) }},
+		{"audit.sarif", func(b *bytes.Buffer) error { return renderAll(NewAuditSARIF(b, note, goldenOptions), rs) }},
 		{"audit.md", func(b *bytes.Buffer) error { return AuditMarkdown(b, rs, warn, goldenOptions) }},
 		{"audit.html", func(b *bytes.Buffer) error { return AuditHTML(b, rs, note, goldenOptions) }},
 		{"replay.txt", func(b *bytes.Buffer) error { return renderAll(NewReplayText(b, ReplayView{}, goldenOptions), rs[1:2]) }},
@@ -105,7 +105,7 @@ func TestSARIFValidates(t *testing.T) {
 	audit.Suppress(rs[0].Findings, []audit.Suppression{{Rule: "forbidden-action", Reason: "rolled back in INC-17"}}, timeZero)
 	audit.ApplyBaseline(rs[1].Findings, map[string]bool{rs[1].Findings[0].Fingerprint: true})
 	var b bytes.Buffer
-	if err := AuditSARIF(&b, rs, AuditView{MinSeverity: audit.SeverityNote}, goldenOptions); err != nil {
+	if err := renderAll(NewAuditSARIF(&b, AuditView{MinSeverity: audit.SeverityNote}, goldenOptions), rs); err != nil {
 		t.Fatal(err)
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b.Bytes()))

@@ -166,14 +166,9 @@ func sarifLoc(file string, line int, msg string, id *int) sarifLocation {
 	return l
 }
 
-// AuditSARIF renders the audit as a SARIF 2.1.0 log.
-func AuditSARIF(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
-	return renderAll(NewAuditSARIF(w, v, o), rs)
-}
-
-// NewAuditSARIF streams the SARIF log: its results are written as each
-// transcript comes, and the reading problems, which SARIF puts after them,
-// at the end.
+// NewAuditSARIF streams the audit as a SARIF 2.1.0 log: its results are
+// written as each transcript comes, and the reading problems, which SARIF
+// puts after them, at the end.
 func NewAuditSARIF(w io.Writer, v AuditView, o Options) Stream {
 	driver := sarifDriver{Name: "compaudit", Version: o.Version, InformationURI: "https://github.com/compaudit/compaudit", Rules: []sarifRule{}}
 	index := map[string]int{}

@@ -19,16 +19,6 @@ type Stream interface {
 	Close() error
 }
 
-// renderAll renders every result through s.
-func renderAll(s Stream, rs []*audit.Result) error {
-	for _, r := range rs {
-		if err := s.Transcript(r); err != nil {
-			return err
-		}
-	}
-	return s.Close()
-}
-
 // partStream is a Stream whose output is one part per transcript, then
 // what end renders, if anything: part renders a transcript's part, and is
 // told whether it is the first.

@@ -10,6 +10,16 @@ import (
 	"github.com/compaudit/compaudit/audit"
 )
 
+// renderAll renders every result through s, as a command does.
+func renderAll(s Stream, rs []*audit.Result) error {
+	for _, r := range rs {
+		if err := s.Transcript(r); err != nil {
+			return err
+		}
+	}
+	return s.Close()
+}
+
 // TestStreamedDocumentsAreOneDocument: the JSON and SARIF of the audit,
 // and the JSON of the ledger, replay and agents views, are written a
 // transcript at a time by splicing elements into a document encoded with
