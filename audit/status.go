@@ -165,38 +165,117 @@ var taskStatusRE = regexp.MustCompile(`\b((?i:tasks?|steps?|jobs?|tickets?|subta
 
 var runStatusRE = regexp.MustCompile(`(?i)\b(?:the\s+|all\s+)?(tests?|test suite|build|deploy(?:ment)?|ci|pipeline)\s+(?:is\s+|are\s+|was\s+|were\s+|now\s+)*(?:all\s+)?(failing|failed|broken|red|passing|passed|pass|green|fixed|succeeded|working|fail)\b`)
 
+// Both expressions open with \b and a word from a short list, so in an
+// ASCII sentence they need only be tried where such a word starts
+// (statusStarts), anchored there: trying them at every byte was most of
+// the cost of reading the agent's words for claims. Text that is not ASCII
+// keeps the whole search, since (?i) also folds runes such as the Kelvin
+// sign into the ASCII letters of the nouns.
+var (
+	taskStatusAt = regexp.MustCompile(`^(?:` + taskStatusRE.String() + `)`)
+	runStatusAt  = regexp.MustCompile(`^(?:` + runStatusRE.String() + `)`)
+)
+
+// taskNouns and runWords begin every match of taskStatusRE and
+// runStatusRE, as lower-case prefixes of the word a match starts at.
+var (
+	taskNouns = []string{"task", "subtask", "step", "job", "ticket", "phase", "migration", "stor", "item"}
+	runWords  = []string{"the", "all", "test", "build", "deploy", "ci", "pipeline"}
+)
+
+// statusStarts returns the offsets of the words of an ASCII sentence at
+// which taskStatusRE and runStatusRE could match.
+func statusStarts(s string) (task, run []int) {
+	for i := 0; i < len(s); i++ {
+		if !boundaryWordByte(s[i]) || i > 0 && boundaryWordByte(s[i-1]) {
+			continue
+		}
+		if hasWordPrefix(s[i:], taskNouns) {
+			task = append(task, i)
+		}
+		if hasWordPrefix(s[i:], runWords) {
+			run = append(run, i)
+		}
+	}
+	return task, run
+}
+
+// boundaryWordByte is a word character as \b sees one: [0-9A-Za-z_].
+func boundaryWordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+// hasWordPrefix reports whether s begins with one of the lower-case
+// prefixes, in ASCII upper or lower case.
+func hasWordPrefix(s string, prefixes []string) bool {
+next:
+	for _, p := range prefixes {
+		if len(s) < len(p) {
+			continue
+		}
+		for k := 0; k < len(p); k++ {
+			if s[k]|0x20 != p[k] {
+				continue next
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// matchesAt is FindAllStringSubmatchIndex of an expression for the
+// anchored form of it, tried only at the given offsets, in order: the
+// leftmost match at or after the end of the last one is the first offset
+// there that matches, and anchored it is the same match.
+func matchesAt(anchored *regexp.Regexp, s string, starts []int) [][]int {
+	var out [][]int
+	end := 0
+	for _, p := range starts {
+		if p < end {
+			continue
+		}
+		loc := anchored.FindStringSubmatchIndex(s[p:])
+		if loc == nil {
+			continue
+		}
+		for k := range loc {
+			if loc[k] >= 0 {
+				loc[k] += p
+			}
+		}
+		out = append(out, loc)
+		end = loc[1]
+	}
+	return out
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // textStatuses reads status statements from a sentence.
 func textStatuses(s string) []Status {
+	tasks, runs := statusMatches(s)
 	var out []Status
-	lower := foldLower(s)
-	mentionsTask := strings.Contains(lower, "task") || strings.Contains(lower, "step") || strings.Contains(lower, "job") ||
-		strings.Contains(lower, "ticket") || strings.Contains(lower, "phase") || strings.Contains(lower, "migration") ||
-		strings.Contains(lower, "stor") || strings.Contains(lower, "item")
-	mentionsRun := strings.Contains(lower, "test") || strings.Contains(lower, "build") || strings.Contains(lower, "deploy") ||
-		strings.Contains(lower, "ci ") || strings.Contains(lower, "pipeline")
-	if !mentionsTask && !mentionsRun {
-		return nil // the regular expressions below are the costly part
-	}
-	for _, m := range taskStatusRE.FindAllStringSubmatch(s, -1) {
-		if !mentionsTask {
-			break
-		}
-		val := statusWords[foldLower(strings.ReplaceAll(m[3], " ", "_"))]
+	for _, loc := range tasks {
+		val := statusWords[foldLower(strings.ReplaceAll(s[loc[6]:loc[7]], " ", "_"))]
 		if val == "" {
 			continue
 		}
-		noun := foldLower(strings.TrimSuffix(strings.TrimSuffix(m[1], "s"), "ie"))
+		noun := foldLower(strings.TrimSuffix(strings.TrimSuffix(s[loc[2]:loc[3]], "s"), "ie"))
 		if noun == "stor" {
 			noun = "story"
 		}
-		for _, id := range splitList(m[2]) {
-			out = append(out, Status{Subject: noun + " " + id, Value: val, Detail: m[0]})
+		for _, id := range splitList(s[loc[4]:loc[5]]) {
+			out = append(out, Status{Subject: noun + " " + id, Value: val, Detail: s[loc[0]:loc[1]]})
 		}
 	}
-	if !mentionsRun {
-		return out
-	}
-	for _, loc := range runStatusRE.FindAllStringSubmatchIndex(s, -1) {
+	for _, loc := range runs {
 		m := []string{s[loc[0]:loc[1]], s[loc[2]:loc[3]], s[loc[4]:loc[5]]}
 		if negatedBefore(s[:loc[0]]) || aspirational(s[:loc[0]]) {
 			continue // "no tests failed"; "get the tests green" is a goal
@@ -211,6 +290,36 @@ func textStatuses(s string) []Status {
 		out = append(out, Status{Subject: runSubject(m[1]), Value: val, Detail: m[0]})
 	}
 	return out
+}
+
+// statusMatches returns the submatch offsets of taskStatusRE and
+// runStatusRE in a sentence, as FindAllStringSubmatchIndex would.
+func statusMatches(s string) (tasks, runs [][]int) {
+	if isASCII(s) {
+		taskAt, runAt := statusStarts(s)
+		if len(taskAt) > 0 {
+			tasks = matchesAt(taskStatusAt, s, taskAt)
+		}
+		if len(runAt) > 0 {
+			runs = matchesAt(runStatusAt, s, runAt)
+		}
+	} else {
+		// the nouns as substrings first: cheap, and most sentences hold
+		// none of them
+		lower := foldLower(s)
+		mentionsTask := strings.Contains(lower, "task") || strings.Contains(lower, "step") || strings.Contains(lower, "job") ||
+			strings.Contains(lower, "ticket") || strings.Contains(lower, "phase") || strings.Contains(lower, "migration") ||
+			strings.Contains(lower, "stor") || strings.Contains(lower, "item")
+		mentionsRun := strings.Contains(lower, "test") || strings.Contains(lower, "build") || strings.Contains(lower, "deploy") ||
+			strings.Contains(lower, "ci") || strings.Contains(lower, "pipeline")
+		if mentionsTask {
+			tasks = taskStatusRE.FindAllStringSubmatchIndex(s, -1)
+		}
+		if mentionsRun {
+			runs = runStatusRE.FindAllStringSubmatchIndex(s, -1)
+		}
+	}
+	return tasks, runs
 }
 
 // negatedBefore reports a negation right before a status statement.

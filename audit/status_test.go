@@ -1,6 +1,10 @@
 package audit
 
-import "testing"
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
 
 func TestRunOutcome(t *testing.T) {
 	for _, c := range []struct {
@@ -30,5 +34,59 @@ func TestRunOutcome(t *testing.T) {
 	}
 	if st, _ := runOutcome("anything", true); st != StatusFailed {
 		t.Errorf("an error result is a failure, got %s", st)
+	}
+}
+
+// statusCases are sentences agents write about tasks and runs, with the
+// edges of statusStarts: case, punctuation before a noun, a noun inside a
+// word, "the"/"all" before one, a tab after "CI", and runes (?i) folds.
+var statusCases = []string{
+	"", "Task B failed.", "tasks A and B are complete", "Tasks PAY-12, PAY-13 and etl_2 have been completed",
+	"The build is broken.", "all tests are passing now", "the tests passed; the deploy succeeded",
+	"CI is green", "CI\tis green", "ci\nfailed", "no tests failed", "Get the tests green first.",
+	"Subtask 3 was blocked; STEP 4 is in progress", "(task B) failed", "multitask B failed", "retest failed",
+	"stories A and B are done", "Story X-1 is done", "the pipeline  is  red", "deployment succeeded",
+	"Items a1 and b2 were merged", "migration 0042 failed", "Job etl-nightly is outstanding",
+	"the tests are all green and task B is done", "thethe tests passed", "all the tests passed",
+	"task\u212a B failed", "ta\u017fk B failed", "tasK B failed", "Ta\u017fks B failed — the build is red",
+	"tests – all passed ✓", "Task B failed ✗ and the build is broken",
+}
+
+// TestStatusMatches: tried only where a listed word starts, the
+// expressions match exactly what a search of the whole sentence does.
+func TestStatusMatches(t *testing.T) {
+	for _, s := range statusCases {
+		checkStatusMatches(t, s)
+	}
+	// a tab or line break after "CI" is a status too
+	if got := textStatuses("CI\tis green"); len(got) != 1 || got[0].Subject != "ci" || got[0].Value != StatusDone {
+		t.Errorf("textStatuses(CI tab is green) = %+v", got)
+	}
+}
+
+func FuzzStatusMatches(f *testing.F) {
+	for _, s := range statusCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkStatusMatches(t, s) })
+}
+
+func checkStatusMatches(t *testing.T, s string) {
+	t.Helper()
+	tasks, runs := statusMatches(s)
+	wantTasks, wantRuns := taskStatusRE.FindAllStringSubmatchIndex(s, -1), runStatusRE.FindAllStringSubmatchIndex(s, -1)
+	if strings.ContainsAny(s, "\u017f\u212a") {
+		// long s and the Kelvin sign fold into "s" and "k", so a noun
+		// may be spelled with them; text that is not ASCII is searched
+		// only when it holds a noun in ASCII, as before
+		if !isASCII(s) {
+			return
+		}
+	}
+	if !reflect.DeepEqual(tasks, wantTasks) {
+		t.Errorf("%q: task matches %v, want %v", s, tasks, wantTasks)
+	}
+	if !reflect.DeepEqual(runs, wantRuns) {
+		t.Errorf("%q: run matches %v, want %v", s, runs, wantRuns)
 	}
 }
