@@ -176,11 +176,14 @@ var (
 	runStatusAt  = regexp.MustCompile(`^(?:` + runStatusRE.String() + `)`)
 )
 
-// taskNouns and runWords begin every match of taskStatusRE and
-// runStatusRE, as lower-case prefixes of the word a match starts at.
+// taskNouns and runNouns begin every match of taskStatusRE and
+// runStatusRE, as lower-case prefixes of the word a match starts at; a
+// match of runStatusRE may also start at "the" or "all" and white space
+// before one of runNouns.
 var (
 	taskNouns = []string{"task", "subtask", "step", "job", "ticket", "phase", "migration", "stor", "item"}
-	runWords  = []string{"the", "all", "test", "build", "deploy", "ci", "pipeline"}
+	runNouns  = []string{"test", "build", "deploy", "ci", "pipeline"}
+	runLeads  = []string{"the", "all"}
 )
 
 // statusStarts returns the offsets of the words of an ASCII sentence at
@@ -193,11 +196,29 @@ func statusStarts(s string) (task, run []int) {
 		if hasWordPrefix(s[i:], taskNouns) {
 			task = append(task, i)
 		}
-		if hasWordPrefix(s[i:], runWords) {
+		if hasWordPrefix(s[i:], runNouns) || leadsRunNoun(s[i:]) {
 			run = append(run, i)
 		}
 	}
 	return task, run
+}
+
+// leadsRunNoun reports "the" or "all", white space, and one of runNouns:
+// the words are common, and the expression is tried at them only then.
+func leadsRunNoun(s string) bool {
+	if len(s) < 4 || !hasWordPrefix(s, runLeads) {
+		return false
+	}
+	i := 3
+	for i < len(s) && regexpSpace(s[i]) {
+		i++
+	}
+	return i > 3 && hasWordPrefix(s[i:], runNouns)
+}
+
+// regexpSpace is \s: [\t\n\f\r ].
+func regexpSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
 // boundaryWordByte is a word character as \b sees one: [0-9A-Za-z_].

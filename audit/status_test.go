@@ -49,7 +49,7 @@ var statusCases = []string{
 	"Items a1 and b2 were merged", "migration 0042 failed", "Job etl-nightly is outstanding",
 	"the tests are all green and task B is done", "thethe tests passed", "all the tests passed",
 	"task\u212a B failed", "ta\u017fk B failed", "tasK B failed", "Ta\u017fks B failed — the build is red",
-	"tests – all passed ✓", "Task B failed ✗ and the build is broken",
+	"tests – all passed ✓", "all\vtests passed", "the\f\ttests passed", "theory: tests passed", "Task B failed ✗ and the build is broken",
 }
 
 // TestStatusMatches: tried only where a listed word starts, the
