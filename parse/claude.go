@@ -136,7 +136,7 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 			// pieces of it, which must not hold the line's read chunk
 			ev.Text = strings.Clone(ev.Text)
 		}
-		if settle(ev, rec.ascii, annotate) {
+		if settle(ev, rec.utf8, annotate) {
 			r.invalidUTF8 = true
 		}
 	}

@@ -49,7 +49,7 @@ func (d *codexDecoder) prepare(rec record, annotate func(*Event)) any {
 	}
 	r.detach(rec.raw)
 	for i := range r.drafts {
-		if settle(&r.drafts[i].ev, rec.ascii, annotate) {
+		if settle(&r.drafts[i].ev, rec.utf8, annotate) {
 			r.invalidUTF8 = true
 		}
 	}

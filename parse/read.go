@@ -435,7 +435,7 @@ var fieldBuffers = sync.Pool{New: func() any { return new([]field) }}
 type record struct {
 	raw    string
 	fields []field
-	ascii  bool // every byte is ASCII, so no string of it needs a UTF-8 check
+	utf8   bool // every string is UTF-8, so no text read from it needs a check
 }
 
 // get returns the raw value of a top-level key, or "". Of a key written
@@ -457,7 +457,7 @@ func (r record) json() gjson.Result { return gjson.Parse(r.raw) }
 // validator, like encoding/json, does not ask for it): the decoders repair
 // the texts they read and warn.
 func readRecord(line string, fields []field) (rec record, ok bool) {
-	fields, valid, ascii := validRecord(line, fields)
+	fields, valid, validUTF8 := validRecord(line, fields)
 	if !valid {
 		return record{}, false
 	}
@@ -465,7 +465,7 @@ func readRecord(line string, fields []field) (rec record, ok bool) {
 	if len(t) == 0 || t[0] != '{' {
 		return record{}, false
 	}
-	return record{raw: line, fields: fields, ascii: ascii}, true
+	return record{raw: line, fields: fields, utf8: validUTF8}, true
 }
 
 // decoder turns the records of one format into events, in two steps:
@@ -519,11 +519,12 @@ type sink struct {
 // goroutine has it first — a decoder's prepare on the reading workers, or
 // put: text that is not UTF-8 is repaired, since raw bytes from a tool (a
 // Latin-1 CSV) must not leak into JSON output, and the consumer's Prepare
-// runs. It reports a repair, for the caller to warn of; ascii says the
-// whole record was ASCII, so no text of it needs the check.
-func settle(ev *Event, ascii bool, prepare func(*Event)) (repaired bool) {
+// runs. It reports a repair, for the caller to warn of; validUTF8 says
+// every string of the record was UTF-8, so no text read from it needs the
+// check: the escapes decode to UTF-8 too.
+func settle(ev *Event, validUTF8 bool, prepare func(*Event)) (repaired bool) {
 	if !ev.textChecked {
-		if !ascii && !utf8.ValidString(ev.Text) {
+		if !validUTF8 && !utf8.ValidString(ev.Text) {
 			ev.Text = strings.ToValidUTF8(ev.Text, "\uFFFD")
 			repaired = true
 		}

@@ -1,18 +1,22 @@
 package parse
 
-import "math/bits"
+import (
+	"math/bits"
+	"unicode/utf8"
+)
 
 // validJSON reports whether s is one JSON value (RFC 8259), with space
-// around it allowed, and whether every byte of it is ASCII. It accepts
+// around it allowed, and whether its strings are all UTF-8. It accepts
 // exactly what encoding/json.Valid accepts; like it, it does not ask that
 // strings be UTF-8 — the reader repairs those.
 //
 // Every record is validated whole before it is read, and most of its bytes
 // are long strings (tool output, file contents), so strings are scanned
 // eight bytes at a time: a word with no quote, backslash, control byte or
-// high bit is passed over at once. The high bits are gathered on the way,
-// so an all-ASCII record (the common case) needs no separate UTF-8 check.
-func validJSON(s string) (ok, ascii bool) {
+// high bit is passed over at once. The runes of the rest are checked on
+// the way, so a record of UTF-8 (the common case) needs no separate check
+// of the texts read from it.
+func validJSON(s string) (ok, validUTF8 bool) {
 	v := validator{s: s}
 	return v.run()
 }
@@ -25,10 +29,10 @@ type field struct{ k0, k1, v0, v1 int }
 
 // validRecord is validJSON that also indexes the members of a top-level
 // object into fields (reused), so reading the record needs no second walk.
-func validRecord(s string, fields []field) (_ []field, ok, ascii bool) {
+func validRecord(s string, fields []field) (_ []field, ok, validUTF8 bool) {
 	v := validator{s: s, fields: fields[:0], index: true}
-	ok, ascii = v.run()
-	return v.fields, ok, ascii
+	ok, validUTF8 = v.run()
+	return v.fields, ok, validUTF8
 }
 
 // maxDepth bounds nesting, so a hostile line of brackets cannot exhaust
@@ -37,17 +41,17 @@ const maxDepth = 10000
 
 type validator struct {
 	s      string
-	high   uint64 // OR of every string word's bytes: bit 7s say non-ASCII
-	index  bool   // collect the top-level object's members
+	broken bool // a string holds bytes that are not UTF-8
+	index  bool // collect the top-level object's members
 	fields []field
 }
 
-func (v *validator) run() (ok, ascii bool) {
+func (v *validator) run() (ok, validUTF8 bool) {
 	i, ok := v.value(v.space(0), 0)
 	if !ok || v.space(i) != len(v.s) {
 		return false, false
 	}
-	return true, v.high&highs == 0
+	return true, !v.broken
 }
 
 func (v *validator) space(i int) int {
@@ -174,16 +178,13 @@ func (v *validator) str(i int) (int, bool) {
 			w := word(s[i : i+8])
 			q := w ^ ('"' * ones)
 			b := w ^ ('\\' * ones)
-			special := ((q-ones)&^q | (b-ones)&^b | (w-0x20*ones)&^w) & highs
+			special := ((q-ones)&^q | (b-ones)&^b | (w-0x20*ones)&^w | w) & highs
 			if special != 0 {
 				// a borrow can only mark bytes above a true hit, so the
 				// lowest mark is the first byte that needs a look
-				k := bits.TrailingZeros64(special) / 8
-				v.high |= w & (1<<(8*k) - 1)
-				i += k
+				i += bits.TrailingZeros64(special) / 8
 				break
 			}
-			v.high |= w
 			i += 8
 		}
 		if i >= len(s) {
@@ -215,9 +216,16 @@ func (v *validator) str(i int) (int, bool) {
 			}
 		case c < 0x20:
 			return i, false
-		default:
-			v.high |= uint64(c)
+		case c < utf8.RuneSelf:
 			i++
+		default:
+			// a rune's bytes are all 0x80 and up, so it cannot run past
+			// the closing quote
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				v.broken = true
+			}
+			i += n
 		}
 	}
 }

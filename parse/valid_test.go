@@ -7,29 +7,27 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
 
 // checkValid holds validJSON to encoding/json.Valid, the reference for
-// what is JSON, and its ascii answer to the bytes themselves.
+// what is JSON, and its UTF-8 answer to utf8.ValidString: outside its
+// strings a JSON value is ASCII.
 func checkValid(t *testing.T, s string) {
 	t.Helper()
-	ok, ascii := validJSON(s)
+	ok, validUTF8 := validJSON(s)
 	if want := json.Valid([]byte(s)); ok != want {
 		t.Fatalf("validJSON(%q) = %v, encoding/json says %v", s, ok, want)
 	}
-	wantASCII := ok
-	for i := 0; i < len(s) && wantASCII; i++ {
-		wantASCII = s[i] < 0x80
-	}
-	if ascii != wantASCII {
-		t.Fatalf("validJSON(%q): ascii = %v, want %v", s, ascii, wantASCII)
+	if want := ok && utf8.ValidString(s); validUTF8 != want {
+		t.Fatalf("validJSON(%q): UTF-8 = %v, want %v", s, validUTF8, want)
 	}
 	// the index of a record's members is what a walk over them finds
-	fields, rok, rascii := validRecord(s, nil)
-	if rok != ok || rascii != ascii {
-		t.Fatalf("validRecord(%q) = %v, %v; validJSON said %v, %v", s, rok, rascii, ok, ascii)
+	fields, rok, rutf8 := validRecord(s, nil)
+	if rok != ok || rutf8 != validUTF8 {
+		t.Fatalf("validRecord(%q) = %v, %v; validJSON said %v, %v", s, rok, rutf8, ok, validUTF8)
 	}
 	if !ok {
 		return // the index of an invalid line is never read
@@ -50,6 +48,8 @@ var validCases = []string{
 	`1e`, `1e+`, `1e+5`, `1E-05`, `0.0e0`, `tru`, `true`, `nul`, `nulll`, `{"a":1}x`, `{"a":1} {}`,
 	`"\u00e9"`, `"\u00g9"`, `"\u00e"`, `"\x"`, `"\/"`, `"a\"b"`, `"a\\"`, `"a\\\"`, "\"a\tb\"", "\"a\x00b\"",
 	"\"a\x1fbcdefghijklmnop\"", "\"abcdefgh\x7f\"", "\"caf\xc3\xa9 au lait, long enough\"", "\"\xff\xfe bytes\"",
+	"\"caf\xc3 cut, then long enough\"", "\"\xe2\x94\x80\xe2\x94\x80 box \xe2\x94\"", "\"\xed\xa0\x80 surrogate\"", "\"\xf4\x90\x80\x80 past U+10FFFF\"",
+	"\"a\xc3\"", "\"12345678\xf0\x9f\x98\x80\\n\xf0\x9f\x98\"",
 	"{\"k\xc3\xa9\":\"v\"}", "\xef\xbb\xbf{}", `{"a":"0123456789abcdef\"0123456789abcdef"}`,
 	`{"a":"0123456789abcdef\\`, `{"a":"0123456789abcdef`, `{"a":"0123456789abcde"`, "{\"a\":1}\r\n",
 	`[` + strings.Repeat(`"ok",`, 50) + `"end"]`,
