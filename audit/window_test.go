@@ -354,12 +354,87 @@ func FuzzWindowBudget(f *testing.F) {
 				unkept = append(unkept, b.Unkept.Line)
 			}
 		}
-		slices.Sort(warned)
-		slices.Sort(unkept)
-		if !slices.Equal(warned, unkept) {
-			t.Fatalf("warnings at lines %v, windows stopped keeping at lines %v", warned, unkept)
-		}
+		checkWindowWarnings(t, res, warned, unkept)
 	})
+}
+
+// checkWindowWarnings: each window that stopped keeping is named by a
+// warning at the line of the first event it left out, up to
+// parse.MaxSameDiagnostic of them, and one more line counts the rest.
+func checkWindowWarnings(t *testing.T, res *audit.Result, warned, unkept []int) {
+	t.Helper()
+	slices.Sort(warned)
+	slices.Sort(unkept)
+	shown := min(len(unkept), parse.MaxSameDiagnostic)
+	if len(warned) != shown {
+		t.Fatalf("%d warnings for %d windows that stopped keeping, want %d", len(warned), len(unkept), shown)
+	}
+	if len(slices.Compact(slices.Clone(warned))) != len(warned) {
+		t.Fatalf("a window named twice: warnings at lines %v", warned)
+	}
+	for _, l := range warned {
+		if _, ok := slices.BinarySearch(unkept, l); !ok {
+			t.Fatalf("a warning at line %d, but no window stopped keeping there (%v)", l, unkept)
+		}
+	}
+	var counted []string
+	for _, f := range res.Files {
+		for _, d := range f.Diagnostics {
+			if strings.Contains(d.Message, "more windows that stopped keeping turns not shown") {
+				counted = append(counted, d.Message)
+			}
+		}
+	}
+	switch rest := len(unkept) - shown; {
+	case rest == 0 && len(counted) != 0:
+		t.Fatalf("no window left unnamed, yet %q", counted)
+	case rest > 0 && (len(counted) != 1 || !strings.HasPrefix(counted[0], fmt.Sprintf("%d more windows", rest))):
+		t.Fatalf("%d windows left unnamed, counted as %q", rest, counted)
+	}
+}
+
+// TestWindowWarningsCapped: a swarm whose windows all outgrow the budget
+// gets the first windows' warnings one by one and the rest counted in one
+// line, as repeated reading problems are; every boundary still says where
+// its window stopped.
+func TestWindowWarningsCapped(t *testing.T) {
+	const agents = 27
+	var lines []string
+	for i := range agents {
+		lines = append(lines, fmt.Sprintf(`{"type":"message","agent":"worker-%02d","role":"user","content":"Write gen/%02d.ts; never touch prod.","turn":1}`, i, i))
+	}
+	for i := range agents {
+		lines = append(lines,
+			fmt.Sprintf(`{"type":"compaction","agent":"worker-%02d","summary":"write the generated file","trigger":"auto","pre_tokens":118000,"turn":2}`, i),
+			fmt.Sprintf(`{"type":"tool_call","agent":"worker-%02d","id":"w%02d","name":"write_file","arguments":{"path":"gen/%02d.ts","content":%q},"turn":3}`, i, i, i, strings.Repeat("x", 2000)))
+	}
+	path := filepath.Join(t.TempDir(), "swarm.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := parse.Transcript{Path: path, Files: []parse.File{{Path: path}}}
+	res, err := audit.Audit(tr, parse.Options{}, audit.Options{Rules: rules.All(), WindowBytes: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned, unkept []int
+	for _, d := range windowWarnings(res) {
+		warned = append(warned, d.Line)
+	}
+	for _, b := range res.Boundaries {
+		if b.Unkept == nil {
+			t.Errorf("the window after line %d kept a 2,000-byte call under a 1,000-byte budget", b.Line)
+			continue
+		}
+		if b.Unkept.Line != b.Line+1 {
+			t.Errorf("the window after line %d stopped keeping at line %d, want %d", b.Line, b.Unkept.Line, b.Line+1)
+		}
+		unkept = append(unkept, b.Unkept.Line)
+	}
+	if len(unkept) != agents {
+		t.Fatalf("%d windows stopped keeping, want %d", len(unkept), agents)
+	}
+	checkWindowWarnings(t, res, warned, unkept)
 }
 
 // TestKeptStringsLetRecordsGo: an event's strings are pieces of its

@@ -72,7 +72,9 @@ type capped struct {
 	sev Severity
 }
 
-const maxSameDiagnostic = 20
+// MaxSameDiagnostic is how many problems of one kind a file reports one
+// by one; the rest are counted in one line.
+const MaxSameDiagnostic = 20
 
 func (d *diagnostics) add(sev Severity, line int, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
@@ -84,7 +86,7 @@ func (d *diagnostics) add(sev Severity, line int, format string, args ...any) {
 		d.counts = map[string]int{}
 	}
 	d.counts[key]++
-	if d.counts[key] > maxSameDiagnostic {
+	if d.counts[key] > MaxSameDiagnostic {
 		if d.dropped == nil {
 			d.dropped = map[string]capped{}
 		}

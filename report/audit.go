@@ -40,6 +40,16 @@ type boundaryDoc struct {
 	ObligationsBefore int                `json:"obligations_before"`
 	ObligationsAfter  int                `json:"obligations_after"`
 	Survival          survivalDoc        `json:"survival"`
+	// Unkept is where the window stopped keeping turns, past its budget:
+	// from there on, references and forbidden actions were not looked for.
+	Unkept *unkeptDoc `json:"unkept,omitempty"`
+}
+
+type unkeptDoc struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Turn   int    `json:"turn"`
+	Shared bool   `json:"shared"` // other agents' open windows held part of the budget
 }
 
 type transcriptDoc struct {
@@ -69,11 +79,15 @@ type auditDoc struct {
 
 func boundaryDocOf(b *audit.BoundaryReplay) boundaryDoc {
 	c := b.Counts()
-	return boundaryDoc{Agent: b.Agent, Index: b.Index, File: b.File, Line: b.Line, Turn: b.Turn, Kind: b.Boundary.Kind,
+	d := boundaryDoc{Agent: b.Agent, Index: b.Index, File: b.File, Line: b.Line, Turn: b.Turn, Kind: b.Boundary.Kind,
 		Trigger: b.Boundary.Trigger, PreTokens: b.Boundary.PreTokens, Readable: b.Boundary.Readable,
 		Unreadable: b.Boundary.Unreadable, ObligationsBefore: b.Obligations(), ObligationsAfter: b.After(),
 		Survival: survivalDoc{Preserved: c[audit.Preserved], Paraphrased: c[audit.Paraphrased], Softened: c[audit.Softened],
 			Drifted: c[audit.Drifted], Dropped: c[audit.Dropped], Inverted: c[audit.Inverted], Unverifiable: c[audit.Unverifiable]}}
+	if u := b.Unkept; u != nil {
+		d.Unkept = &unkeptDoc{File: u.File, Line: u.Line, Turn: u.Turn, Shared: u.Shared}
+	}
+	return d
 }
 
 // shown returns the findings at or above the view's minimum severity.
@@ -206,6 +220,9 @@ func boundaryLine(bd *audit.BoundaryReplay, c map[audit.State]int) string {
 	}
 	if !bd.Boundary.Readable {
 		parts = append(parts, "opaque: "+bd.Boundary.Unreadable)
+	}
+	if u := bd.Unkept; u != nil {
+		parts = append(parts, fmt.Sprintf("window stopped keeping turns at line %d", u.Line))
 	}
 	var states []string
 	for _, s := range audit.States() {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -201,3 +203,70 @@ func TestMarkdownEscapes(t *testing.T) {
 
 // timeZero keeps expiry decisions out of the golden output.
 var timeZero = timeOf("2026-01-01")
+
+// TestUnkeptShown: where a window stopped keeping turns past its budget,
+// each boundary of the JSON report and of the replay says so, at the line
+// of the first event it left out; the warnings name only the first ones.
+func TestUnkeptShown(t *testing.T) {
+	p := "../testdata/transcripts/multiagent-canonical.jsonl"
+	ts, diags := parse.Discover([]string{p})
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	res, err := audit.Audit(ts[0], parse.Options{}, audit.Options{Rules: rules.All(), WindowBytes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]int{} // boundary line → line of the first event left out
+	for _, b := range res.Boundaries {
+		if b.Unkept != nil {
+			want[b.Line] = b.Unkept.Line
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("no window outgrew a 1-byte budget")
+	}
+	var out bytes.Buffer
+	if err := renderAll(NewAuditJSON(&out, AuditView{}, goldenOptions), []*audit.Result{res}); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Transcripts []struct {
+			Boundaries []struct {
+				Line   int `json:"line"`
+				Unkept *struct {
+					File string `json:"file"`
+					Line int    `json:"line"`
+					Turn int    `json:"turn"`
+				} `json:"unkept"`
+			} `json:"boundaries"`
+		} `json:"transcripts"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := map[int]int{}
+	for _, b := range doc.Transcripts[0].Boundaries {
+		if b.Unkept != nil {
+			if b.Unkept.File == "" || b.Unkept.Turn == 0 {
+				t.Errorf("boundary at line %d: unkept %+v names no file or turn", b.Line, *b.Unkept)
+			}
+			got[b.Line] = b.Unkept.Line
+		}
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("the JSON report's unkept lines by boundary %v, want %v", got, want)
+	}
+	out.Reset()
+	if err := renderAll(NewReplayText(&out, ReplayView{}, goldenOptions), []*audit.Result{res}); err != nil {
+		t.Fatal(err)
+	}
+	for b, l := range want {
+		if s := fmt.Sprintf("line %d · compact", b); !strings.Contains(out.String(), s) {
+			t.Fatalf("the replay shows no boundary at line %d:\n%s", b, out.String())
+		}
+		if s := fmt.Sprintf("window stopped keeping turns at line %d", l); !strings.Contains(out.String(), s) {
+			t.Errorf("the replay does not say %q", s)
+		}
+	}
+}
