@@ -143,3 +143,36 @@ func TestSkippedRecordsAreValidated(t *testing.T) {
 		}
 	}
 }
+
+// TestUTF8FromTheValidator: a record whose strings are all UTF-8 gives
+// texts that are, with no repair and no warning, escapes that decode to a
+// lone surrogate included; a record with a byte that is not UTF-8 is
+// repaired and warned of, whichever of its strings held it.
+func TestUTF8FromTheValidator(t *testing.T) {
+	for _, c := range []struct {
+		name, text, want string
+		warned           bool
+	}{
+		{"runes", `café — ✓ 済`, "café — ✓ 済", false},
+		{"escapes", `caf\u00e9 \ud83d\ude00 lone \ud800 end`, "café 😀 lone \uFFFD end", false},
+		{"both", `→ \ud800\u2192`, "→ \uFFFD→", false},
+		{"cut rune", "caf\xc3 au lait", "caf\uFFFD au lait", true},
+		{"bad byte, then runes", "\xff then ✓", "\uFFFD then ✓", true},
+	} {
+		in := claudeLine("u1", c.text) + "\n"
+		var got []string
+		res, err := ReadFile(File{Path: "-", Agent: MainAgent}, Options{Stdin: strings.NewReader(in)}, 0, func(ev *Event) error {
+			got = append(got, ev.Text)
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s: texts %q, want %q", c.name, got, c.want)
+		}
+		if warned := len(res.Diagnostics) == 1 && strings.Contains(res.Diagnostics[0].Message, "invalid UTF-8"); warned != c.warned || len(res.Diagnostics) > 1 {
+			t.Errorf("%s: diagnostics %v, want a warning of invalid UTF-8: %v", c.name, res.Diagnostics, c.warned)
+		}
+	}
+}
