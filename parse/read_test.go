@@ -147,7 +147,8 @@ func TestSkippedRecordsAreValidated(t *testing.T) {
 // TestUTF8FromTheValidator: a record whose strings are all UTF-8 gives
 // texts that are, with no repair and no warning, escapes that decode to a
 // lone surrogate included; a record with a byte that is not UTF-8 is
-// repaired and warned of, whichever of its strings held it.
+// repaired and warned of, whether the validator decoded its runes or
+// passed over a long run of them.
 func TestUTF8FromTheValidator(t *testing.T) {
 	for _, c := range []struct {
 		name, text, want string
@@ -158,6 +159,11 @@ func TestUTF8FromTheValidator(t *testing.T) {
 		{"both", `→ \ud800\u2192`, "→ \uFFFD→", false},
 		{"cut rune", "caf\xc3 au lait", "caf\uFFFD au lait", true},
 		{"bad byte, then runes", "\xff then ✓", "\uFFFD then ✓", true},
+		// runes close together are passed over by the validator, and the
+		// text is checked once read; runes far apart are decoded there
+		{"many runes", strings.Repeat("済", 200), strings.Repeat("済", 200), false},
+		{"many runes, then a cut one", strings.Repeat("済", 200) + "\xe6\xb8", strings.Repeat("済", 200) + "\uFFFD", true},
+		{"runes far apart, then a cut one", strings.Repeat("  12→x\\n", 100) + "\xe2\x86", strings.Repeat("  12→x\n", 100) + "\uFFFD", true},
 	} {
 		in := claudeLine("u1", c.text) + "\n"
 		var got []string

@@ -6,7 +6,9 @@ import (
 )
 
 // validJSON reports whether s is one JSON value (RFC 8259), with space
-// around it allowed, and whether its strings are all UTF-8. It accepts
+// around it allowed, and whether its strings are known to be all UTF-8
+// (false when one is not, or when one held runes too close together to
+// be worth decoding here; see denseRunes). It accepts
 // exactly what encoding/json.Valid accepts; like it, it does not ask that
 // strings be UTF-8 — the reader repairs those.
 //
@@ -42,6 +44,7 @@ const maxDepth = 10000
 type validator struct {
 	s      string
 	broken bool // a string holds bytes that are not UTF-8
+	unsure bool // a string's runes were passed over, not decoded
 	index  bool // collect the top-level object's members
 	fields []field
 }
@@ -51,7 +54,7 @@ func (v *validator) run() (ok, validUTF8 bool) {
 	if !ok || v.space(i) != len(v.s) {
 		return false, false
 	}
-	return true, !v.broken
+	return true, !v.broken && !v.unsure
 }
 
 func (v *validator) space(i int) int {
@@ -172,13 +175,23 @@ const (
 // past its closing quote.
 func (v *validator) str(i int) (int, bool) {
 	s := v.s
+	// stop marks the bytes the word loop stops at besides quotes,
+	// backslashes and control bytes: those with the high bit, whose runes
+	// are decoded. A tool's output is mostly ASCII with a rune here and
+	// there (an arrow per line of a listing, an em dash), cheaper checked
+	// here than by a second pass over the text; but text of runes one
+	// after another (CJK, box drawing) is cheaper passed over and checked
+	// once read, as a run of runes (utf8.ValidString), and only the texts
+	// the audit reads need it. So after denseRunes runes that each follow
+	// the last within a word, the rest of the string is passed over.
+	stop, dense, after := uint64(highs), 0, -8 // after: the end of the last rune
 	for {
 		// eight bytes at a time while none needs a look
 		for i+8 <= len(s) {
 			w := word(s[i : i+8])
 			q := w ^ ('"' * ones)
 			b := w ^ ('\\' * ones)
-			special := ((q-ones)&^q | (b-ones)&^b | (w-0x20*ones)&^w | w) & highs
+			special := ((q-ones)&^q | (b-ones)&^b | (w-0x20*ones)&^w | w&stop) & highs
 			if special != 0 {
 				// a borrow can only mark bytes above a true hit, so the
 				// lowest mark is the first byte that needs a look
@@ -216,9 +229,14 @@ func (v *validator) str(i int) (int, bool) {
 			}
 		case c < 0x20:
 			return i, false
-		case c < utf8.RuneSelf:
+		case c < utf8.RuneSelf || stop == 0:
 			i++
+		case i-after < 8 && dense+1 == denseRunes:
+			v.unsure, stop = true, 0
 		default:
+			if i-after < 8 {
+				dense++
+			}
 			// a rune's bytes are all 0x80 and up, so it cannot run past
 			// the closing quote
 			r, n := utf8.DecodeRuneInString(s[i:])
@@ -226,9 +244,14 @@ func (v *validator) str(i int) (int, bool) {
 				v.broken = true
 			}
 			i += n
+			after = i
 		}
 	}
 }
+
+// denseRunes is how many runes close together a string may hold before
+// the validator stops decoding them.
+const denseRunes = 8
 
 // word reads eight bytes little-endian, as one load.
 func word(b string) uint64 {
