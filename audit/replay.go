@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/compaudit/compaudit/parse"
@@ -168,6 +169,33 @@ func (r *BoundaryReplay) Trail(id string) []TrailStep {
 		out = append(out, step)
 	}
 	return out
+}
+
+// MaxRecentTrail is how many boundaries of a trail a finding shows at most.
+const MaxRecentTrail = 10
+
+// RecentTrail is the part of an obligation's trail a finding shows: from
+// the last boundary that preserved it, before the newest, to the newest —
+// how it decayed this time — and at most MaxRecentTrail steps of that. A
+// session compacted hundreds of times, with its limits restated between,
+// made every threshold finding carry the whole history: 228 steps and
+// 77 KB of evidence each, so that the findings, and the memory they took,
+// grew with the square of the compactions. omitted counts what was left
+// out; the replay view (compaudit replay) shows every step.
+func RecentTrail(trail []TrailStep) (recent []TrailStep, omitted int) {
+	from := 0
+	for i := len(trail) - 2; i >= 0; i-- {
+		if trail[i].State == Preserved {
+			from = i
+			break
+		}
+	}
+	from = max(from, len(trail)-MaxRecentTrail)
+	if from == 0 {
+		return trail, 0
+	}
+	// a copy, so the finding does not hold the whole trail
+	return slices.Clone(trail[from:]), from
 }
 
 // release drops what only the boundary's rules needed: the window and the

@@ -303,6 +303,9 @@ func writeFinding(b *strings.Builder, st styles, f audit.Finding) {
 	}
 	if len(f.Evidence.Trail) > 1 {
 		var steps []string
+		if n := f.Evidence.TrailOmitted; n > 0 {
+			steps = append(steps, fmt.Sprintf("(%d earlier)", n))
+		}
 		for _, t := range f.Evidence.Trail {
 			s := fmt.Sprintf("b%d %s", t.Boundary, t.State)
 			if t.Variant != "" && t.State != audit.Preserved {

@@ -15,9 +15,12 @@ var ThresholdDrift = &audit.Rule{
 	Doc: `A numeric limit in the ledger did not come through the boundary as it was: its
 value changed, its comparator weakened, it became vague ("a few retries") or
 qualitative ("retries should be limited"), or it vanished. The finding shows
-the full trail across boundaries, because repeated compaction compounds: each
-summary is written from the previous one, so "retry ≤ 3" → "a few retries" →
-"retries should be limited" is one trail, each step defensible, the whole not.
+the trail across boundaries since the limit last came through intact,
+because repeated compaction compounds: each summary is written from the
+previous one, so "retry ≤ 3" → "a few retries" → "retries should be
+limited" is one trail, each step defensible, the whole not. Earlier rounds
+of decay, undone by a restatement, are counted rather than shown, and at
+most the last ten boundaries are; compaudit replay shows every one.
 The same limit in other words ("no more than 3 retries" for "retry ≤ 3",
 "below 30 seconds" for "under 30s") is preserved.
 
@@ -42,13 +45,16 @@ func runThresholdDrift(p *audit.Pass) {
 			continue
 		}
 		f := audit.Finding{File: r.File, Line: r.Line, Turn: r.Turn, Obligation: o, Offset: r.Offset}
-		trail := r.Trail(o.ID)
-		f.Evidence.Trail = trail
+		trail, omitted := audit.RecentTrail(r.Trail(o.ID))
+		f.Evidence.Trail, f.Evidence.TrailOmitted = trail, omitted
 		f.Evidence.Drift = s.Drift
 		f.Evidence.Summary = s.Excerpt
 		f.Evidence.Chain = []audit.Step{audit.Stated(o)}
 		var path []string
 		path = append(path, fmt.Sprintf("%q", o.Span.Text))
+		if omitted > 0 {
+			path = append(path, fmt.Sprintf("(%d earlier boundaries)", omitted))
+		}
 		for _, t := range trail {
 			switch {
 			case t.State == audit.Preserved:
@@ -60,7 +66,10 @@ func runThresholdDrift(p *audit.Pass) {
 			}
 		}
 		for _, b := range p.Boundaries {
-			if sv := b.Survival(o.ID); sv != nil && b.Index <= r.Index {
+			if b.Index > r.Index || len(trail) > 0 && b.Index < trail[0].Boundary {
+				continue
+			}
+			if sv := b.Survival(o.ID); sv != nil {
 				f.Evidence.Chain = append(f.Evidence.Chain, audit.AtBoundary(b, sv))
 			}
 		}
