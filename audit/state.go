@@ -444,9 +444,10 @@ func hasRNumber(lower string) bool {
 // categoricalNouns are the words categoricalRE needs, checked first.
 var categoricalNouns = []string{"tasks", "entries", "items", "keys", "ones", "jobs", "records", "tickets", "issues", "rows", "shards", "steps", "fields", "cases", "changes", "updates"}
 
-func categoricalNoun(lower string) bool {
-	for _, w := range categoricalNouns {
-		if strings.Contains(lower, w) {
+// containsAny reports whether s holds one of words.
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
 			return true
 		}
 	}
@@ -481,7 +482,7 @@ func messageContent(text string, literals []literalHit, claims []sentenceClaims)
 			cite(t)
 		}
 	}
-	if (strings.Contains(lower, "the ") || strings.Contains(lower, "all ") || strings.Contains(lower, "both ")) && categoricalNoun(lower) {
+	if (strings.Contains(lower, "the ") || strings.Contains(lower, "all ") || strings.Contains(lower, "both ")) && containsAny(lower, categoricalNouns) {
 		m.Categorical = categoricalRE.FindAllString(text, -1)
 	}
 	if !strings.Contains(lower, "confidence") {

@@ -179,7 +179,8 @@ var (
 // taskNouns and runNouns begin every match of taskStatusRE and
 // runStatusRE, as lower-case prefixes of the word a match starts at; a
 // match of runStatusRE may also start at "the" or "all" and white space
-// before one of runNouns.
+// before one of runNouns. In text that is not ASCII they are looked for as
+// substrings before the whole search.
 var (
 	taskNouns = []string{"task", "subtask", "step", "job", "ticket", "phase", "migration", "stor", "item"}
 	runNouns  = []string{"test", "build", "deploy", "ci", "pipeline"}
@@ -190,7 +191,8 @@ var (
 // which taskStatusRE and runStatusRE could match.
 func statusStarts(s string) (task, run []int) {
 	for i := 0; i < len(s); i++ {
-		if !boundaryWordByte(s[i]) || i > 0 && boundaryWordByte(s[i-1]) {
+		// in ASCII text isIdentByte is \b's word character
+		if !isIdentByte(s[i]) || i > 0 && isIdentByte(s[i-1]) {
 			continue
 		}
 		if hasWordPrefix(s[i:], taskNouns) {
@@ -219,11 +221,6 @@ func leadsRunNoun(s string) bool {
 // regexpSpace is \s: [\t\n\f\r ].
 func regexpSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
-}
-
-// boundaryWordByte is a word character as \b sees one: [0-9A-Za-z_].
-func boundaryWordByte(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
 }
 
 // hasWordPrefix reports whether s begins with one of the lower-case
@@ -325,18 +322,12 @@ func statusMatches(s string) (tasks, runs [][]int) {
 			runs = matchesAt(runStatusAt, s, runAt)
 		}
 	} else {
-		// the nouns as substrings first: cheap, and most sentences hold
-		// none of them
+		// cheap, and most sentences hold none of them
 		lower := foldLower(s)
-		mentionsTask := strings.Contains(lower, "task") || strings.Contains(lower, "step") || strings.Contains(lower, "job") ||
-			strings.Contains(lower, "ticket") || strings.Contains(lower, "phase") || strings.Contains(lower, "migration") ||
-			strings.Contains(lower, "stor") || strings.Contains(lower, "item")
-		mentionsRun := strings.Contains(lower, "test") || strings.Contains(lower, "build") || strings.Contains(lower, "deploy") ||
-			strings.Contains(lower, "ci") || strings.Contains(lower, "pipeline")
-		if mentionsTask {
+		if containsAny(lower, taskNouns) {
 			tasks = taskStatusRE.FindAllStringSubmatchIndex(s, -1)
 		}
-		if mentionsRun {
+		if containsAny(lower, runNouns) {
 			runs = runStatusRE.FindAllStringSubmatchIndex(s, -1)
 		}
 	}
