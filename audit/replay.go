@@ -48,11 +48,11 @@ type WindowEvent struct {
 
 // WindowSpot is where an event stands in the input.
 type WindowSpot struct {
-	File string
-	Line int
-	Turn int
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Turn int    `json:"turn"`
 	// Shared: other agents' open windows held part of the budget.
-	Shared bool
+	Shared bool `json:"shared"`
 }
 
 // Token is a literal-shaped token a later event used.

@@ -42,14 +42,7 @@ type boundaryDoc struct {
 	Survival          survivalDoc        `json:"survival"`
 	// Unkept is where the window stopped keeping turns, past its budget:
 	// from there on, references and forbidden actions were not looked for.
-	Unkept *unkeptDoc `json:"unkept,omitempty"`
-}
-
-type unkeptDoc struct {
-	File   string `json:"file"`
-	Line   int    `json:"line"`
-	Turn   int    `json:"turn"`
-	Shared bool   `json:"shared"` // other agents' open windows held part of the budget
+	Unkept *audit.WindowSpot `json:"unkept,omitempty"`
 }
 
 type transcriptDoc struct {
@@ -79,15 +72,12 @@ type auditDoc struct {
 
 func boundaryDocOf(b *audit.BoundaryReplay) boundaryDoc {
 	c := b.Counts()
-	d := boundaryDoc{Agent: b.Agent, Index: b.Index, File: b.File, Line: b.Line, Turn: b.Turn, Kind: b.Boundary.Kind,
+	return boundaryDoc{Agent: b.Agent, Index: b.Index, File: b.File, Line: b.Line, Turn: b.Turn, Kind: b.Boundary.Kind,
 		Trigger: b.Boundary.Trigger, PreTokens: b.Boundary.PreTokens, Readable: b.Boundary.Readable,
 		Unreadable: b.Boundary.Unreadable, ObligationsBefore: b.Obligations(), ObligationsAfter: b.After(),
 		Survival: survivalDoc{Preserved: c[audit.Preserved], Paraphrased: c[audit.Paraphrased], Softened: c[audit.Softened],
-			Drifted: c[audit.Drifted], Dropped: c[audit.Dropped], Inverted: c[audit.Inverted], Unverifiable: c[audit.Unverifiable]}}
-	if u := b.Unkept; u != nil {
-		d.Unkept = &unkeptDoc{File: u.File, Line: u.Line, Turn: u.Turn, Shared: u.Shared}
-	}
-	return d
+			Drifted: c[audit.Drifted], Dropped: c[audit.Dropped], Inverted: c[audit.Inverted], Unverifiable: c[audit.Unverifiable]},
+		Unkept: b.Unkept}
 }
 
 // shown returns the findings at or above the view's minimum severity.
