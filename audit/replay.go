@@ -174,7 +174,7 @@ func (r *BoundaryReplay) Trail(id string) []TrailStep {
 // MaxRecentTrail is how many boundaries of a trail a finding shows at most.
 const MaxRecentTrail = 10
 
-// RecentTrail is the part of an obligation's trail a finding shows: from
+// recentTrail is the part of an obligation's trail a finding shows: from
 // the last boundary that preserved it, before the newest, to the newest —
 // how it decayed this time — and at most MaxRecentTrail steps of that. A
 // session compacted hundreds of times, with its limits restated between,
@@ -182,7 +182,7 @@ const MaxRecentTrail = 10
 // 77 KB of evidence each, so that the findings, and the memory they took,
 // grew with the square of the compactions. omitted counts what was left
 // out; the replay view (compaudit replay) shows every step.
-func RecentTrail(trail []TrailStep) (recent []TrailStep, omitted int) {
+func recentTrail(trail []TrailStep) (recent []TrailStep, omitted int) {
 	from := 0
 	for i := len(trail) - 2; i >= 0; i-- {
 		if trail[i].State == Preserved {
@@ -196,6 +196,23 @@ func RecentTrail(trail []TrailStep) (recent []TrailStep, omitted int) {
 	}
 	// a copy, so the finding does not hold the whole trail
 	return slices.Clone(trail[from:]), from
+}
+
+// RecentEvidence gives a finding on o at the boundary under audit its
+// recent trail (see recentTrail): the trail and how many earlier steps it
+// leaves out, and a chain of the statement and each boundary of that trail.
+func (p *Pass) RecentEvidence(o *Obligation, ev *Evidence) {
+	trail, omitted := recentTrail(p.Replay.Trail(o.ID))
+	ev.Trail, ev.TrailOmitted = trail, omitted
+	ev.Chain = []Step{Stated(o)}
+	for _, b := range p.Boundaries {
+		if b.Index > p.Replay.Index || len(trail) > 0 && b.Index < trail[0].Boundary {
+			continue
+		}
+		if s := b.Survival(o.ID); s != nil {
+			ev.Chain = append(ev.Chain, AtBoundary(b, s))
+		}
+	}
 }
 
 // release drops what only the boundary's rules needed: the window and the

@@ -35,17 +35,7 @@ func runThresholdBreach(p *audit.Pass) {
 		t := o.Threshold
 		f := audit.Finding{File: ev.File, Line: ev.Line, Turn: ev.Turn, Obligation: o, Offset: ev.Offset}
 		f.Message = fmt.Sprintf("turn %d: %s sets %s, past %q (turn %d)", ev.Turn, ev.ToolName, ref.Token, o.Span.Text, o.Origin.Turn)
-		f.Evidence.Chain = []audit.Step{audit.Stated(o)}
-		trail, omitted := audit.RecentTrail(r.Trail(o.ID))
-		for _, b := range p.Boundaries {
-			if len(trail) > 0 && b.Index < trail[0].Boundary {
-				continue
-			}
-			if s := b.Survival(o.ID); s != nil {
-				f.Evidence.Chain = append(f.Evidence.Chain, audit.AtBoundary(b, s))
-			}
-		}
-		f.Evidence.Trail, f.Evidence.TrailOmitted = trail, omitted
+		p.RecentEvidence(o, &f.Evidence)
 		f.Evidence.Chain = append(f.Evidence.Chain, audit.AtEvent("breached", ev,
 			fmt.Sprintf("%s, limit %s %s %g", ref.Token, t.Subject, t.Comparator, t.Value)))
 		f.QuoteCall(ev)

@@ -45,17 +45,15 @@ func runThresholdDrift(p *audit.Pass) {
 			continue
 		}
 		f := audit.Finding{File: r.File, Line: r.Line, Turn: r.Turn, Obligation: o, Offset: r.Offset}
-		trail, omitted := audit.RecentTrail(r.Trail(o.ID))
-		f.Evidence.Trail, f.Evidence.TrailOmitted = trail, omitted
+		p.RecentEvidence(o, &f.Evidence)
 		f.Evidence.Drift = s.Drift
 		f.Evidence.Summary = s.Excerpt
-		f.Evidence.Chain = []audit.Step{audit.Stated(o)}
 		var path []string
 		path = append(path, fmt.Sprintf("%q", o.Span.Text))
-		if omitted > 0 {
-			path = append(path, fmt.Sprintf("(%d earlier boundaries)", omitted))
+		if n := f.Evidence.TrailOmitted; n > 0 {
+			path = append(path, fmt.Sprintf("(%d earlier boundaries)", n))
 		}
-		for _, t := range trail {
+		for _, t := range f.Evidence.Trail {
 			switch {
 			case t.State == audit.Preserved:
 				path = append(path, "preserved")
@@ -63,14 +61,6 @@ func runThresholdDrift(p *audit.Pass) {
 				path = append(path, fmt.Sprintf("%q", t.Variant))
 			default:
 				path = append(path, t.State.String())
-			}
-		}
-		for _, b := range p.Boundaries {
-			if b.Index > r.Index || len(trail) > 0 && b.Index < trail[0].Boundary {
-				continue
-			}
-			if sv := b.Survival(o.ID); sv != nil {
-				f.Evidence.Chain = append(f.Evidence.Chain, audit.AtBoundary(b, sv))
 			}
 		}
 		what := map[string]string{"value": "changed value", "comparator": "changed comparator", "vague": "became vague",
