@@ -45,14 +45,7 @@ func TestDriftTrailIsRecent(t *testing.T) {
 					fmt.Sprintf(`{"type":"compaction","summary":%q,"trigger":"auto","pre_tokens":118000,"turn":%d}`, c.summaries(i), 2*i+2),
 					fmt.Sprintf(`{"type":"message","role":"assistant","content":"Working on checkout step %d.","turn":%d}`, i, 2*i+3))
 			}
-			path := filepath.Join(t.TempDir(), "run.jsonl")
-			if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			res, err := audit.Audit(parse.Transcript{Path: path, Files: []parse.File{{Path: path}}}, parse.Options{}, audit.Options{Rules: []*audit.Rule{ThresholdDrift}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := auditRun(t, lines, ThresholdDrift)
 			if len(res.Boundaries) != compactions {
 				t.Fatalf("%d boundaries, want %d", len(res.Boundaries), compactions)
 			}
@@ -102,4 +95,52 @@ func TestDriftTrailIsRecent(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBreachTrailIsRecent: a call past a limit after 24 compactions, the
+// limit worn to "a few" and restated in turn, shows the boundaries since
+// it was last intact and counts the rest, and its chain is the statement,
+// those boundaries and the call.
+func TestBreachTrailIsRecent(t *testing.T) {
+	const compactions = 24
+	lines := []string{`{"type":"message","role":"user","content":"Run the checkout load test with at most 4 parallel workers.","turn":1}`}
+	for i := range compactions {
+		summary := "Run the checkout load test with at most 4 parallel workers."
+		if i%2 == 1 {
+			summary = "Run the checkout load test with a few parallel workers."
+		}
+		lines = append(lines,
+			fmt.Sprintf(`{"type":"compaction","summary":%q,"trigger":"auto","pre_tokens":118000,"turn":%d}`, summary, 2*i+2),
+			fmt.Sprintf(`{"type":"message","role":"assistant","content":"Working on checkout step %d.","turn":%d}`, i, 2*i+3))
+	}
+	lines = append(lines,
+		`{"type":"tool_call","id":"c1","name":"shell","arguments":{"command":"./loadtest.sh --workers 8 --duration 5m"},"turn":60}`,
+		`{"type":"tool_result","id":"c1","content":"running 8 workers for 5m0s","turn":60}`)
+	res := auditRun(t, lines, ThresholdBreach)
+	if len(res.Findings) != 1 {
+		t.Fatalf("%d findings, want the one breach: %v", len(res.Findings), res.Findings)
+	}
+	f := res.Findings[0]
+	tr, n := f.Evidence.Trail, f.Evidence.TrailOmitted
+	// the last boundary wore it down, the one before kept it
+	if len(tr) != 2 || tr[0].Boundary != compactions-1 || tr[0].State != audit.Preserved || tr[1].Boundary != compactions || n != compactions-2 {
+		t.Errorf("trail %+v with %d omitted; want boundaries %d (intact) and %d, and %d omitted", tr, n, compactions-1, compactions, compactions-2)
+	}
+	if got := len(f.Evidence.Chain); got != 1+len(tr)+1 {
+		t.Errorf("a chain of %d steps; want the statement, the %d boundaries of the trail and the call", got, len(tr))
+	}
+}
+
+// auditRun audits a canonical run of lines with one rule.
+func auditRun(t *testing.T, lines []string, rule *audit.Rule) *audit.Result {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := audit.Audit(parse.Transcript{Path: path, Files: []parse.File{{Path: path}}}, parse.Options{}, audit.Options{Rules: []*audit.Rule{rule}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
