@@ -140,24 +140,20 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 	// a swarm of agents can stop keeping hundreds of windows: each file
 	// names the first ones, like any repeated reading problem, and counts
 	// the rest; each boundary's report still says where its window stopped
-	shown, more := map[string]int{}, map[string]int{}
-	var counted []string
+	windows := map[string]int{}
 	for _, d := range unkept {
-		if shown[d.File] < parse.MaxSameDiagnostic {
-			shown[d.File]++
+		if windows[d.File]++; windows[d.File] <= parse.MaxSameDiagnostic {
 			fr := res.fileResult(d.File)
 			fr.Diagnostics = append(fr.Diagnostics, d)
-			continue
 		}
-		if more[d.File] == 0 {
-			counted = append(counted, d.File)
-		}
-		more[d.File]++
 	}
-	for _, f := range counted {
-		fr := res.fileResult(f)
-		fr.Diagnostics = append(fr.Diagnostics, parse.Diagnostic{Severity: parse.Warning, File: f,
-			Message: fmt.Sprintf("%d more windows that stopped keeping turns not shown; each boundary's \"unkept\" in the JSON report, and `compaudit replay`, say where", more[f])})
+	for _, d := range unkept { // in the order the files first stopped keeping
+		if n := windows[d.File] - parse.MaxSameDiagnostic; n > 0 {
+			fr := res.fileResult(d.File)
+			fr.Diagnostics = append(fr.Diagnostics, parse.Diagnostic{Severity: parse.Warning, File: d.File,
+				Message: fmt.Sprintf("%d more windows that stopped keeping turns not shown; each boundary's \"unkept\" in the JSON report, and `compaudit replay`, say where", n)})
+			windows[d.File] = 0
+		}
 	}
 	res.Agents = order
 	res.State = state.finish()
