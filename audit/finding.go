@@ -82,7 +82,7 @@ type Evidence struct {
 	Summary string      `json:"summary,omitempty"` // the summary excerpt
 	Trail   []TrailStep `json:"trail,omitempty"`
 	// TrailOmitted counts the earlier boundaries of the trail not shown
-	// (RecentTrail); the replay view shows them all.
+	// (Pass.RecentEvidence); the replay view shows them all.
 	TrailOmitted int `json:"trail_omitted,omitempty"`
 	// Change is how a prohibition was weakened: softened, dropped, inverted.
 	Change string `json:"change,omitempty"`
