@@ -14,8 +14,8 @@ func TestParallelReadSameEvents(t *testing.T) {
 	// small chunks, so every file is cut into many that are released and
 	// reused while its events are still held here: a piece of a line kept
 	// by mistake would read as the NULs a released chunk is cleared to
-	defer func(n int) { chunkBytes = n }(chunkBytes)
-	chunkBytes = 4 << 10
+	defer func(n int, p bool) { chunkBytes, poisonReleased = n, p }(chunkBytes, poisonReleased)
+	chunkBytes, poisonReleased = 4<<10, true
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "transcripts", "*.jsonl"))
 	if corpus, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "*", "*.jsonl")); len(corpus) > 0 {
 		files = append(files, corpus...)
