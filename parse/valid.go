@@ -43,8 +43,7 @@ const maxDepth = 10000
 
 type validator struct {
 	s      string
-	broken bool // a string holds bytes that are not UTF-8
-	unsure bool // a string's runes were passed over, not decoded
+	unsure bool // a string held bytes that are not UTF-8, or runes passed over undecoded
 	index  bool // collect the top-level object's members
 	fields []field
 }
@@ -54,7 +53,7 @@ func (v *validator) run() (ok, validUTF8 bool) {
 	if !ok || v.space(i) != len(v.s) {
 		return false, false
 	}
-	return true, !v.broken && !v.unsure
+	return true, !v.unsure
 }
 
 func (v *validator) space(i int) int {
@@ -241,7 +240,7 @@ func (v *validator) str(i int) (int, bool) {
 			// the closing quote
 			r, n := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && n == 1 {
-				v.broken = true
+				v.unsure = true
 			}
 			i += n
 			after = i
