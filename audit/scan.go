@@ -564,7 +564,7 @@ func (f *foldedText) occurrences(key string) iter.Seq[int] {
 // indexLower is indexLower(f.lower, ln).
 func (f *foldedText) indexLower(ln string) int {
 	for i := range f.occurrences(ln) {
-		if boundaryBefore(f.lower, i, ln) && boundaryAfter(f.lower, i+len(ln), ln) {
+		if wordAt(f.lower, i, ln) {
 			return i
 		}
 	}
@@ -592,7 +592,13 @@ func indexLower(lh, ln string) int {
 	if ln == "" {
 		return -1
 	}
-	return indexWhere(lh, ln, func(i, end int) bool { return boundaryBefore(lh, i, ln) && boundaryAfter(lh, end, ln) })
+	return indexWhere(lh, ln, func(i, _ int) bool { return wordAt(lh, i, ln) })
+}
+
+// wordAt reports whether ln, standing in lh at i, stands there on word
+// boundaries as indexLower reads them.
+func wordAt(lh string, i int, ln string) bool {
+	return boundaryBefore(lh, i, ln) && boundaryAfter(lh, i+len(ln), ln)
 }
 
 // indexWhere is the first index of sub in s at which at(start, end) holds,
