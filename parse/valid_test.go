@@ -81,6 +81,39 @@ func TestValidJSONDepth(t *testing.T) {
 	}
 }
 
+// TestDenseRunesPassedOver pins the validator's choice between decoding a
+// string's runes and passing them over, which BenchmarkScanClaudeCJK
+// times: runes that come apart (an arrow per line of a listing) are all
+// decoded, so the record's texts need no second check; a run of runes one
+// after another (CJK, box drawing) is passed over after denseRunes of them
+// and left to the check of the texts read. Both answers are valid JSON;
+// only the UTF-8 answer says which way the validator went.
+func TestDenseRunesPassedOver(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		decoded    bool
+	}{
+		{"runes apart", strings.Repeat(`  12→ some text\n`, 100), true},
+		{"a rune per long line", strings.Repeat("caf\u00e9 "+strings.Repeat("x", 40)+`\n`, 50), true},
+		// the first rune of a run follows none
+		{"a rune and denseRunes-1 after it", strings.Repeat("済", denseRunes) + strings.Repeat(" plain", 20), true},
+		{"a rune and denseRunes after it", strings.Repeat("済", denseRunes+1) + strings.Repeat(" plain", 20), false},
+		{"runes a few bytes apart count as together", strings.Repeat("済 and ", denseRunes+1), false},
+		{"CJK", strings.Repeat("済", 200), false},
+		{"box drawing", strings.Repeat("─", 80) + `\n` + strings.Repeat("│ cell ", 20), false},
+	} {
+		line := `{"type":"user","message":{"content":"` + c.body + `"}}`
+		ok, validUTF8 := validJSON(line)
+		if !ok {
+			t.Fatalf("%s: a valid line rejected", c.name)
+		}
+		if validUTF8 != c.decoded {
+			t.Errorf("%s: validator says UTF-8 = %v, want %v", c.name, validUTF8, c.decoded)
+		}
+		checkValid(t, line)
+	}
+}
+
 // FuzzValidJSON compares the fast validator with encoding/json on any input.
 func FuzzValidJSON(f *testing.F) {
 	for _, c := range validCases {
