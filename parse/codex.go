@@ -2,7 +2,6 @@ package parse
 
 import (
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -311,7 +310,51 @@ func rawArgs(raw string) json.RawMessage {
 	return json.RawMessage(raw)
 }
 
-var exitCodeRE = regexp.MustCompile(`(?m)^(?:Process exited with code|Exit code:?|exit status) (-?\d+)`)
+// exitStatusLeads are how Codex's shell tools begin the line that gives a
+// process's exit code, each followed by the code: "Process exited with
+// code 1", "Exit code: 1", "exit status 1".
+var exitStatusLeads = []string{"Process exited with code ", "Exit code: ", "Exit code ", "exit status "}
+
+// exitCode finds the first line that gives a process's exit code, as
+// (?m)^(?:Process exited with code|Exit code:?|exit status) (-?\d+) would.
+// It looks only at the start of each line: the expression was tried at
+// every byte of an output that had no such line.
+func exitCode(s string) (code int, ok bool) {
+	for {
+		if code, ok := exitCodeLine(s); ok {
+			return code, true
+		}
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			return 0, false
+		}
+		s = s[i+1:]
+	}
+}
+
+// exitCodeLine reads the exit code a line starting at s gives, if it does.
+func exitCodeLine(s string) (int, bool) {
+	for _, lead := range exitStatusLeads {
+		if !strings.HasPrefix(s, lead) {
+			continue
+		}
+		s = s[len(lead):]
+		n := 0
+		if n < len(s) && s[n] == '-' {
+			n++
+		}
+		digits := n
+		for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+			n++
+		}
+		if n == digits {
+			return 0, false // the leads exclude each other: no other can match
+		}
+		code, _ := strconv.Atoi(s[:n]) // past the range of int: the nearest, still not 0
+		return code, true
+	}
+	return 0, false
+}
 
 // codexOutput reads a tool output: a string, a JSON string holding
 // {output, metadata:{exit_code}}, or an object with content and success.
@@ -345,8 +388,7 @@ func codexOutput(raw string) (string, bool) {
 			}
 		}
 	}
-	if m := exitCodeRE.FindStringSubmatch(s); m != nil {
-		code, _ := strconv.Atoi(m[1])
+	if code, ok := exitCode(s); ok {
 		return s, code != 0
 	}
 	return s, false
