@@ -90,3 +90,24 @@ func checkStatusMatches(t *testing.T, s string) {
 		t.Errorf("%q: run matches %v, want %v", s, runs, wantRuns)
 	}
 }
+
+// runKindCases are commands and the kind of run each is: the last test
+// run, build and deploy are what a later claim of green or deployed is
+// held to.
+var runKindCases = []struct{ command, kind string }{
+	{"go test ./...", "tests"}, {"npm test", "tests"}, {"npm run test:unit", "tests"}, {"python -m pytest -x", "tests"},
+	{"npx jest", "tests"}, {"bundle exec rspec", "tests"}, {"make test", "tests"}, {"cargo test --release", "tests"},
+	{"go build -o bin/app .", "build"}, {"cargo build", "build"}, {"make", "build"}, {"npx tsc --noEmit", "build"},
+	{"make build && make test", "tests"}, {"./deploy.sh prod", "deploy"}, {"aws s3 sync dist/ s3://bucket", "deploy"},
+	{"KUBECTL APPLY -f k8s/", "deploy"}, {"helm upgrade api ./chart", "deploy"}, {"terraform apply -auto-approve", "deploy"},
+	{"ls -la", ""}, {"cat testdata/x.json", ""}, {"git commit -m 'rebuild'", ""}, {"", ""}, {"test", "tests"},
+	{"echo contest", ""},
+}
+
+func TestRunKind(t *testing.T) {
+	for _, c := range runKindCases {
+		if got := runKind(c.command); got != c.kind {
+			t.Errorf("runKind(%q) = %q, want %q", c.command, got, c.kind)
+		}
+	}
+}
