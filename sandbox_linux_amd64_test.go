@@ -1,0 +1,265 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+	"golang.org/x/tools/txtar"
+
+	"github.com/compaudit/compaudit/cmd"
+)
+
+// TestNoNetworkNoExecAtRun holds compaudit to its promise at run time, not
+// only by its imports (TestNoNetworkNoExec): the binary links net and
+// os/user through its libraries, and a library could reach them. A child
+// process puts itself under a seccomp filter that kills it at the first
+// socket, connect, execve or execveat, from any thread, and then runs
+// every command over the shipped transcripts, the labelled cases, the
+// shared corpus when it is present and a set of hostile files, in every
+// output format. A control child under the same filter opens a socket and
+// must die, so the filter is known to bite.
+func TestNoNetworkNoExecAtRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds inputs and runs every command")
+	}
+	dir := t.TempDir()
+	inputs := sandboxInputs(t, dir)
+
+	control := sandboxChild(t, "control", dir)
+	if control.err == nil || !strings.Contains(control.stderr, "SIGSYS") {
+		t.Fatalf("the control child opened a socket under the filter and was not stopped (err %v); the filter does not bite:\n%s", control.err, control.stderr)
+	}
+
+	got := sandboxChild(t, "audit", dir, inputs...)
+	if got.err != nil || !strings.Contains(got.stdout, "sandbox: ran ") {
+		t.Fatalf("a command made a system call it must not (socket, connect, execve), or failed: %v\n%s", got.err, tail(got.stderr, 4000))
+	}
+	t.Log(strings.TrimSpace(got.stdout))
+}
+
+// sandboxRole names the child's part, and sandboxRoot its work folder.
+const (
+	sandboxRole = "COMPAUDIT_SANDBOX_ROLE"
+	sandboxRoot = "COMPAUDIT_SANDBOX_DIR"
+)
+
+func TestMain(m *testing.M) {
+	switch os.Getenv(sandboxRole) {
+	case "":
+		os.Exit(m.Run())
+	case "control":
+		mustFilter()
+		fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
+		fmt.Printf("control: socket %d, %v: the filter let it through\n", fd, err)
+		os.Exit(0)
+	default:
+		mustFilter()
+		os.Exit(runSandboxed(os.Getenv(sandboxRoot), os.Args[len(os.Args)-1]))
+	}
+}
+
+// runSandboxed runs every command on every input listed in the file at
+// list. Exit codes 0, 1 (findings) and 3 (unreadable input, expected of
+// some hostile files) are outcomes the tool chooses; 2 (usage) means a
+// command never ran and 4 is a bug, so both fail the child. The filter's
+// SIGSYS kills the process before any of them.
+func runSandboxed(dir, list string) int {
+	data, err := os.ReadFile(list)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	inputs := strings.Split(strings.TrimSpace(string(data)), "\n")
+	runs := 0
+	// tty: the streams say they are terminals, the path on which a
+	// colour library would detect the terminal (tmux info, among others)
+	runAs := func(tty bool, args ...string) {
+		var out, errOut bytes.Buffer
+		s := &cmd.Streams{In: strings.NewReader(""), Out: &out, Err: &errOut, OutTTY: tty, ErrTTY: tty, Getenv: func(k string) string {
+			switch k {
+			case "HOME":
+				return dir
+			case "TERM":
+				return "xterm-256color"
+			case "TMUX":
+				return "/tmp/tmux-0/default,1,0" // as inside tmux
+			}
+			return ""
+		}}
+		if code := cmd.Main(args, s); code == cmd.ExitUsage || code == cmd.ExitInternal {
+			fmt.Fprintf(os.Stderr, "%v: exit %d: %s\n", args, code, errOut.String())
+			os.Exit(2)
+		}
+		runs++
+	}
+	run := func(args ...string) { runAs(false, args...) }
+	formats := []string{"text", "json", "ndjson", "sarif", "markdown", "html"}
+	for _, in := range inputs {
+		for _, f := range formats {
+			run("audit", "--format", f, in)
+		}
+		run("audit", "--redact", "--min-severity", "note", in)
+		runAs(true, "audit", in)
+		runAs(true, "audit", "--color", "always", in)
+		run("replay", in)
+		run("ledger", in)
+		run("agents", in)
+		run("baseline", in)
+	}
+	// every input at once: the parallel path, and the progress line on a
+	// terminal
+	run(append([]string{"audit", "--format", "json"}, inputs...)...)
+	runAs(true, append([]string{"audit"}, inputs...)...)
+	run("rules")
+	run("formats")
+	run("version")
+	fmt.Printf("sandbox: ran %d commands on %d inputs\n", runs, len(inputs))
+	return 0
+}
+
+// mustFilter installs the seccomp filter on every thread of the process,
+// or exits with a message that says why it could not.
+func mustFilter() {
+	// the allowed paths return before the killing one; offsets are from
+	// the instruction after each jump
+	const (
+		kill = unix.SECCOMP_RET_KILL_PROCESS
+		trap = unix.SECCOMP_RET_TRAP
+	)
+	ld := func(off uint32) unix.SockFilter {
+		return unix.SockFilter{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: off}
+	}
+	jeq := func(k uint32, jt, jf uint8) unix.SockFilter {
+		return unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: k, Jt: jt, Jf: jf}
+	}
+	ret := func(k uint32) unix.SockFilter { return unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: k} }
+	denied := []uint32{unix.SYS_SOCKET, unix.SYS_CONNECT, unix.SYS_EXECVE, unix.SYS_EXECVEAT}
+	prog := []unix.SockFilter{
+		ld(4), // seccomp_data.arch
+		jeq(unix.AUDIT_ARCH_X86_64, 1, 0),
+		ret(kill),
+		ld(0), // seccomp_data.nr
+		// the x32 numbers reach the same calls
+		{Code: unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K, K: 0x40000000, Jt: uint8(len(denied) + 1), Jf: 0},
+	}
+	for i, nr := range denied {
+		prog = append(prog, jeq(nr, uint8(len(denied)-i), 0))
+	}
+	prog = append(prog, ret(unix.SECCOMP_RET_ALLOW), ret(trap))
+	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		fmt.Fprintln(os.Stderr, "sandbox: no_new_privs:", err)
+		os.Exit(5)
+	}
+	_, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&fprog)))
+	if errno != 0 {
+		fmt.Fprintln(os.Stderr, "sandbox: seccomp:", errno)
+		os.Exit(5)
+	}
+}
+
+type childRun struct {
+	stdout, stderr string
+	err            error
+}
+
+// sandboxChild runs the test binary again as the child named role.
+func sandboxChild(t *testing.T, role, dir string, inputs ...string) childRun {
+	t.Helper()
+	list := filepath.Join(dir, role+".list")
+	if err := os.WriteFile(list, []byte(strings.Join(inputs, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := exec.Command(os.Args[0], "-test.run=^$", list)
+	c.Env = append(os.Environ(), sandboxRole+"="+role, sandboxRoot+"="+dir)
+	c.Dir = dir
+	var out, errOut bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errOut
+	err := c.Run()
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) && ee.ExitCode() == 5 {
+		t.Skipf("this kernel or container does not let a process filter its own system calls: %s", errOut.String())
+	}
+	return childRun{out.String(), errOut.String(), err}
+}
+
+// sandboxInputs gathers what the child audits: the shipped transcripts,
+// the labelled cases unpacked, the shared corpus when it is present, and
+// hostile files.
+func sandboxInputs(t *testing.T, dir string) []string {
+	t.Helper()
+	var inputs []string
+	shipped, _ := filepath.Glob(filepath.Join("testdata", "transcripts", "*.jsonl"))
+	for _, p := range shipped {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, abs)
+	}
+	cases, _ := filepath.Glob(filepath.Join("testdata", "transcripts", "audit", "*.txtar"))
+	for _, p := range cases {
+		ar, err := txtar.ParseFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		caseDir := filepath.Join(dir, "cases", strings.TrimSuffix(filepath.Base(p), ".txtar"))
+		for _, f := range ar.Files {
+			if f.Name == "want" {
+				continue
+			}
+			writeFile(t, filepath.Join(caseDir, f.Name), f.Data)
+		}
+		inputs = append(inputs, caseDir)
+	}
+	if corpus, err := filepath.Abs(filepath.Join("..", "shared", "corpus")); err == nil {
+		for _, agent := range []string{"claude-code", "codex"} {
+			if _, err := os.Stat(filepath.Join(corpus, agent)); err == nil {
+				inputs = append(inputs, filepath.Join(corpus, agent))
+			}
+		}
+	}
+	hostile := filepath.Join(dir, "hostile")
+	record := `{"type":"user","uuid":"u1","timestamp":"2026-03-01T10:00:00Z","message":{"role":"user","content":"deploy to s3://acme-stage-07/, never prod"}}`
+	writeFile(t, filepath.Join(hostile, "truncated.jsonl"), []byte(record+"\n"+record[:40]))
+	writeFile(t, filepath.Join(hostile, "nul.jsonl"), []byte(record+"\n\x00\x00{\"type\":\n"))
+	writeFile(t, filepath.Join(hostile, "array.jsonl"), []byte("["+record+","+record+"]\n"))
+	writeFile(t, filepath.Join(hostile, "binary.jsonl"), bytes.Repeat([]byte{0x7f, 'E', 'L', 'F', 0xff, 0xfe, 0}, 300))
+	writeFile(t, filepath.Join(hostile, "empty.jsonl"), nil)
+	writeFile(t, filepath.Join(hostile, "utf8.jsonl"), []byte(strings.Replace(record, "prod", "pr\xffod", 1)+"\n"))
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	for range 200 {
+		io.WriteString(zw, record+"\n")
+	}
+	zw.Close()
+	writeFile(t, filepath.Join(hostile, "cut.jsonl.gz"), gz.Bytes()[:gz.Len()/2])
+	return append(inputs, hostile)
+}
+
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
+}
