@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,9 +14,9 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
-	"golang.org/x/tools/txtar"
 
 	"github.com/compaudit/compaudit/cmd"
+	"github.com/compaudit/compaudit/parse/parsetest"
 )
 
 // TestNoNetworkNoExecAtRun holds compaudit to its promise at run time, not
@@ -25,9 +24,9 @@ import (
 // os/user through its libraries, and a library could reach them. A child
 // process puts itself under a seccomp filter that kills it at the first
 // socket, connect, execve or execveat, from any thread, and then runs
-// every command over the shipped transcripts, the labelled cases, the
-// shared corpus when it is present and a set of hostile files, in every
-// output format. A control child under the same filter opens a socket and
+// every command over the shipped transcripts, the labelled cases (the
+// reader's bad-input ones among them), the shared corpus when it is
+// present and two hostile files, in every output format. A control child under the same filter opens a socket and
 // must die, so the filter is known to bite.
 func TestNoNetworkNoExecAtRun(t *testing.T) {
 	if testing.Short() {
@@ -70,21 +69,28 @@ func TestMain(m *testing.M) {
 }
 
 // runSandboxed runs every command on every input listed in the file at
-// list. Exit codes 0, 1 (findings) and 3 (unreadable input, expected of
-// some hostile files) are outcomes the tool chooses; 2 (usage) means a
-// command never ran and 4 is a bug, so both fail the child. The filter's
-// SIGSYS kills the process before any of them.
+// list. Exit codes 0 and 1 (findings) are outcomes the tool chooses, and 3
+// (unreadable input) too for a hostile input; 2 (usage) means a command
+// never ran, 4 is a bug, and 3 on a readable input means nothing was
+// audited, so each fails the child. The filter's SIGSYS kills the process
+// before any of them.
 func runSandboxed(dir, list string) int {
 	data, err := os.ReadFile(list)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	inputs := strings.Split(strings.TrimSpace(string(data)), "\n")
+	var inputs []string
+	hostile := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		h, path, _ := strings.Cut(line, "\t")
+		inputs = append(inputs, path)
+		hostile[path] = h == "true"
+	}
 	runs := 0
 	// tty: the streams say they are terminals, the path on which a
 	// colour library would detect the terminal (tmux info, among others)
-	runAs := func(tty bool, args ...string) {
+	runOn := func(unreadable, tty bool, args ...string) {
 		var out, errOut bytes.Buffer
 		s := &cmd.Streams{In: strings.NewReader(""), Out: &out, Err: &errOut, OutTTY: tty, ErrTTY: tty, Getenv: func(k string) string {
 			switch k {
@@ -97,15 +103,16 @@ func runSandboxed(dir, list string) int {
 			}
 			return ""
 		}}
-		if code := cmd.Main(args, s); code == cmd.ExitUsage || code == cmd.ExitInternal {
+		if code := cmd.Main(args, s); code == cmd.ExitUsage || code == cmd.ExitInternal || code == cmd.ExitUnreadable && !unreadable {
 			fmt.Fprintf(os.Stderr, "%v: exit %d: %s\n", args, code, errOut.String())
 			os.Exit(2)
 		}
 		runs++
 	}
-	run := func(args ...string) { runAs(false, args...) }
 	formats := []string{"text", "json", "ndjson", "sarif", "markdown", "html"}
 	for _, in := range inputs {
+		run := func(args ...string) { runOn(hostile[in], false, args...) }
+		runAs := func(tty bool, args ...string) { runOn(hostile[in], tty, args...) }
 		for _, f := range formats {
 			run("audit", "--format", f, in)
 		}
@@ -119,11 +126,11 @@ func runSandboxed(dir, list string) int {
 	}
 	// every input at once: the parallel path, and the progress line on a
 	// terminal
-	run(append([]string{"audit", "--format", "json"}, inputs...)...)
-	runAs(true, append([]string{"audit"}, inputs...)...)
-	run("rules")
-	run("formats")
-	run("version")
+	runOn(true, false, append([]string{"audit", "--format", "json"}, inputs...)...)
+	runOn(true, true, append([]string{"audit"}, inputs...)...)
+	for _, c := range []string{"rules", "formats", "version"} {
+		runOn(false, false, c)
+	}
 	fmt.Printf("sandbox: ran %d commands on %d inputs\n", runs, len(inputs))
 	return 0
 }
@@ -175,13 +182,17 @@ type childRun struct {
 }
 
 // sandboxChild runs the test binary again as the child named role.
-func sandboxChild(t *testing.T, role, dir string, inputs ...string) childRun {
+func sandboxChild(t *testing.T, role, dir string, inputs ...sandboxInput) childRun {
 	t.Helper()
-	list := filepath.Join(dir, role+".list")
-	if err := os.WriteFile(list, []byte(strings.Join(inputs, "\n")+"\n"), 0o644); err != nil {
+	var list bytes.Buffer
+	for _, in := range inputs {
+		fmt.Fprintf(&list, "%t\t%s\n", in.hostile, in.path)
+	}
+	listPath := filepath.Join(dir, role+".list")
+	if err := os.WriteFile(listPath, list.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := exec.Command(os.Args[0], "-test.run=^$", list)
+	c := exec.Command(os.Args[0], "-test.run=^$", listPath)
 	c.Env = append(os.Environ(), sandboxRole+"="+role, sandboxRoot+"="+dir)
 	c.Dir = dir
 	var out, errOut bytes.Buffer
@@ -193,58 +204,54 @@ func sandboxChild(t *testing.T, role, dir string, inputs ...string) childRun {
 	return childRun{out.String(), errOut.String(), err}
 }
 
+// sandboxInput is a path the child audits, and whether it is hostile:
+// only a hostile input may be unreadable (exit 3).
+type sandboxInput struct {
+	path    string
+	hostile bool
+}
+
 // sandboxInputs gathers what the child audits: the shipped transcripts,
-// the labelled cases unpacked, the shared corpus when it is present, and
-// hostile files.
-func sandboxInputs(t *testing.T, dir string) []string {
+// every labelled case unpacked (the reader's cases are the bad-input
+// ones: cut short, NUL bytes, invalid UTF-8, a JSON array, empty,
+// unrecognised), the shared corpus when it is present, and what a case
+// cannot hold as text: a binary file and a gzip file cut short.
+func sandboxInputs(t *testing.T, dir string) []sandboxInput {
 	t.Helper()
-	var inputs []string
+	var inputs []sandboxInput
 	shipped, _ := filepath.Glob(filepath.Join("testdata", "transcripts", "*.jsonl"))
 	for _, p := range shipped {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		inputs = append(inputs, abs)
+		inputs = append(inputs, sandboxInput{path: abs})
 	}
-	cases, _ := filepath.Glob(filepath.Join("testdata", "transcripts", "audit", "*.txtar"))
-	for _, p := range cases {
-		ar, err := txtar.ParseFile(p)
-		if err != nil {
-			t.Fatal(err)
+	for _, kind := range []string{"audit", "ledger", "parse"} {
+		cases, _ := filepath.Glob(filepath.Join("testdata", "transcripts", kind, "*.txtar"))
+		for _, p := range cases {
+			inputs = append(inputs, sandboxInput{path: parsetest.Load(t, p, "want").Dir, hostile: kind == "parse"})
 		}
-		caseDir := filepath.Join(dir, "cases", strings.TrimSuffix(filepath.Base(p), ".txtar"))
-		for _, f := range ar.Files {
-			if f.Name == "want" {
-				continue
-			}
-			writeFile(t, filepath.Join(caseDir, f.Name), f.Data)
-		}
-		inputs = append(inputs, caseDir)
 	}
 	if corpus, err := filepath.Abs(filepath.Join("..", "shared", "corpus")); err == nil {
 		for _, agent := range []string{"claude-code", "codex"} {
 			if _, err := os.Stat(filepath.Join(corpus, agent)); err == nil {
-				inputs = append(inputs, filepath.Join(corpus, agent))
+				inputs = append(inputs, sandboxInput{path: filepath.Join(corpus, agent)})
 			}
 		}
 	}
+	session, err := os.ReadFile(filepath.Join("testdata", "transcripts", "incident-claude.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	hostile := filepath.Join(dir, "hostile")
-	record := `{"type":"user","uuid":"u1","timestamp":"2026-03-01T10:00:00Z","message":{"role":"user","content":"deploy to s3://acme-stage-07/, never prod"}}`
-	writeFile(t, filepath.Join(hostile, "truncated.jsonl"), []byte(record+"\n"+record[:40]))
-	writeFile(t, filepath.Join(hostile, "nul.jsonl"), []byte(record+"\n\x00\x00{\"type\":\n"))
-	writeFile(t, filepath.Join(hostile, "array.jsonl"), []byte("["+record+","+record+"]\n"))
 	writeFile(t, filepath.Join(hostile, "binary.jsonl"), bytes.Repeat([]byte{0x7f, 'E', 'L', 'F', 0xff, 0xfe, 0}, 300))
-	writeFile(t, filepath.Join(hostile, "empty.jsonl"), nil)
-	writeFile(t, filepath.Join(hostile, "utf8.jsonl"), []byte(strings.Replace(record, "prod", "pr\xffod", 1)+"\n"))
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
-	for range 200 {
-		io.WriteString(zw, record+"\n")
-	}
+	zw.Write(session)
 	zw.Close()
 	writeFile(t, filepath.Join(hostile, "cut.jsonl.gz"), gz.Bytes()[:gz.Len()/2])
-	return append(inputs, hostile)
+	return append(inputs, sandboxInput{path: hostile, hostile: true})
 }
 
 func writeFile(t *testing.T, path string, data []byte) {
