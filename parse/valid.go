@@ -181,8 +181,9 @@ func (v *validator) str(i int) (int, bool) {
 	// here than by a second pass over the text; but text of runes one
 	// after another (CJK, box drawing) is cheaper passed over and checked
 	// once read, as a run of runes (utf8.ValidString), and only the texts
-	// the audit reads need it. So after denseRunes runes that each follow
-	// the last within a word, the rest of the string is passed over.
+	// the audit reads need it. So once denseRunes runes have each followed
+	// the one before within a word (in one run or not), the rest of the
+	// string is passed over.
 	stop, dense, after := uint64(highs), 0, -8 // after: the end of the last rune
 	for {
 		// eight bytes at a time while none needs a look
