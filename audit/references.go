@@ -2,7 +2,6 @@ package audit
 
 import (
 	"hash/maphash"
-	"path"
 	"strconv"
 	"strings"
 
@@ -378,89 +377,6 @@ func spacedIn(texts []string, word string) bool {
 		}
 	}
 	return false
-}
-
-// readOnlyPrograms only look.
-var readOnlyPrograms = toSet(`ls cat head tail less more grep rg ag find fd wc du df stat file tree pwd echo printf
-which whereis type env printenv date whoami id uname jq yq diff cmp sort uniq cut tr awk sed column test true`)
-
-// readOnlySub are subcommands that only look.
-var readOnlySub = map[string]map[string]bool{
-	"git":     toSet(`status log diff show branch remote rev-parse ls-files blame describe shortlog reflog`),
-	"aws":     toSet(`ls`),
-	"kubectl": toSet(`get describe logs top explain version`),
-	"gh":      toSet(`view list status`),
-	"docker":  toSet(`ps images logs inspect`),
-	"npm":     toSet(`ls list view outdated`),
-}
-
-// nextCommand cuts the first of the commands a command line chains (with
-// ||, &&, | or ;) from the rest. The segments are taken one at a time: a
-// long script is judged by its first command that writes.
-func nextCommand(line string) (cmd, rest string, more bool) {
-	for i := 0; ; {
-		j := strings.IndexAny(line[i:], "|&;")
-		if j < 0 {
-			return line, "", false
-		}
-		j += i
-		switch {
-		case line[j] == ';':
-			return line[:j], line[j+1:], true
-		case line[j] == '|' && j+1 < len(line) && line[j+1] == '|',
-			line[j] == '&' && j+1 < len(line) && line[j+1] == '&':
-			return line[:j], line[j+2:], true
-		case line[j] == '|':
-			return line[:j], line[j+1:], true
-		}
-		i = j + 1 // a lone & backgrounds, it does not chain
-	}
-}
-
-// readOnlyCommand reports a shell command every segment of which only
-// reads: listing a forbidden bucket is not deploying to it.
-func readOnlyCommand(cmd string) bool {
-	cmd = strings.TrimSpace(cmd)
-	if cmd == "" || strings.ContainsAny(cmd, ">`$") && !strings.Contains(cmd, "2>&1") {
-		return false
-	}
-	for rest, more := cmd, true; more; {
-		var seg string
-		seg, rest, more = nextCommand(rest)
-		f := strings.Fields(seg)
-		if len(f) == 0 {
-			continue
-		}
-		prog := path.Base(f[0])
-		if readOnlyPrograms[prog] {
-			if prog == "sed" && strings.Contains(seg, " -i") {
-				return false
-			}
-			continue
-		}
-		subs, ok := readOnlySub[prog]
-		if !ok {
-			return false
-		}
-		found := false
-		for _, w := range f[1:] {
-			if strings.HasPrefix(w, "-") {
-				continue
-			}
-			// aws s3 ls, aws s3api list-object-versions, aws ec2 describe-instances
-			if subs[w] || prog == "aws" && (strings.HasPrefix(w, "list-") || strings.HasPrefix(w, "describe-") ||
-				strings.HasPrefix(w, "get-") || strings.HasPrefix(w, "head-")) {
-				found = true
-			}
-			if prog != "aws" {
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
 }
 
 // observedValue is a number a call sets.

@@ -2,7 +2,6 @@ package audit
 
 import (
 	"index/suffixarray"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -34,54 +33,6 @@ func TestScanTokens(t *testing.T) {
 			t.Errorf("scanTokens(%q) = %q, want %q", c.text, got, c.want)
 		}
 	}
-}
-
-// commandsOf splits a command line with nextCommand.
-func commandsOf(line string) []string {
-	var out []string
-	for rest, more := line, true; more; {
-		var seg string
-		seg, rest, more = nextCommand(rest)
-		out = append(out, seg)
-	}
-	return out
-}
-
-// TestNextCommand: a command line is cut at ||, && , | and ;, but not at a
-// lone &.
-func TestNextCommand(t *testing.T) {
-	for _, c := range []struct {
-		line string
-		want []string
-	}{
-		{"ls", []string{"ls"}},
-		{"", []string{""}},
-		{"aws s3 ls s3://b && aws s3 rm s3://b/x", []string{"aws s3 ls s3://b ", " aws s3 rm s3://b/x"}},
-		{"a||b|c;d", []string{"a", "b", "c", "d"}},
-		{"sleep 1 & ls", []string{"sleep 1 & ls"}},
-		{"a &&& b", []string{"a ", "& b"}},
-		{"a|||b", []string{"a", "", "b"}},
-		{"end;", []string{"end", ""}},
-		{"x &", []string{"x &"}},
-	} {
-		if got := commandsOf(c.line); !slices.Equal(got, c.want) {
-			t.Errorf("commands of %q = %q, want %q", c.line, got, c.want)
-		}
-	}
-}
-
-// FuzzNextCommand holds nextCommand to the regular expression it replaced,
-// which split every command line whole.
-func FuzzNextCommand(f *testing.F) {
-	for _, s := range []string{"a||b|c;d", "x & y && z", "a|||b;;", "&|;", "cat f | sed -i s/a/b/ f"} {
-		f.Add(s)
-	}
-	separators := regexp.MustCompile(`\|\||&&|\||;`)
-	f.Fuzz(func(t *testing.T, line string) {
-		if got, want := commandsOf(line), separators.Split(line, -1); !slices.Equal(got, want) {
-			t.Fatalf("commands of %q = %q, want %q", line, got, want)
-		}
-	})
 }
 
 // FuzzReadCall holds readCall, which reads a call's members once, to what

@@ -1,0 +1,240 @@
+package audit
+
+import (
+	"iter"
+	"path"
+	"strings"
+)
+
+// How a shell command line is read: cut into the commands it runs, each
+// named by the program it starts. The rules that ask whether a call only
+// looked (readOnlyCommand) and what kind of run it was (runKind) share it.
+
+// shellCommands yields each command a command line runs, in order. The
+// body of a here-document is text, not commands, when the command that
+// opens it runs nothing (cat > t.py <<'EOF' writes a file), and is passed
+// over; fed to a shell or an interpreter (bash <<EOF) its lines are read
+// as commands.
+func shellCommands(line string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		delim := ""
+		for rest, sep := line, byte('\n'); sep != 0; {
+			var cmd string
+			cmd, rest, sep = nextCommand(rest)
+			if !yield(cmd) {
+				return
+			}
+			if d := heredocDelimiter(cmd); d != "" && delim == "" && runsNothing(program(cmd), cmd) {
+				delim = d
+			}
+			if sep == '\n' && delim != "" {
+				if rest, delim = skipHeredoc(rest, delim), ""; rest == "" {
+					return
+				}
+			}
+		}
+	}
+}
+
+// nextCommand cuts the first command of a command line from the rest: at
+// ||, &&, |, ; or the end of a line, outside quotes. sep is what cut it:
+// '\n' for the end of a line (or a comment), 0 when nothing is left, else
+// the separator's first byte. Quotes are followed so that `grep -E "a|b"`
+// or a commit message of several lines stays one command; a lone &
+// backgrounds, it does not chain.
+func nextCommand(line string) (cmd, rest string, sep byte) {
+	var quote byte
+	for i := 0; i < len(line); {
+		if quote != 0 {
+			stops := "'"
+			if quote == '"' {
+				stops = `"\`
+			}
+			j := strings.IndexAny(line[i:], stops)
+			if j < 0 {
+				break
+			}
+			if i += j; line[i] == '\\' {
+				i += 2
+			} else {
+				quote, i = 0, i+1
+			}
+			continue
+		}
+		j := strings.IndexAny(line[i:], "|&;\n'\"\\#")
+		if j < 0 {
+			break
+		}
+		i += j
+		switch c := line[i]; c {
+		case '\\': // an escaped byte, or a line continued
+			i += 2
+		case '\'', '"':
+			quote, i = c, i+1
+		case '#':
+			// a comment runs to the end of the line; mid-word (a#b) it is text
+			if i > 0 && line[i-1] != ' ' && line[i-1] != '\t' {
+				i++
+				continue
+			}
+			end := strings.IndexByte(line[i:], '\n')
+			if end < 0 {
+				return line[:i], "", 0
+			}
+			return line[:i], line[i+end+1:], '\n'
+		case '\n', ';':
+			return line[:i], line[i+1:], c
+		case '|', '&':
+			if i+1 < len(line) && line[i+1] == c {
+				return line[:i], line[i+2:], c
+			}
+			if c == '|' {
+				return line[:i], line[i+1:], c
+			}
+			i++
+		}
+	}
+	return line, "", 0
+}
+
+// heredocDelimiter is the word that ends the here-document a command
+// opens (cat > t.py <<'EOF'), or "". A << inside quotes opens none.
+func heredocDelimiter(cmd string) string {
+	i := unquotedIndex(cmd, "<<")
+	if i < 0 || strings.HasPrefix(cmd[i:], "<<<") {
+		return ""
+	}
+	w := strings.TrimLeft(cmd[i+2:], "- \t")
+	w = strings.TrimLeft(w, `'"`)
+	if end := strings.IndexAny(w, "'\" \t;|&)<>"); end >= 0 {
+		w = w[:end]
+	}
+	// a word, not a shift: $((1 << 3))
+	if w == "" || !(w[0] == '_' || w[0] >= 'A' && w[0] <= 'Z' || w[0] >= 'a' && w[0] <= 'z') {
+		return ""
+	}
+	return w
+}
+
+// unquotedIndex is strings.Index of sub in s outside quotes, or -1.
+func unquotedIndex(s, sub string) int {
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				i++
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"':
+			quote = c
+		case strings.HasPrefix(s[i:], sub):
+			return i
+		}
+	}
+	return -1
+}
+
+// skipHeredoc drops the lines of a here-document from rest, through the
+// line that holds only delim.
+func skipHeredoc(rest, delim string) string {
+	for rest != "" {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		if strings.TrimSpace(line) == delim {
+			break
+		}
+	}
+	return rest
+}
+
+// program is a command's fields from the program it starts: past VAR=value,
+// and past sudo, env, time and the like with their flags and timeout's
+// duration.
+func program(cmd string) []string {
+	f := strings.Fields(cmd)
+	for wrapped := false; len(f) > 0; f = f[1:] {
+		w := f[0]
+		if !runWrappers[w] && strings.IndexByte(w, '=') <= 0 &&
+			!(wrapped && (w[0] == '-' || w[0] >= '0' && w[0] <= '9')) {
+			break
+		}
+		wrapped = wrapped || runWrappers[w]
+	}
+	return f
+}
+
+// runWrappers run the command that follows them.
+var runWrappers = toSet(`sudo env time nohup nice timeout command exec`)
+
+// runsNothing reports a command, f its program's fields, that only reads,
+// edits or moves files. The shell's `test` and `[` check files; they run
+// no tests.
+func runsNothing(f []string, cmd string) bool {
+	return len(f) == 0 || f[0] == "test" || f[0] == "[" || f[0] == "[[" ||
+		notRunPrograms[path.Base(f[0])] || readOnlySegment(f, cmd)
+}
+
+// notRunPrograms change files or the shell and run nothing named in their
+// arguments; the programs that only read are readOnlySegment's.
+var notRunPrograms = toSet(`cd pushd popd export unset alias mkdir rmdir rm cp mv touch chmod chown ln tee
+vi vim nano emacs code git sleep kill pkill`)
+
+// readOnlyCommand reports a shell command every command of which only
+// reads: listing a forbidden bucket is not deploying to it.
+func readOnlyCommand(cmd string) bool {
+	cmd = strings.TrimSpace(cmd)
+	if cmd == "" || strings.ContainsAny(cmd, ">`$") && !strings.Contains(cmd, "2>&1") {
+		return false
+	}
+	for seg := range shellCommands(cmd) {
+		if f := strings.Fields(seg); len(f) > 0 && !readOnlySegment(f, seg) {
+			return false
+		}
+	}
+	return true
+}
+
+// readOnlySegment reports whether one command, cmd split into its fields
+// f, only reads.
+func readOnlySegment(f []string, cmd string) bool {
+	prog := path.Base(f[0])
+	if readOnlyPrograms[prog] {
+		return prog != "sed" || !strings.Contains(cmd, " -i")
+	}
+	subs, ok := readOnlySub[prog]
+	if !ok {
+		return false
+	}
+	for _, w := range f[1:] {
+		if strings.HasPrefix(w, "-") {
+			continue
+		}
+		// aws s3 ls, aws s3api list-object-versions, aws ec2 describe-instances
+		if subs[w] || prog == "aws" && (strings.HasPrefix(w, "list-") || strings.HasPrefix(w, "describe-") ||
+			strings.HasPrefix(w, "get-") || strings.HasPrefix(w, "head-")) {
+			return true
+		}
+		if prog != "aws" {
+			return false
+		}
+	}
+	return false
+}
+
+// readOnlyPrograms only look.
+var readOnlyPrograms = toSet(`ls cat head tail less more grep rg ag find fd wc du df stat file tree pwd echo printf
+which whereis type env printenv date whoami id uname jq yq diff cmp sort uniq cut tr awk sed column test true`)
+
+// readOnlySub are subcommands that only look.
+var readOnlySub = map[string]map[string]bool{
+	"git":     toSet(`status log diff show branch remote rev-parse ls-files blame describe shortlog reflog`),
+	"aws":     toSet(`ls`),
+	"kubectl": toSet(`get describe logs top explain version`),
+	"gh":      toSet(`view list status`),
+	"docker":  toSet(`ps images logs inspect`),
+	"npm":     toSet(`ls list view outdated`),
+}
