@@ -27,24 +27,49 @@ var statusWords = map[string]string{
 }
 
 // runKind names what a command runs, for the state it leaves: the last test
-// run, the last build, the last deploy.
+// run, the last build, the last deploy. Each command the line chains, and
+// each line of a script, is judged apart, by the program it starts: one
+// that only reads, edits or moves files is no run, whatever its arguments
+// name — `grep -rn Deployment`, `cat jest.config.js`, a heredoc that writes
+// a test file — so it cannot stand in for the failed run before it. Where
+// a line runs more than one kind, tests outrank a build and a build a
+// deploy.
 func runKind(command string) string {
-	c := " " + foldLower(command) + " "
+	best := 0
+	for cmd := range shellCommands(command) {
+		if !runsNothing(program(cmd), cmd) {
+			if best = max(best, kindOf(cmd)); best == len(runKinds)-1 {
+				break
+			}
+		}
+	}
+	return runKinds[best]
+}
+
+// runKinds are the kinds runKind names, least first.
+var runKinds = [...]string{"", "deploy", "build", "tests"}
+
+// kindOf is the kind of run a command is, as an index into runKinds. Its
+// words are looked for whole; a tab parts them as a space does, but a line
+// break is left as written: it is inside quotes, where a task's
+// description may say "## Acceptance Tests" on a line of its own.
+func kindOf(cmd string) int {
+	c := " " + foldLower(strings.ReplaceAll(cmd, "\t", " ")) + " "
 	switch {
 	case strings.Contains(c, " test ") || strings.Contains(c, " test:") || strings.Contains(c, "pytest") ||
 		strings.Contains(c, "jest") || strings.Contains(c, "vitest") || strings.Contains(c, "rspec") ||
 		strings.Contains(c, "run test") || strings.Contains(c, " tests ") || strings.Contains(c, "phpunit") ||
 		strings.Contains(c, "mocha") || strings.Contains(c, "ctest") || strings.Contains(c, "go test"):
-		return "tests"
+		return 3
 	case strings.Contains(c, " build ") || strings.Contains(c, " compile") || strings.Contains(c, " tsc ") ||
 		strings.Contains(c, "go build") || strings.Contains(c, "cargo build") || strings.Contains(c, " make "):
-		return "build"
+		return 2
 	case strings.Contains(c, "deploy") || strings.Contains(c, " s3 sync ") || strings.Contains(c, " s3 cp ") ||
 		strings.Contains(c, "kubectl apply") || strings.Contains(c, "terraform apply") || strings.Contains(c, "helm upgrade") ||
 		strings.Contains(c, "helm install"):
-		return "deploy"
+		return 1
 	}
-	return ""
+	return 0
 }
 
 // commandOf pulls the command line out of a shell-like tool call.

@@ -100,8 +100,26 @@ var runKindCases = []struct{ command, kind string }{
 	{"go build -o bin/app .", "build"}, {"cargo build", "build"}, {"make", "build"}, {"npx tsc --noEmit", "build"},
 	{"make build && make test", "tests"}, {"./deploy.sh prod", "deploy"}, {"aws s3 sync dist/ s3://bucket", "deploy"},
 	{"KUBECTL APPLY -f k8s/", "deploy"}, {"helm upgrade api ./chart", "deploy"}, {"terraform apply -auto-approve", "deploy"},
-	{"ls -la", ""}, {"cat testdata/x.json", ""}, {"git commit -m 'rebuild'", ""}, {"", ""}, {"test", "tests"},
+	{"ls -la", ""}, {"cat testdata/x.json", ""}, {"git commit -m 'rebuild'", ""}, {"", ""},
 	{"echo contest", ""},
+	// a command that reads, edits or moves files runs nothing its
+	// arguments name
+	{"grep -rn Deployment src/", ""}, {"cat jest.config.js", ""}, {"tail -50 logs/deploy.log", ""},
+	{"git commit -m 'fix flaky tests'", ""}, {"kubectl get deployments -n prod", ""}, {"vim tests/cart.test.ts", ""},
+	{"cp deploy.sh deploy.sh.bak", ""}, {"ls tests/", ""}, {"head -20 pytest.ini && cat tox.ini", ""},
+	{"test -f dist/index.js && echo built", ""}, {"[ -d node_modules ] || npm ci", ""},
+	// but a chained or wrapped run still counts
+	{"cd api && npx jest --ci", "tests"}, {"grep -q TODO src/app.ts || go test ./...", "tests"},
+	{"CI=1 timeout 300 npm test", "tests"}, {"sudo -E ./scripts/deploy.sh prod", "deploy"},
+	{"go\ttest ./audit/...", "tests"}, {"npm run build && ./deploy.sh", "build"},
+	{"kubectl get pods && kubectl apply -f deploy/", "deploy"},
+	// each line of a script is a command; a here-document is text
+	{"cd app\nnpm test -- --watch=false", "tests"},
+	{"cat > tests/test_cart.py <<'EOF'\nimport pytest\n\ndef test_total():\n    assert total([]) == 0\nEOF", ""},
+	{"cat <<EOF | kubectl apply -f -\napiVersion: v1\nkind: ConfigMap\nEOF", "deploy"},
+	{"python3 - <<'PY'\nimport subprocess\nsubprocess.run(['pytest'])\nPY\necho done", "tests"},
+	{"tee deploy.env <<EOF >/dev/null\nDEPLOY_TARGET=prod\nEOF\nls", ""},
+	{"echo $((1 << 3))\npytest -q", "tests"},
 }
 
 func TestRunKind(t *testing.T) {

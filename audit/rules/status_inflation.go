@@ -16,7 +16,9 @@ var StatusInflation = &audit.Rule{
 tasks: from tool results (is_error, exit codes, FAIL and PASS lines) and
 status updates. This rule reports a summary that claims done, passing or fixed
 where that last state was failed or pending, and that nowhere admits the
-failure.
+failure. Each command of a call is named by the program it starts: one that
+only reads, edits or moves files (cat jest.config.js, grep -rn deploy, git
+add tests/) is no test run, build or deploy, whatever its arguments name.
 
 Why it matters: the agent resumes believing the work is finished, and reports
 success; a verifier that trusts the report accepts it.
