@@ -59,7 +59,8 @@ func kindOf(cmd string) int {
 	case strings.Contains(c, " test ") || strings.Contains(c, " test:") || strings.Contains(c, "pytest") ||
 		strings.Contains(c, "jest") || strings.Contains(c, "vitest") || strings.Contains(c, "rspec") ||
 		strings.Contains(c, "run test") || strings.Contains(c, " tests ") || strings.Contains(c, "phpunit") ||
-		strings.Contains(c, "mocha") || strings.Contains(c, "ctest") || strings.Contains(c, "go test"):
+		strings.Contains(c, "mocha") || strings.Contains(c, "ctest") || strings.Contains(c, "go test") ||
+		strings.Contains(c, "unittest") || strings.Contains(c, " tox ") || strings.Contains(c, " nox "):
 		return 3
 	case strings.Contains(c, " build ") || strings.Contains(c, " compile") || strings.Contains(c, " tsc ") ||
 		strings.Contains(c, "go build") || strings.Contains(c, "cargo build") || strings.Contains(c, " make "):

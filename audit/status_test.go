@@ -120,6 +120,8 @@ var runKindCases = []struct{ command, kind string }{
 	{"python3 - <<'PY'\nimport subprocess\nsubprocess.run(['pytest'])\nPY\necho done", "tests"},
 	{"tee deploy.env <<EOF >/dev/null\nDEPLOY_TARGET=prod\nEOF\nls", ""},
 	{"echo $((1 << 3))\npytest -q", "tests"},
+	{"python -m unittest discover -s tests", "tests"}, {"tox -e py312", "tests"}, {"uv run nox -s tests-3.12", "tests"},
+	{"cat tox.ini", ""},
 }
 
 func TestRunKind(t *testing.T) {
