@@ -35,6 +35,11 @@ var statusWords = map[string]string{
 // a line runs more than one kind, tests outrank a build and a build a
 // deploy.
 func runKind(command string) string {
+	// Codex's apply_patch takes the patch itself: it edits, and the words
+	// of the code it adds or removes name no run
+	if strings.HasPrefix(strings.TrimLeft(command, " \t\r\n"), "*** Begin Patch") {
+		return ""
+	}
 	best := 0
 	for cmd := range shellCommands(command) {
 		if !runsNothing(program(cmd), cmd) {

@@ -122,6 +122,9 @@ var runKindCases = []struct{ command, kind string }{
 	{"echo $((1 << 3))\npytest -q", "tests"},
 	{"python -m unittest discover -s tests", "tests"}, {"tox -e py312", "tests"}, {"uv run nox -s tests-3.12", "tests"},
 	{"cat tox.ini", ""},
+	// a patch, given to Codex's apply_patch tool or through the shell, edits
+	{"*** Begin Patch\n*** Update File: jest.config.js\n@@\n-  testTimeout: 5000,\n+  testTimeout: 20000,\n*** End Patch", ""},
+	{"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: scripts/deploy.sh\n+#!/bin/sh\n+kubectl apply -f k8s/\n*** End Patch\nEOF", ""},
 }
 
 func TestRunKind(t *testing.T) {
