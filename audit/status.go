@@ -95,7 +95,7 @@ var (
 // output does not say.
 func runOutcome(text string, isError bool) (string, string) {
 	if isError {
-		return StatusFailed, firstLine(text)
+		return StatusFailed, failureLine(text)
 	}
 	// The expressions are slow on long logs: each runs only on the lines
 	// that hold its words. No match spans a line, so the first line's
@@ -176,6 +176,30 @@ func goOkLine(text string) bool {
 		}
 	}
 	return false
+}
+
+// failureLine is what a failed run's output says first, past the lines
+// the agent's harness puts before the output — Claude Code's "Exit code 1";
+// Codex's "Chunk ID", "Wall time", "Process exited with code 1", "Original
+// token count" and "Output:" — with the exit code in front: "Exit code 1:
+// FAIL src/cart.test.ts" says more than either line alone.
+func failureLine(text string) string {
+	code := ""
+	for rest := text; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		switch l := strings.TrimSpace(line); {
+		case l == "" || l == "Output:" || strings.HasPrefix(l, "Chunk ID:") || strings.HasPrefix(l, "Wall time:") ||
+			strings.HasPrefix(l, "Original token count:"):
+		case code == "" && (strings.HasPrefix(l, "Exit code ") || strings.HasPrefix(l, "Process exited with code ")):
+			code = l
+		case code != "":
+			return clip(code+": "+l, 120)
+		default:
+			return clip(l, 120)
+		}
+	}
+	return clip(code, 120)
 }
 
 func firstLine(s string) string {

@@ -134,3 +134,21 @@ func TestRunKind(t *testing.T) {
 		}
 	}
 }
+
+// TestFailureLine: a failed run is named by its first line of output, past
+// the harness's header, with the exit code in front.
+func TestFailureLine(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"Exit code 1\ncat: jest.config.ts: No such file or directory", "Exit code 1: cat: jest.config.ts: No such file or directory"},
+		{"Chunk ID: 3959\nWall time: 3.8 seconds\nProcess exited with code 1\nOriginal token count: 120\nOutput:\nFAIL src/cart.test.ts\n  ● cartTotal", "Process exited with code 1: FAIL src/cart.test.ts"},
+		{"FAIL src/discount.test.ts\nTests: 1 failed", "FAIL src/discount.test.ts"},
+		{"\n\n  <tool_use_error>File does not exist.</tool_use_error>", "<tool_use_error>File does not exist.</tool_use_error>"},
+		{"Exit code 137\n", "Exit code 137"},
+		{"Chunk ID: 1a2b\nWall time: 0.1 seconds\nProcess exited with code 2\nOriginal token count: 0\nOutput:\n", "Process exited with code 2"},
+		{"", ""},
+	} {
+		if got := failureLine(c.text); got != c.want {
+			t.Errorf("failureLine(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
