@@ -152,3 +152,31 @@ func TestFailureLine(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusGoals: a status after a goal is no claim; after a "to" of place
+// or result it is.
+func TestStatusGoals(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		claim bool
+	}{
+		{"cartTotal now rounds to cents and all tests pass.", true},
+		{"Moved the helpers to src/money.ts; the build is green.", true},
+		{"Added the index to the migration and the tests pass.", true},
+		{"Next: run npm test to confirm all tests pass.", false},
+		{"Still to do: verify the tests pass after the rebase.", false},
+		{"I need to see the tests pass before merging.", false},
+		{"Make sure the tests pass.", false},
+		{"Keep going until the build is green.", false},
+		{"Rerun to check the tests pass.", false},
+		{"Confirmed: all tests pass.", true},
+	} {
+		got := false
+		for _, st := range textStatuses(c.text) {
+			got = got || st.Value == StatusDone
+		}
+		if got != c.claim {
+			t.Errorf("textStatuses(%q) claims done: %v, want %v", c.text, got, c.claim)
+		}
+	}
+}
