@@ -408,16 +408,22 @@ func negatedBefore(before string) bool {
 
 // aspirational reports a goal rather than a claim before a status: "get
 // the cart tests green", "make sure the tests pass", "until tests pass",
-// "run npm test to confirm all tests pass". A "to" that begins a place or
-// a result — "rounds to cents and all tests pass", "moved to utils; tests
-// pass" — is no goal: it counts only before a verb.
+// "run npm test to confirm all tests pass"; but "made sure all tests pass"
+// is done. A "to" that begins a place or a result — "rounds to cents and
+// all tests pass", "moved to utils; tests pass" — is no goal: it counts
+// only before a verb.
 func aspirational(before string) bool {
 	f := strings.Fields(foldLower(before))
 	for i := len(f) - 1; i >= 0 && i >= len(f)-4; i-- {
 		switch strings.Trim(f[i], ",;:") {
-		case "get", "make", "keep", "until", "ensure", "sure", "want", "need", "needs", "should", "must", "will", "so", "once",
+		case "get", "make", "keep", "until", "ensure", "want", "need", "needs", "should", "must", "will", "so", "once",
 			"if", "unless", "goal", "confirm", "verify":
 			return true
+		case "sure":
+			// "made sure all tests pass" reports what was done
+			if i == 0 || f[i-1] != "made" {
+				return true
+			}
 		case "to":
 			if i+1 < len(f) && goalVerbs[strings.Trim(f[i+1], ",;:")] {
 				return true

@@ -170,6 +170,8 @@ func TestStatusGoals(t *testing.T) {
 		{"Keep going until the build is green.", false},
 		{"Rerun to check the tests pass.", false},
 		{"Confirmed: all tests pass.", true},
+		{"Made sure all tests pass before committing.", true},
+		{"I'll make sure the tests pass.", false},
 	} {
 		got := false
 		for _, st := range textStatuses(c.text) {
