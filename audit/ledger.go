@@ -44,7 +44,7 @@ func (l *Ledger) restated(o *Obligation, turn int) {
 // whole record, arguments and all, for the rest of the audit.
 type toolCall struct {
 	command string // clipped, for the state's detail
-	kind    string // of run (runKind)
+	runs    runSet
 }
 
 // maxToolLiterals bounds the literals one tool call or result adds: a
@@ -305,15 +305,15 @@ func (l *Ledger) toolLiterals(text string, hits []literalHit, origin Origin) []*
 func (l *Ledger) toolCall(ev *parse.Event, p *prepared) []*Obligation {
 	var texts []string
 	var lits [][]literalHit
-	cmd, kind := runOf(ev)
+	cmd, runs := runOf(ev)
 	if p != nil {
 		texts, lits = p.callTexts, p.callLits
 	} else {
 		texts = callStrings(ev.Args)
 	}
-	if ev.ToolID != "" && kind != "" {
+	if ev.ToolID != "" && runs.any() {
 		// only the result of a run becomes a state
-		l.pending[strings.Clone(ev.ToolID)] = toolCall{command: strings.Clone(clip(cmd, 80)), kind: kind}
+		l.pending[strings.Clone(ev.ToolID)] = toolCall{command: strings.Clone(clip(cmd, 80)), runs: runs}
 	}
 	origin := originOf(ev)
 	var changed []*Obligation
@@ -456,15 +456,14 @@ func (l *Ledger) toolResult(ev *parse.Event, hits []literalHit) []*Obligation {
 		return changed
 	}
 	delete(l.pending, ev.ToolID)
-	kind := call.kind
 	val, detail := outcomeOf(ev)
-	if val == "" {
-		return changed
+	for _, kind := range call.runs.outcomeKinds(val, ev.IsError) {
+		st := Status{Subject: kind, Value: val, Detail: call.command + ": " + detail}
+		o := &Obligation{Kind: KindState, Status: &st, Text: kind + " " + val, Origin: origin,
+			Span: Span{Text: clip(detail, 160)}}
+		changed = append(changed, l.setState(o, ev.Turn)...)
 	}
-	st := Status{Subject: kind, Value: val, Detail: call.command + ": " + detail}
-	o := &Obligation{Kind: KindState, Status: &st, Text: kind + " " + val, Origin: origin,
-		Span: Span{Text: clip(detail, 160)}}
-	return append(changed, l.setState(o, ev.Turn)...)
+	return changed
 }
 
 func (l *Ledger) state(st Status, s sentence, ev *parse.Event, origin Origin) []*Obligation {

@@ -19,7 +19,7 @@ type prepared struct {
 	toolHits []literalHit // literals worth holding a later turn to in tool output
 	// a call's command, argument strings and their literals
 	command   string
-	runKind   string // tests, build, deploy or "" (runKind)
+	runs      runSet // what the command runs (runsOf)
 	readOnly  bool   // every command it chains only reads
 	callTexts []string
 	callLits  [][]literalHit
@@ -46,14 +46,14 @@ func outcomeOf(ev *parse.Event) (string, string) {
 	return p.outcome, p.outcomeDetail
 }
 
-// runOf is a call's command line and the kind of run it is, as the reader
+// runOf is a call's command line and what it runs, as the reader
 // prepared them or worked out now.
-func runOf(ev *parse.Event) (command, kind string) {
+func runOf(ev *parse.Event) (command string, runs runSet) {
 	if p, ok := ev.Prepared.(*prepared); ok {
-		return p.command, p.runKind
+		return p.command, p.runs
 	}
 	command = commandOf(ev.Args)
-	return command, runKind(command)
+	return command, runsOf(command)
 }
 
 // tokenHasher identifies tokens the way normLiteral compares them: quotes
@@ -168,7 +168,7 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 	switch ev.Kind {
 	case parse.KindToolCall:
 		p.command, p.callTexts = readCall(ev.Args)
-		p.readOnly, p.runKind = readOnlyCommand(p.command), runKind(p.command)
+		p.readOnly, p.runs = readOnlyCommand(p.command), runsOf(p.command)
 		for _, s := range p.callTexts {
 			lits := findLiterals(s)
 			p.callLits = append(p.callLits, lits)

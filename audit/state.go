@@ -163,7 +163,7 @@ type stateCollector struct {
 type pendingCall struct {
 	ev       *parse.Event // only when a mapping reads the result
 	mappings []StateMapping
-	tests    bool // the call runs tests
+	runs     runSet // what the call runs
 }
 
 func newStateCollector(mappings []StateMapping, isEffect func(parse.Format, *parse.Event) bool) *stateCollector {
@@ -221,9 +221,9 @@ func (c *stateCollector) observe(ev *parse.Event) {
 			c.todoWrite(ev)
 		}
 		ms := c.mappings[ev.ToolName]
-		_, kind := runOf(ev)
-		if len(ms) > 0 || kind == "tests" {
-			p := pendingCall{mappings: ms, tests: kind == "tests"}
+		_, runs := runOf(ev)
+		if len(ms) > 0 || runs.has("tests") {
+			p := pendingCall{mappings: ms, runs: runs}
 			if slices.ContainsFunc(ms, StateMapping.usesResult) {
 				p.ev = ev
 			}
@@ -245,8 +245,8 @@ func (c *stateCollector) observe(ev *parse.Event) {
 				c.mapped(p.ev, ev, m)
 			}
 		}
-		if p.tests {
-			if val, _ := outcomeOf(ev); val != "" {
+		if p.runs.has("tests") {
+			if val, _ := outcomeOf(ev); p.runs.speaksFor("tests", val, ev.IsError) {
 				c.run.Tests = append(c.run.Tests, RunOutcome{Agent: agent, Index: ev.Index, Time: clone(ev.Time), Turn: ev.Turn, Value: val})
 			}
 		}

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -26,33 +27,86 @@ var statusWords = map[string]string{
 	"resolved": StatusDone, "deployed": StatusDone, "merged": StatusDone, "successful": StatusDone, "working": StatusDone,
 }
 
-// runKind names what a command runs, for the state it leaves: the last test
-// run, the last build, the last deploy. Each command the line chains, and
-// each line of a script, is judged apart, by the program it starts: one
-// that only reads, edits or moves files is no run, whatever its arguments
-// name — `grep -rn Deployment`, `cat jest.config.js`, a heredoc that writes
-// a test file — so it cannot stand in for the failed run before it. Where
-// a line runs more than one kind, tests outrank a build and a build a
-// deploy.
-func runKind(command string) string {
+// runSet is what a command line runs, for the states its result sets: the
+// kinds of run among its commands (the last test run, build, deploy) and
+// the kind of the last command that names one. Each command the line
+// chains, and each line of a script, is judged apart, by the program it
+// starts: one that only reads, edits or moves files is no run, whatever
+// its arguments name — `grep -rn Deployment`, `cat jest.config.js`, a
+// heredoc that writes a test file — so it cannot stand in for the failed
+// run before it.
+type runSet struct {
+	kinds uint8 // bit k set when runKinds[k] runs
+	last  uint8 // the index in runKinds of the last command's kind
+}
+
+// runKinds are the kinds a run can be; 0 is none.
+var runKinds = [...]string{"", "deploy", "build", "tests"}
+
+// runsOf reads a command line's runs.
+func runsOf(command string) runSet {
+	var r runSet
 	// Codex's apply_patch takes the patch itself: it edits, and the words
 	// of the code it adds or removes name no run
 	if strings.HasPrefix(strings.TrimLeft(command, " \t\r\n"), "*** Begin Patch") {
-		return ""
+		return r
 	}
-	best := 0
 	for cmd := range shellCommands(command) {
-		if !runsNothing(program(cmd), cmd) {
-			if best = max(best, kindOf(cmd)); best == len(runKinds)-1 {
-				break
-			}
+		if runsNothing(program(cmd), cmd) {
+			continue
+		}
+		if k := kindOf(cmd); k != 0 {
+			r.kinds |= 1 << k
+			r.last = uint8(k)
 		}
 	}
-	return runKinds[best]
+	return r
 }
 
-// runKinds are the kinds runKind names, least first.
-var runKinds = [...]string{"", "deploy", "build", "tests"}
+// outcomeKinds are the kinds a result with status val speaks for; isError
+// says the line exited with an error. A line that passed ran all of them:
+// agents chain runs with &&, which stops at the first failure. A line that
+// failed speaks for its last kind only, which did not succeed whether it
+// failed or never started; an earlier one (the build of "npm run build &&
+// ./deploy.sh") may have passed. But a line that exited without error and
+// whose output shows failures ("1 failed") ended on a command that passed:
+// the failures are its test run's.
+func (r runSet) outcomeKinds(val string, isError bool) []string {
+	if val == "" {
+		return nil
+	}
+	if val != StatusDone {
+		k := int(r.last)
+		if !isError && r.has("tests") {
+			k = len(runKinds) - 1
+		}
+		if k == 0 {
+			return nil
+		}
+		return runKinds[k : k+1]
+	}
+	var out []string
+	for k := len(runKinds) - 1; k > 0; k-- {
+		if r.kinds&(1<<k) != 0 {
+			out = append(out, runKinds[k])
+		}
+	}
+	return out
+}
+
+// speaksFor reports whether a result with status val is one of kind's.
+func (r runSet) speaksFor(kind, val string, isError bool) bool {
+	return slices.Contains(r.outcomeKinds(val, isError), kind)
+}
+
+// any reports whether the line runs anything of a kind.
+func (r runSet) any() bool { return r.kinds != 0 }
+
+// has reports whether the line runs kind.
+func (r runSet) has(kind string) bool {
+	k := slices.Index(runKinds[:], kind)
+	return k > 0 && r.kinds&(1<<k) != 0
+}
 
 // kindOf is the kind of run a command is, as an index into runKinds. Its
 // words are looked for whole; a tab parts them as a space does, but a line
@@ -68,12 +122,14 @@ func kindOf(cmd string) int {
 		strings.Contains(c, "unittest") || strings.Contains(c, " tox ") || strings.Contains(c, " nox "):
 		return 3
 	case strings.Contains(c, " build ") || strings.Contains(c, " compile") || strings.Contains(c, " tsc ") ||
-		strings.Contains(c, "go build") || strings.Contains(c, "cargo build") || strings.Contains(c, " make "):
+		strings.Contains(c, "go build") || strings.Contains(c, "cargo build"):
 		return 2
 	case strings.Contains(c, "deploy") || strings.Contains(c, " s3 sync ") || strings.Contains(c, " s3 cp ") ||
 		strings.Contains(c, "kubectl apply") || strings.Contains(c, "terraform apply") || strings.Contains(c, "helm upgrade") ||
 		strings.Contains(c, "helm install"):
 		return 1
+	case strings.Contains(c, " make "):
+		return 2 // make with no target named above builds
 	}
 	return 0
 }

@@ -91,46 +91,73 @@ func checkStatusMatches(t *testing.T, s string) {
 	}
 }
 
-// runKindCases are commands and the kind of run each is: the last test
-// run, build and deploy are what a later claim of green or deployed is
+// runCases are commands, the kinds of run they hold (what a passed result
+// speaks for) and the last of them (what a failed one speaks for): the last
+// test run, build and deploy are what a later claim of green or deployed is
 // held to.
-var runKindCases = []struct{ command, kind string }{
-	{"go test ./...", "tests"}, {"npm test", "tests"}, {"npm run test:unit", "tests"}, {"python -m pytest -x", "tests"},
-	{"npx jest", "tests"}, {"bundle exec rspec", "tests"}, {"make test", "tests"}, {"cargo test --release", "tests"},
-	{"go build -o bin/app .", "build"}, {"cargo build", "build"}, {"make", "build"}, {"npx tsc --noEmit", "build"},
-	{"make build && make test", "tests"}, {"./deploy.sh prod", "deploy"}, {"aws s3 sync dist/ s3://bucket", "deploy"},
-	{"KUBECTL APPLY -f k8s/", "deploy"}, {"helm upgrade api ./chart", "deploy"}, {"terraform apply -auto-approve", "deploy"},
-	{"ls -la", ""}, {"cat testdata/x.json", ""}, {"git commit -m 'rebuild'", ""}, {"", ""},
-	{"echo contest", ""},
+var runCases = []struct{ command, kinds, last string }{
+	{"go test ./...", "tests", "tests"}, {"npm test", "tests", "tests"}, {"npm run test:unit", "tests", "tests"}, {"python -m pytest -x", "tests", "tests"},
+	{"npx jest", "tests", "tests"}, {"bundle exec rspec", "tests", "tests"}, {"make test", "tests", "tests"}, {"cargo test --release", "tests", "tests"},
+	{"go build -o bin/app .", "build", "build"}, {"cargo build", "build", "build"}, {"make", "build", "build"}, {"npx tsc --noEmit", "build", "build"},
+	{"make build && make test", "tests+build", "tests"}, {"./deploy.sh prod", "deploy", "deploy"}, {"aws s3 sync dist/ s3://bucket", "deploy", "deploy"},
+	{"KUBECTL APPLY -f k8s/", "deploy", "deploy"}, {"helm upgrade api ./chart", "deploy", "deploy"}, {"terraform apply -auto-approve", "deploy", "deploy"},
+	{"ls -la", "", ""}, {"cat testdata/x.json", "", ""}, {"git commit -m 'rebuild'", "", ""}, {"", "", ""},
+	{"echo contest", "", ""},
 	// a command that reads, edits or moves files runs nothing its
 	// arguments name
-	{"grep -rn Deployment src/", ""}, {"cat jest.config.js", ""}, {"tail -50 logs/deploy.log", ""},
-	{"git commit -m 'fix flaky tests'", ""}, {"kubectl get deployments -n prod", ""}, {"vim tests/cart.test.ts", ""},
-	{"cp deploy.sh deploy.sh.bak", ""}, {"ls tests/", ""}, {"head -20 pytest.ini && cat tox.ini", ""},
-	{"test -f dist/index.js && echo built", ""}, {"[ -d node_modules ] || npm ci", ""},
+	{"grep -rn Deployment src/", "", ""}, {"cat jest.config.js", "", ""}, {"tail -50 logs/deploy.log", "", ""},
+	{"git commit -m 'fix flaky tests'", "", ""}, {"kubectl get deployments -n prod", "", ""}, {"vim tests/cart.test.ts", "", ""},
+	{"cp deploy.sh deploy.sh.bak", "", ""}, {"ls tests/", "", ""}, {"head -20 pytest.ini && cat tox.ini", "", ""},
+	{"test -f dist/index.js && echo built", "", ""}, {"[ -d node_modules ] || npm ci", "", ""},
 	// but a chained or wrapped run still counts
-	{"cd api && npx jest --ci", "tests"}, {"grep -q TODO src/app.ts || go test ./...", "tests"},
-	{"CI=1 timeout 300 npm test", "tests"}, {"sudo -E ./scripts/deploy.sh prod", "deploy"},
-	{"go\ttest ./audit/...", "tests"}, {"npm run build && ./deploy.sh", "build"},
-	{"kubectl get pods && kubectl apply -f deploy/", "deploy"},
+	{"cd api && npx jest --ci", "tests", "tests"}, {"grep -q TODO src/app.ts || go test ./...", "tests", "tests"},
+	{"CI=1 timeout 300 npm test", "tests", "tests"}, {"sudo -E ./scripts/deploy.sh prod", "deploy", "deploy"},
+	{"go\ttest ./audit/...", "tests", "tests"}, {"npm run build && ./deploy.sh", "build+deploy", "deploy"},
+	{"kubectl get pods && kubectl apply -f deploy/", "deploy", "deploy"},
+	{"npm test && npm run build", "tests+build", "build"}, {"make test\nmake deploy", "tests+deploy", "deploy"},
 	// each line of a script is a command; a here-document is text
-	{"cd app\nnpm test -- --watch=false", "tests"},
-	{"cat > tests/test_cart.py <<'EOF'\nimport pytest\n\ndef test_total():\n    assert total([]) == 0\nEOF", ""},
-	{"cat <<EOF | kubectl apply -f -\napiVersion: v1\nkind: ConfigMap\nEOF", "deploy"},
-	{"python3 - <<'PY'\nimport subprocess\nsubprocess.run(['pytest'])\nPY\necho done", "tests"},
-	{"tee deploy.env <<EOF >/dev/null\nDEPLOY_TARGET=prod\nEOF\nls", ""},
-	{"echo $((1 << 3))\npytest -q", "tests"},
-	{"python -m unittest discover -s tests", "tests"}, {"tox -e py312", "tests"}, {"uv run nox -s tests-3.12", "tests"},
-	{"cat tox.ini", ""},
+	{"cd app\nnpm test -- --watch=false", "tests", "tests"},
+	{"cat > tests/test_cart.py <<'EOF'\nimport pytest\n\ndef test_total():\n    assert total([]) == 0\nEOF", "", ""},
+	{"cat <<EOF | kubectl apply -f -\napiVersion: v1\nkind: ConfigMap\nEOF", "deploy", "deploy"},
+	{"python3 - <<'PY'\nimport subprocess\nsubprocess.run(['pytest'])\nPY\necho done", "tests", "tests"},
+	{"tee deploy.env <<EOF >/dev/null\nDEPLOY_TARGET=prod\nEOF\nls", "", ""},
+	{"echo $((1 << 3))\npytest -q", "tests", "tests"},
+	{"python -m unittest discover -s tests", "tests", "tests"}, {"tox -e py312", "tests", "tests"}, {"uv run nox -s tests-3.12", "tests", "tests"},
+	{"cat tox.ini", "", ""},
 	// a patch, given to Codex's apply_patch tool or through the shell, edits
-	{"*** Begin Patch\n*** Update File: jest.config.js\n@@\n-  testTimeout: 5000,\n+  testTimeout: 20000,\n*** End Patch", ""},
-	{"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: scripts/deploy.sh\n+#!/bin/sh\n+kubectl apply -f k8s/\n*** End Patch\nEOF", ""},
+	{"*** Begin Patch\n*** Update File: jest.config.js\n@@\n-  testTimeout: 5000,\n+  testTimeout: 20000,\n*** End Patch", "", ""},
+	{"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: scripts/deploy.sh\n+#!/bin/sh\n+kubectl apply -f k8s/\n*** End Patch\nEOF", "", ""},
 }
 
-func TestRunKind(t *testing.T) {
-	for _, c := range runKindCases {
-		if got := runKind(c.command); got != c.kind {
-			t.Errorf("runKind(%q) = %q, want %q", c.command, got, c.kind)
+func TestRunsOf(t *testing.T) {
+	for _, c := range runCases {
+		r := runsOf(c.command)
+		kinds, last := strings.Join(r.outcomeKinds(StatusDone, false), "+"), runKinds[r.last]
+		if kinds != c.kinds || last != c.last {
+			t.Errorf("runsOf(%q) = %q, last %q; want %q, last %q", c.command, kinds, last, c.kinds, c.last)
+		}
+	}
+}
+
+// TestOutcomeKinds: what a run's result speaks for, by how it ended.
+func TestOutcomeKinds(t *testing.T) {
+	for _, c := range []struct {
+		command, val string
+		isError      bool
+		want         string
+	}{
+		{"npm run build && ./deploy.sh staging", StatusDone, false, "build+deploy"},
+		{"npm run build && ./deploy.sh staging", StatusFailed, true, "deploy"},
+		{"npm test && npm run build", StatusFailed, true, "build"},
+		// exited 0, yet the output shows failed tests: the last command passed
+		{"npm test; npm run build", StatusFailed, false, "tests"},
+		{"make build && make test", StatusFailed, true, "tests"},
+		{"./deploy.sh prod", StatusFailed, false, "deploy"},
+		{"./deploy.sh prod", "", true, ""},
+		{"ls -la", StatusFailed, true, ""},
+	} {
+		if got := strings.Join(runsOf(c.command).outcomeKinds(c.val, c.isError), "+"); got != c.want {
+			t.Errorf("runsOf(%q).outcomeKinds(%q, %v) = %q, want %q", c.command, c.val, c.isError, got, c.want)
 		}
 	}
 }
