@@ -191,7 +191,9 @@ func readOnlyCommand(cmd string) bool {
 		return false
 	}
 	for seg := range shellCommands(cmd) {
-		if f := strings.Fields(seg); len(f) > 0 && !readOnlySegment(f, seg) {
+		// env FOO=1 ./deploy.sh runs the deploy: judge the program a
+		// wrapper starts, not the wrapper
+		if f := program(seg); len(f) > 0 && !readOnlySegment(f, seg) {
 			return false
 		}
 	}

@@ -102,9 +102,36 @@ func TestReadOnlyCommand(t *testing.T) {
 		{"kubectl apply -f k8s/", false},
 		{"bash <<'EOF'\nrm -rf build\nEOF", false},
 		{`grep -E "a|b" x | xargs rm`, false},
+		{"env AWS_PROFILE=prod ./deploy.sh", false},
+		{"sudo rm -rf /var/www/old", false},
+		{"LC_ALL=C sort -u names.txt", true},
+		{"timeout 10 tail -n 50 app.log", true},
 	} {
 		if got := readOnlyCommand(c.cmd); got != c.want {
 			t.Errorf("readOnlyCommand(%q) = %v, want %v", c.cmd, got, c.want)
 		}
 	}
+}
+
+// FuzzShellCommands: any command line is cut into commands taken from it
+// in order, and a line that only reads runs nothing.
+func FuzzShellCommands(f *testing.F) {
+	for _, s := range []string{"ls -la", "cd api && npx jest --ci", "cat > t.py <<'EOF'\nimport pytest\nEOF\nnpm test",
+		`grep -E "a|b" f | wc -l`, "env FOO=1 ./deploy.sh", "*** Begin Patch\n*** End Patch", "echo $((1 << 3))\nmake",
+		"git commit -m \"$(cat <<'EOF'\nfix\nEOF\n)\" && go test ./...", "a\\\nb # c\nd"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		at := 0
+		for cmd := range shellCommands(line) {
+			i := strings.Index(line[at:], cmd)
+			if i < 0 {
+				t.Fatalf("shellCommands(%q) yields %q, not in the line after byte %d", line, cmd, at)
+			}
+			at += i + len(cmd)
+		}
+		if r := runsOf(line); readOnlyCommand(line) && r.any() {
+			t.Fatalf("%q only reads, yet runs %v", line, r.outcomeKinds(StatusDone, false))
+		}
+	})
 }
