@@ -8,7 +8,7 @@ import (
 
 // How a shell command line is read: cut into the commands it runs, each
 // named by the program it starts. The rules that ask whether a call only
-// looked (readOnlyCommand) and what kind of run it was (runKind) share it.
+// looked (readOnlyCommand) and what runs it holds (runsOf) share it.
 
 // shellCommands yields each command a command line runs, in order. The
 // body of a here-document is text, not commands, when the command that
