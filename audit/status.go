@@ -126,7 +126,9 @@ func kindOf(cmd string) int {
 		return 2
 	case strings.Contains(c, "deploy") || strings.Contains(c, " s3 sync ") || strings.Contains(c, " s3 cp ") ||
 		strings.Contains(c, "kubectl apply") || strings.Contains(c, "terraform apply") || strings.Contains(c, "helm upgrade") ||
-		strings.Contains(c, "helm install"):
+		strings.Contains(c, "helm install") || strings.Contains(c, "kubectl rollout restart") ||
+		strings.Contains(c, "kubectl set image") || strings.Contains(c, "pulumi up") || strings.Contains(c, "vercel --prod") ||
+		strings.Contains(c, "wrangler publish") || strings.Contains(c, "az webapp up"):
 		return 1
 	case strings.Contains(c, " make "):
 		return 2 // make with no target named above builds

@@ -124,6 +124,10 @@ var runCases = []struct{ command, kinds, last string }{
 	{"echo $((1 << 3))\npytest -q", "tests", "tests"},
 	{"python -m unittest discover -s tests", "tests", "tests"}, {"tox -e py312", "tests", "tests"}, {"uv run nox -s tests-3.12", "tests", "tests"},
 	{"cat tox.ini", "", ""},
+	{"pulumi up --yes --stack prod", "deploy", "deploy"}, {"kubectl rollout restart deployment/api", "deploy", "deploy"},
+	{"kubectl set image deploy/api api=acme/api:1.4.2", "deploy", "deploy"}, {"npx vercel --prod", "deploy", "deploy"},
+	{"npx wrangler publish", "deploy", "deploy"}, {"az webapp up --name acme-shop", "deploy", "deploy"},
+	{"kubectl rollout status deployment/api", "deploy", "deploy"}, {"pulumi preview", "", ""},
 	// a patch, given to Codex's apply_patch tool or through the shell, edits
 	{"*** Begin Patch\n*** Update File: jest.config.js\n@@\n-  testTimeout: 5000,\n+  testTimeout: 20000,\n*** End Patch", "", ""},
 	{"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: scripts/deploy.sh\n+#!/bin/sh\n+kubectl apply -f k8s/\n*** End Patch\nEOF", "", ""},
