@@ -151,6 +151,69 @@ func skipHeredoc(rest, delim string) string {
 	return rest
 }
 
+// shellScript is the script a command hands to a shell with -c, unquoted:
+// `bash -lc "cd app && npm test"`, `docker compose exec web sh -c 'pytest
+// -q'`. Its words are a command line of their own.
+func shellScript(cmd string) (string, bool) {
+	if !strings.Contains(cmd, "-") || !strings.Contains(cmd, "sh") {
+		return "", false
+	}
+	w := shellWords(cmd)
+	for i := 0; i+2 < len(w); i++ {
+		switch path.Base(w[i]) {
+		case "sh", "bash", "zsh", "dash", "ksh":
+		default:
+			continue
+		}
+		if f := w[i+1]; len(f) > 1 && f[0] == '-' && f[1] != '-' && strings.Contains(f, "c") {
+			return w[i+2], true
+		}
+	}
+	return "", false
+}
+
+// shellWords splits a command into its words as a shell does, quotes and
+// escapes removed; what a quote leaves open runs to the end.
+func shellWords(cmd string) []string {
+	var words []string
+	var b strings.Builder
+	in, quote := false, byte(0)
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case quote != 0:
+			switch {
+			case c == quote:
+				quote = 0
+			case c == '\\' && quote == '"' && i+1 < len(cmd) && strings.IndexByte(`"\$`+"`", cmd[i+1]) >= 0:
+				i++
+				b.WriteByte(cmd[i])
+			default:
+				b.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote, in = c, true
+		case c == '\\' && i+1 < len(cmd):
+			i++
+			b.WriteByte(cmd[i])
+			in = true
+		case c == ' ' || c == '\t' || c == '\n':
+			if in {
+				words = append(words, b.String())
+				b.Reset()
+			}
+			in = false
+		default:
+			b.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, b.String())
+	}
+	return words
+}
+
 // program is a command's fields from the program it starts: past VAR=value,
 // and past sudo, env, time and the like with their flags and timeout's
 // duration.

@@ -135,3 +135,22 @@ func FuzzShellCommands(f *testing.F) {
 		}
 	})
 }
+
+// TestShellWords: words as the shell splits them, quotes and escapes gone.
+func TestShellWords(t *testing.T) {
+	for _, c := range []struct {
+		cmd  string
+		want []string
+	}{
+		{`bash -lc "cd app && npm test"`, []string{"bash", "-lc", "cd app && npm test"}},
+		{`sh -c 'echo "$HOME"' x`, []string{"sh", "-c", `echo "$HOME"`, "x"}},
+		{`a\ b "c \"d\" \n" ''`, []string{"a b", `c "d" \n`, ""}},
+		{"  tab\tsep\nline  ", []string{"tab", "sep", "line"}},
+		{`open "quote`, []string{"open", "quote"}},
+		{"", nil},
+	} {
+		if got := shellWords(c.cmd); !slices.Equal(got, c.want) {
+			t.Errorf("shellWords(%q) = %q, want %q", c.cmd, got, c.want)
+		}
+	}
+}

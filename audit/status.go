@@ -44,7 +44,15 @@ type runSet struct {
 var runKinds = [...]string{"", "deploy", "build", "tests"}
 
 // runsOf reads a command line's runs.
-func runsOf(command string) runSet {
+func runsOf(command string) runSet { return runsIn(command, 0) }
+
+// maxScriptDepth bounds how deep runsIn follows scripts handed to a shell
+// (bash -c "sh -c '…'"): each level is copied out of the one above, so a
+// hostile line nested all the way down would cost the square of its length.
+const maxScriptDepth = 3
+
+// runsIn is runsOf for a command line depth scripts deep.
+func runsIn(command string, depth int) runSet {
 	var r runSet
 	// Codex's apply_patch takes the patch itself: it edits, and the words
 	// of the code it adds or removes name no run
@@ -53,6 +61,14 @@ func runsOf(command string) runSet {
 	}
 	for cmd := range shellCommands(command) {
 		if runsNothing(program(cmd), cmd) {
+			continue
+		}
+		if script, ok := shellScript(cmd); ok && depth < maxScriptDepth {
+			// judged as the command line it is
+			if in := runsIn(script, depth+1); in.any() {
+				r.kinds |= in.kinds
+				r.last = in.last
+			}
 			continue
 		}
 		if k := kindOf(cmd); k != 0 {

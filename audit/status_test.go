@@ -128,6 +128,10 @@ var runCases = []struct{ command, kinds, last string }{
 	{"kubectl set image deploy/api api=acme/api:1.4.2", "deploy", "deploy"}, {"npx vercel --prod", "deploy", "deploy"},
 	{"npx wrangler publish", "deploy", "deploy"}, {"az webapp up --name acme-shop", "deploy", "deploy"},
 	{"kubectl rollout status deployment/api", "deploy", "deploy"}, {"pulumi preview", "", ""},
+	// a script handed to a shell is a command line of its own
+	{`bash -lc "cd app && npm test"`, "tests", "tests"}, {"docker compose exec web sh -c 'php artisan test'", "tests", "tests"},
+	{`docker compose run --rm api bash -c "cat pytest.ini && ls tests"`, "", ""},
+	{`sh -c 'npm run build && ./deploy.sh staging'`, "build+deploy", "deploy"}, {"bash scripts/deploy.sh", "deploy", "deploy"},
 	// a patch, given to Codex's apply_patch tool or through the shell, edits
 	{"*** Begin Patch\n*** Update File: jest.config.js\n@@\n-  testTimeout: 5000,\n+  testTimeout: 20000,\n*** End Patch", "", ""},
 	{"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: scripts/deploy.sh\n+#!/bin/sh\n+kubectl apply -f k8s/\n*** End Patch\nEOF", "", ""},
