@@ -25,6 +25,7 @@ var statusWords = map[string]string{
 	"done": StatusDone, "complete": StatusDone, "completed": StatusDone, "finished": StatusDone, "succeeded": StatusDone,
 	"passed": StatusDone, "passing": StatusDone, "pass": StatusDone, "green": StatusDone, "fixed": StatusDone,
 	"resolved": StatusDone, "deployed": StatusDone, "merged": StatusDone, "successful": StatusDone, "working": StatusDone,
+	"passes": StatusDone, "succeeds": StatusDone,
 }
 
 // runSet is what a command line runs, for the states its result sets: the
@@ -292,7 +293,7 @@ const taskID = `[A-Z0-9][\w.-]*|[a-z][a-z0-9]*[-_][\w.-]*|[a-z]+[0-9][\w.-]*`
 // complete", "the build is broken", "tests are passing".
 var taskStatusRE = regexp.MustCompile(`\b((?i:tasks?|steps?|jobs?|tickets?|subtasks?|phases?|migrations?|stories|story|items?))\s+((?:` + taskID + `)(?:(?:\s*,\s*|\s+and\s+)(?:` + taskID + `))*)\s+(?i:(?:is\s+|are\s+|has\s+|have\s+|was\s+|were\s+)?(?:now\s+|all\s+|both\s+)?(?:been\s+)?(failed|failing|pending|blocked|in[ -]progress|done|complete|completed|finished|succeeded|passed|passing|fixed|resolved|merged|deployed|outstanding|incomplete|unfinished))`)
 
-var runStatusRE = regexp.MustCompile(`(?i)\b(?:the\s+|all\s+)?(tests?|test suite|build|deploy(?:ment)?|ci|pipeline)\s+(?:is\s+|are\s+|was\s+|were\s+|now\s+)*(?:all\s+)?(failing|failed|broken|red|passing|passed|pass|green|fixed|succeeded|working|fail)\b`)
+var runStatusRE = regexp.MustCompile(`(?i)\b(?:the\s+|all\s+)?(tests?|test suite|build|deploy(?:ment)?|ci|pipeline)(?:\s*:)?\s+(?:is\s+|are\s+|was\s+|were\s+|has\s+|have\s+|been\s+|now\s+)*(?:all\s+)?(failing|failed|fails|broken|red|passing|passed|passes|pass|green|fixed|succeeded|succeeds|successful|completed|complete|working|fail)\b`)
 
 // Both expressions open with \b and a word from a short list, so in an
 // ASCII sentence they need only be tried where such a word starts

@@ -217,3 +217,28 @@ func TestStatusGoals(t *testing.T) {
 		}
 	}
 }
+
+// TestRunStatusWords: the ways agents and summaries say a run passed or
+// failed.
+func TestRunStatusWords(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"The test suite passes.", "tests done"},
+		{"npm test passes now.", "tests done"},
+		{"Tests: all green.", "tests done"},
+		{"The build succeeds.", "build done"},
+		{"The deployment completed.", "deploy done"},
+		{"Deployment complete.", "deploy done"},
+		{"The build has failed twice.", "build failed"},
+		{"CI: fixed.", "ci done"},
+		{"The tests have been failing since the rebase.", "tests failed"},
+		{"No tests fail.", ""},
+	} {
+		got := ""
+		for _, st := range textStatuses(c.text) {
+			got = st.Subject + " " + st.Value
+		}
+		if got != c.want {
+			t.Errorf("textStatuses(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
