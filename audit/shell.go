@@ -151,30 +151,48 @@ func skipHeredoc(rest, delim string) string {
 	return rest
 }
 
-// shellScript is the script a command hands to a shell with -c, unquoted:
-// `bash -lc "cd app && npm test"`, `docker compose exec web sh -c 'pytest
-// -q'`. Its words are a command line of their own.
+// shellScript is the command line a command hands on to be run: the
+// script of a shell's -c (`bash -lc "cd app && npm test"`, `docker compose
+// exec web sh -c 'pytest -q'`) or the remote command of ssh (`ssh deploy@web
+// 'cd /srv/app && ./deploy.sh'`), unquoted. Its words are a command line
+// of their own.
 func shellScript(cmd string) (string, bool) {
-	if !strings.Contains(cmd, "-") || !strings.Contains(cmd, "sh") {
+	if !strings.Contains(cmd, "sh") {
 		return "", false
 	}
-	w := shellWords(cmd)
+	w := shellWords(cmd, true)
 	for i := 0; i+2 < len(w); i++ {
 		switch path.Base(w[i]) {
 		case "sh", "bash", "zsh", "dash", "ksh":
-		default:
-			continue
-		}
-		if f := w[i+1]; len(f) > 1 && f[0] == '-' && f[1] != '-' && strings.Contains(f, "c") {
-			return w[i+2], true
+			if f := w[i+1]; len(f) > 1 && f[0] == '-' && f[1] != '-' && strings.Contains(f, "c") {
+				return w[i+2], true
+			}
+		case "ssh":
+			// past the options, and the values of those that take one, the
+			// host; the words after it are the remote command
+			for j := i + 1; j < len(w); j++ {
+				if o := w[j]; len(o) == 2 && o[0] == '-' && strings.IndexByte(sshValueOptions, o[1]) >= 0 {
+					j++
+				} else if o == "" || o[0] != '-' {
+					if j+1 < len(w) {
+						return strings.Join(w[j+1:], " "), true
+					}
+					break
+				}
+			}
 		}
 	}
 	return "", false
 }
 
-// shellWords splits a command into its words as a shell does, quotes and
-// escapes removed; what a quote leaves open runs to the end.
-func shellWords(cmd string) []string {
+// sshValueOptions are ssh's one-letter options that take a value.
+const sshValueOptions = "BbcDEeFIiJLlmOoPpQRSWw"
+
+// shellWords splits a command into its words as a shell does, escapes
+// removed; what a quote leaves open runs to the end. With quoted, the text
+// inside quotes is kept, unquoted; without, it is left out: a commit
+// message or a task's title is an argument's text, not the command's words.
+func shellWords(cmd string, quoted bool) []string {
 	var words []string
 	var b strings.Builder
 	in, quote := false, byte(0)
@@ -187,8 +205,10 @@ func shellWords(cmd string) []string {
 				quote = 0
 			case c == '\\' && quote == '"' && i+1 < len(cmd) && strings.IndexByte(`"\$`+"`", cmd[i+1]) >= 0:
 				i++
-				b.WriteByte(cmd[i])
-			default:
+				if quoted {
+					b.WriteByte(cmd[i])
+				}
+			case quoted:
 				b.WriteByte(c)
 			}
 		case c == '\'' || c == '"':

@@ -139,18 +139,22 @@ func FuzzShellCommands(f *testing.F) {
 // TestShellWords: words as the shell splits them, quotes and escapes gone.
 func TestShellWords(t *testing.T) {
 	for _, c := range []struct {
-		cmd  string
-		want []string
+		cmd        string
+		want, bare []string
 	}{
-		{`bash -lc "cd app && npm test"`, []string{"bash", "-lc", "cd app && npm test"}},
-		{`sh -c 'echo "$HOME"' x`, []string{"sh", "-c", `echo "$HOME"`, "x"}},
-		{`a\ b "c \"d\" \n" ''`, []string{"a b", `c "d" \n`, ""}},
-		{"  tab\tsep\nline  ", []string{"tab", "sep", "line"}},
-		{`open "quote`, []string{"open", "quote"}},
-		{"", nil},
+		{`bash -lc "cd app && npm test"`, []string{"bash", "-lc", "cd app && npm test"}, []string{"bash", "-lc", ""}},
+		{`sh -c 'echo "$HOME"' x`, []string{"sh", "-c", `echo "$HOME"`, "x"}, []string{"sh", "-c", "", "x"}},
+		{`a\ b "c \"d\" \n" ''`, []string{"a b", `c "d" \n`, ""}, []string{"a b", "", ""}},
+		{"  tab\tsep\nline  ", []string{"tab", "sep", "line"}, []string{"tab", "sep", "line"}},
+		{`open "quote`, []string{"open", "quote"}, []string{"open", ""}},
+		{`bd close x-1 --reason="Done; tests pass"`, []string{"bd", "close", "x-1", "--reason=Done; tests pass"}, []string{"bd", "close", "x-1", "--reason="}},
+		{"", nil, nil},
 	} {
-		if got := shellWords(c.cmd); !slices.Equal(got, c.want) {
-			t.Errorf("shellWords(%q) = %q, want %q", c.cmd, got, c.want)
+		if got := shellWords(c.cmd, true); !slices.Equal(got, c.want) {
+			t.Errorf("shellWords(%q, true) = %q, want %q", c.cmd, got, c.want)
+		}
+		if got := shellWords(c.cmd, false); !slices.Equal(got, c.bare) {
+			t.Errorf("shellWords(%q, false) = %q, want %q", c.cmd, got, c.bare)
 		}
 	}
 }

@@ -126,11 +126,11 @@ func (r runSet) has(kind string) bool {
 }
 
 // kindOf is the kind of run a command is, as an index into runKinds. Its
-// words are looked for whole; a tab parts them as a space does, but a line
-// break is left as written: it is inside quotes, where a task's
-// description may say "## Acceptance Tests" on a line of its own.
+// words are looked for whole, outside quotes: `bd close --reason "tests
+// pass"` names a task, and runs none. A script in quotes that a shell or
+// ssh runs is read on its own (shellScript).
 func kindOf(cmd string) int {
-	c := " " + foldLower(strings.ReplaceAll(cmd, "\t", " ")) + " "
+	c := " " + foldLower(strings.Join(shellWords(cmd, false), " ")) + " "
 	switch {
 	case strings.Contains(c, " test ") || strings.Contains(c, " test:") || strings.Contains(c, "pytest") ||
 		strings.Contains(c, "jest") || strings.Contains(c, "vitest") || strings.Contains(c, "rspec") ||

@@ -119,7 +119,6 @@ var runCases = []struct{ command, kinds, last string }{
 	{"cd app\nnpm test -- --watch=false", "tests", "tests"},
 	{"cat > tests/test_cart.py <<'EOF'\nimport pytest\n\ndef test_total():\n    assert total([]) == 0\nEOF", "", ""},
 	{"cat <<EOF | kubectl apply -f -\napiVersion: v1\nkind: ConfigMap\nEOF", "deploy", "deploy"},
-	{"python3 - <<'PY'\nimport subprocess\nsubprocess.run(['pytest'])\nPY\necho done", "tests", "tests"},
 	{"tee deploy.env <<EOF >/dev/null\nDEPLOY_TARGET=prod\nEOF\nls", "", ""},
 	{"echo $((1 << 3))\npytest -q", "tests", "tests"},
 	{"python -m unittest discover -s tests", "tests", "tests"}, {"tox -e py312", "tests", "tests"}, {"uv run nox -s tests-3.12", "tests", "tests"},
@@ -132,6 +131,12 @@ var runCases = []struct{ command, kinds, last string }{
 	{`bash -lc "cd app && npm test"`, "tests", "tests"}, {"docker compose exec web sh -c 'php artisan test'", "tests", "tests"},
 	{`docker compose run --rm api bash -c "cat pytest.ini && ls tests"`, "", ""},
 	{`sh -c 'npm run build && ./deploy.sh staging'`, "build+deploy", "deploy"}, {"bash scripts/deploy.sh", "deploy", "deploy"},
+	{"ssh -i ~/.ssh/deploy_key deploy@web-1 'cd /srv/app && ./deploy.sh'", "deploy", "deploy"},
+	{"ssh -p 2222 ci@build-box make test", "tests", "tests"}, {"ssh web-1 'tail -n 50 /var/log/deploy.log'", "", ""},
+	// words inside quotes are an argument's text
+	{`bd close spotter-4te.3 --reason "Code complete and tests pass"`, "", ""},
+	{`gh pr create --title "Fix deploy script" --body "Adds tests"`, "", ""},
+	{`go test -run "TestDeploy" ./...`, "tests", "tests"},
 	// a patch, given to Codex's apply_patch tool or through the shell, edits
 	{"*** Begin Patch\n*** Update File: jest.config.js\n@@\n-  testTimeout: 5000,\n+  testTimeout: 20000,\n*** End Patch", "", ""},
 	{"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: scripts/deploy.sh\n+#!/bin/sh\n+kubectl apply -f k8s/\n*** End Patch\nEOF", "", ""},
