@@ -18,7 +18,9 @@ status updates. This rule reports a summary that claims done, passing or fixed
 where that last state was failed or pending, and that nowhere admits the
 failure. Each command of a call is named by the program it starts: one that
 only reads, edits or moves files (cat jest.config.js, grep -rn deploy, git
-add tests/) is no test run, build or deploy, whatever its arguments name. A
+add tests/) is no test run, build or deploy, whatever its arguments name,
+and words inside quotes are an argument's text (bd close --reason "tests
+pass"), unless a shell's -c or ssh runs them. A
 call of several runs that passed sets each of them; one that failed sets
 only its last, which did not succeed: npm run build && ./deploy.sh failing
 is a failed deploy, and says nothing of the build.
