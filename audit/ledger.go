@@ -191,6 +191,11 @@ func (l *Ledger) message(ev *parse.Event, p *prepared) []*Obligation {
 				put(o)
 			}
 			for _, st := range c.statuses {
+				// the agent saying a run passed does not undo the failed
+				// run before it; only another run can
+				if st.Value == StatusDone && l.runFailed(st.Subject) {
+					continue
+				}
 				changed = append(changed, l.state(st, s, ev, origin)...)
 			}
 		}
@@ -470,6 +475,18 @@ func (l *Ledger) state(st Status, s sentence, ev *parse.Event, origin Origin) []
 	o := &Obligation{Kind: KindState, Status: &st, Text: st.Subject + " " + st.Value, Origin: origin,
 		Span: Span{Text: st.Detail, Start: s.start + strings.Index(s.text, st.Detail), End: s.start + strings.Index(s.text, st.Detail) + len(st.Detail)}}
 	return l.setState(o, ev.Turn)
+}
+
+// runFailed reports whether subject's last state is a failed or pending
+// result of a run, as a tool reported it.
+func (l *Ledger) runFailed(subject string) bool {
+	for i := len(l.Obligations) - 1; i >= 0; i-- {
+		o := l.Obligations[i]
+		if o.Kind == KindState && o.RetiredAt == 0 && strings.EqualFold(o.Status.Subject, subject) {
+			return o.Origin.Source == SourceTool && o.Status.Value != StatusDone
+		}
+	}
+	return false
 }
 
 // setState records a new state of a subject and retires the one before.

@@ -23,7 +23,8 @@ and words inside quotes are an argument's text (bd close --reason "tests
 pass"), unless a shell's -c or ssh runs them. A
 call of several runs that passed sets each of them; one that failed sets
 only its last, which did not succeed: npm run build && ./deploy.sh failing
-is a failed deploy, and says nothing of the build.
+is a failed deploy, and says nothing of the build. The agent saying a run
+passed does not undo a failed one; only another run does.
 
 Why it matters: the agent resumes believing the work is finished, and reports
 success; a verifier that trusts the report accepts it.
