@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/compaudit/compaudit/parse"
 )
 
 // Status values.
@@ -254,19 +256,22 @@ func goOkLine(text string) bool {
 }
 
 // failureLine is what a failed run's output says first, past the lines
-// the agent's harness puts before the output — Claude Code's "Exit code 1";
-// Codex's "Chunk ID", "Wall time", "Process exited with code 1", "Original
-// token count" and "Output:" — with the exit code in front: "Exit code 1:
-// FAIL src/cart.test.ts" says more than either line alone.
+// the agent's harness puts before the output — the exit code (Claude
+// Code's "Exit code 1", Codex's "Process exited with code 1"; the reader
+// knows their forms), and Codex's "Chunk ID", "Wall time", "Original token
+// count" and "Output:" — with the exit code in front: "Exit code 1: FAIL
+// src/cart.test.ts" says more than either line alone.
 func failureLine(text string) string {
 	code := ""
 	for rest := text; rest != ""; {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
-		switch l := strings.TrimSpace(line); {
+		l := strings.TrimSpace(line)
+		_, exit := parse.ExitCodeLine(l)
+		switch {
 		case l == "" || l == "Output:" || strings.HasPrefix(l, "Chunk ID:") || strings.HasPrefix(l, "Wall time:") ||
 			strings.HasPrefix(l, "Original token count:"):
-		case code == "" && (strings.HasPrefix(l, "Exit code ") || strings.HasPrefix(l, "Process exited with code ")):
+		case code == "" && exit:
 			code = l
 		case code != "":
 			return clip(code+": "+l, 120)

@@ -321,7 +321,7 @@ var exitStatusLeads = []string{"Process exited with code ", "Exit code: ", "Exit
 // every byte of an output that had no such line.
 func exitCode(s string) (code int, ok bool) {
 	for {
-		if code, ok := exitCodeLine(s); ok {
+		if code, ok := ExitCodeLine(s); ok {
 			return code, true
 		}
 		i := strings.IndexByte(s, '\n')
@@ -332,8 +332,10 @@ func exitCode(s string) (code int, ok bool) {
 	}
 }
 
-// exitCodeLine reads the exit code a line starting at s gives, if it does.
-func exitCodeLine(s string) (int, bool) {
+// ExitCodeLine reads the exit code a line starting at s gives, if it does:
+// "Process exited with code 1", "Exit code: 2" (Codex's shell tools),
+// "Exit code 1" (Claude Code's Bash tool), "exit status 1".
+func ExitCodeLine(s string) (int, bool) {
 	for _, lead := range exitStatusLeads {
 		if !strings.HasPrefix(s, lead) {
 			continue
