@@ -480,23 +480,25 @@ func (l *Ledger) state(st Status, s sentence, ev *parse.Event, origin Origin) []
 // runFailed reports whether subject's last state is a failed or pending
 // result of a run, as a tool reported it.
 func (l *Ledger) runFailed(subject string) bool {
+	o := l.liveState(subject)
+	return o != nil && o.Origin.Source == SourceTool && o.Status.Value != StatusDone
+}
+
+// liveState is subject's state in force, or nil.
+func (l *Ledger) liveState(subject string) *Obligation {
 	for i := len(l.Obligations) - 1; i >= 0; i-- {
 		o := l.Obligations[i]
 		if o.Kind == KindState && o.RetiredAt == 0 && strings.EqualFold(o.Status.Subject, subject) {
-			return o.Origin.Source == SourceTool && o.Status.Value != StatusDone
+			return o
 		}
 	}
-	return false
+	return nil
 }
 
 // setState records a new state of a subject and retires the one before.
 func (l *Ledger) setState(o *Obligation, turn int) []*Obligation {
 	var changed []*Obligation
-	for i := len(l.Obligations) - 1; i >= 0; i-- {
-		prev := l.Obligations[i]
-		if prev.Kind != KindState || prev.RetiredAt != 0 || !strings.EqualFold(prev.Status.Subject, o.Status.Subject) {
-			continue
-		}
+	if prev := l.liveState(o.Status.Subject); prev != nil {
 		if prev.Status.Value == o.Status.Value {
 			l.restated(prev, turn)
 			return nil
@@ -504,7 +506,6 @@ func (l *Ledger) setState(o *Obligation, turn int) []*Obligation {
 		prev.RetiredAt, prev.Superseded = turn, true
 		changed = append(changed, prev)
 		o.StatusSeq = prev.StatusSeq + 1
-		break
 	}
 	o.detach()
 	o.ID = stableID(o.Origin.Agent, KindState, o.key())
