@@ -241,11 +241,11 @@ func program(cmd string) []string {
 	f := strings.Fields(cmd)
 	for wrapped := false; len(f) > 0; f = f[1:] {
 		w := f[0]
-		if !runWrappers[w] && strings.IndexByte(w, '=') <= 0 &&
-			!(wrapped && (w[0] == '-' || w[0] >= '0' && w[0] <= '9')) {
+		wrapper := runWrappers[path.Base(w)] // /usr/bin/env as env
+		if !wrapper && strings.IndexByte(w, '=') <= 0 && !(wrapped && (w[0] == '-' || w[0] >= '0' && w[0] <= '9')) {
 			break
 		}
-		wrapped = wrapped || runWrappers[w]
+		wrapped = wrapped || wrapper
 	}
 	return f
 }
@@ -311,7 +311,7 @@ func readOnlySegment(f []string, cmd string) bool {
 
 // readOnlyPrograms only look.
 var readOnlyPrograms = toSet(`ls cat head tail less more grep rg ag find fd wc du df stat file tree pwd echo printf
-which whereis type env printenv date whoami id uname jq yq diff cmp sort uniq cut tr awk sed column test true`)
+which whereis type printenv date whoami id uname jq yq diff cmp sort uniq cut tr awk sed column test true`)
 
 // readOnlySub are subcommands that only look.
 var readOnlySub = map[string]map[string]bool{

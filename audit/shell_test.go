@@ -103,6 +103,8 @@ func TestReadOnlyCommand(t *testing.T) {
 		{"bash <<'EOF'\nrm -rf build\nEOF", false},
 		{`grep -E "a|b" x | xargs rm`, false},
 		{"env AWS_PROFILE=prod ./deploy.sh", false},
+		{"/usr/bin/env AWS_PROFILE=prod ./deploy.sh", false},
+		{"env", true},
 		{"sudo rm -rf /var/www/old", false},
 		{"LC_ALL=C sort -u names.txt", true},
 		{"timeout 10 tail -n 50 app.log", true},

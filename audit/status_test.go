@@ -111,7 +111,7 @@ var runCases = []struct{ command, kinds, last string }{
 	{"test -f dist/index.js && echo built", "", ""}, {"[ -d node_modules ] || npm ci", "", ""},
 	// but a chained or wrapped run still counts
 	{"cd api && npx jest --ci", "tests", "tests"}, {"grep -q TODO src/app.ts || go test ./...", "tests", "tests"},
-	{"CI=1 timeout 300 npm test", "tests", "tests"}, {"sudo -E ./scripts/deploy.sh prod", "deploy", "deploy"},
+	{"CI=1 timeout 300 npm test", "tests", "tests"}, {"/usr/bin/time -v make test", "tests", "tests"}, {"sudo -E ./scripts/deploy.sh prod", "deploy", "deploy"},
 	{"go\ttest ./audit/...", "tests", "tests"}, {"npm run build && ./deploy.sh", "build+deploy", "deploy"},
 	{"kubectl get pods && kubectl apply -f deploy/", "deploy", "deploy"},
 	{"npm test && npm run build", "tests+build", "build"}, {"make test\nmake deploy", "tests+deploy", "deploy"},
