@@ -16,15 +16,16 @@ func TestRedactOutputs(t *testing.T) {
 		awsKey = "AKIAIOSFODNN7EXAMPLE"
 		dbPass = "hunter2x"
 		ghTok  = "ghp_0123456789abcdefghijABCDEFGHIJklmnop"
+		hfTok  = "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"
 	)
 	lines[1] = strings.Replace(lines[1], "We're launching the new marketing site on Thursday.",
 		"We're launching the new marketing site on Thursday. The read replica is postgres://deploy:"+dbPass+"@db-3.internal:5432/app, the key is "+awsKey+
-			" and the CI token is "+ghTok+".", 1)
+			" and the CI token is "+ghTok+"; log in with huggingface-cli login --token "+hfTok+".", 1)
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	if err := os.WriteFile(path, joinLines(lines), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	secrets := []string{awsKey, dbPass, ghTok}
+	secrets := []string{awsKey, dbPass, ghTok, hfTok}
 	leaks := func(out string) []string {
 		var found []string
 		for _, s := range secrets {
@@ -35,11 +36,16 @@ func TestRedactOutputs(t *testing.T) {
 		return found
 	}
 	formats := []string{"text", "json", "ndjson", "sarif", "markdown", "html"}
+	quoted := map[string]bool{} // by some format, without --redact
 	for _, f := range formats {
 		args := []string{"audit", "--format", f, "--fail-on", "none", "--min-severity", "note", path}
 		_, plain, errOut := run(t, "", append(args[:len(args)-1:len(args)-1], "--redact=false", path)...)
-		if len(leaks(plain)) == 0 {
+		l := leaks(plain)
+		if len(l) == 0 {
 			t.Fatalf("%s: the findings do not quote the credentials, so this test proves nothing: %s", f, errOut)
+		}
+		for _, s := range l {
+			quoted[s] = true
 		}
 		_, red, _ := run(t, "", append(args[:len(args)-1:len(args)-1], "--redact", path)...)
 		if l := leaks(red); len(l) > 0 {
@@ -54,6 +60,11 @@ func TestRedactOutputs(t *testing.T) {
 			t.Errorf("%s is redacted by default, yet shows %v", f, l)
 		case f != "markdown" && f != "html" && len(l) == 0:
 			t.Errorf("%s is not redacted by default, yet shows none of the credentials", f)
+		}
+	}
+	for _, s := range secrets {
+		if !quoted[s] {
+			t.Errorf("no format quotes %s, so its masking is not tested", s)
 		}
 	}
 	for _, c := range [][]string{{"ledger", "--redact", path}, {"replay", "--redact", path}} {

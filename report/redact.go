@@ -30,6 +30,9 @@ type secretPattern struct {
 	re    *regexp.Regexp
 	group int
 	min   int // shortest value masked; shorter ones are left as they are
+	// standalone: the match must not follow a letter or a digit, except
+	// the n, r or t of an escape (\n), as JSON writes a line break before it
+	standalone bool
 	// inMatch holds the bytes a match can be made of, read from the
 	// expression itself (matchBytes), so it cannot fall out of step with it.
 	inMatch *[256]bool
@@ -71,8 +74,8 @@ var secretPatterns = sync.OnceValue(func() []secretPattern {
 			`\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}|[sr]k_(?:live|test)_[0-9A-Za-z]{16,})`, 0, 0),
 		newPattern("Google API key", []string{"AIza"},
 			`\bAIza[0-9A-Za-z_\-]{35}\b`, 0, 0),
-		newPattern("Slack token", []string{"xox"},
-			`\bxox[abposr]-[A-Za-z0-9-]{10,}\b`, 0, 0),
+		newPattern("Slack token", []string{"xox", "xapp-"},
+			`\b(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}\b`, 0, 0),
 		newPattern("Azure key", []string{"AccountKey", "SharedAccessKey"},
 			`(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/=]{40,})`, 1, 0),
 		newPattern("JSON web token", []string{"eyJ"},
@@ -81,9 +84,25 @@ var secretPatterns = sync.OnceValue(func() []secretPattern {
 			`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9\-._~+/]{16,}=*)`, 1, 0),
 		newPattern("password in URL", []string{"://"},
 			`\b[A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@"'<>\\]+:([^/\s@"'<>\\]+)@`, 1, 0),
+		newPattern("webhook URL", []string{"hooks.slack.com", "/api/webhooks/"},
+			`(?:hooks\.slack\.com/(?:services|workflows|triggers)/|discord(?:app)?\.com/api/webhooks/[0-9]+/)([A-Za-z0-9_/\-]{16,})`, 1, 0),
 		// API_KEY=…, "client_secret": "…", password: …
 		newPattern("secret assignment", []string{"key", "secret", "token", "passwd", "password"},
 			`(?i)(?:api_?key|secret|token|passw(?:or)?d)(?:["'\\]|&#34;|&#39;|&quot;)*\s*[:=]\s*(?:["'\\]|&#34;|&#39;|&quot;)*(`+secretValue+`)`, 1, 6),
+		// --token …, --api-key=…, --password '…': how agents hand
+		// credentials to CLIs (glab, doctl, huggingface-cli, docker login);
+		// the name must end the flag, so --max-tokens 4096 and --token-file
+		// PATH stay
+		newPattern("secret flag", []string{"--"},
+			`(?i)--[a-z0-9\-]*(?:api-?key|auth-?key|secret|token|passw(?:or)?d)(?:=|\s+)(?:["']|\\"|&#34;|&#39;|&quot;)?(`+secretValue+`)`, 1, 6),
+	}
+	for _, v := range vendorTokenShapes {
+		p := newPattern(v.name, []string{v.hint}, v.expr, 0, 0)
+		p.standalone = true
+		patterns = append(patterns, p)
+	}
+	for _, v := range inWordTokenShapes {
+		patterns = append(patterns, newPattern(v.name, []string{v.hint}, v.expr, 0, 0))
 	}
 	return patterns
 })
@@ -112,7 +131,7 @@ func Redact(b []byte) []byte {
 			lo, hi = max(lo-1, 0), min(hi+1, len(b))
 			for _, m := range p.re.FindAllSubmatchIndex(b[lo:hi], -1) {
 				start, end := m[2*p.group], m[2*p.group+1]
-				if start < 0 || end-start < p.min {
+				if start < 0 || end-start < p.min || p.standalone && followsWord(b, lo+m[0]) {
 					continue
 				}
 				spans = append(spans, [2]int{lo + start, lo + end})
@@ -176,6 +195,19 @@ func (p *secretPattern) runs(b, text []byte) iter.Seq2[int, int] {
 	}
 }
 
+// followsWord reports whether the byte before i is a letter or a digit that
+// is not the n, r or t of an escape.
+func followsWord(b []byte, i int) bool {
+	if i == 0 || !isAlnum(b[i-1]) {
+		return false
+	}
+	return !(i >= 2 && b[i-2] == '\\' && (b[i-1] == 'n' || b[i-1] == 'r' || b[i-1] == 't'))
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
 func asciiLower(b []byte) []byte {
 	l := make([]byte, len(b))
 	for i, c := range b {
@@ -208,6 +240,59 @@ func mask(n int) string {
 		return marker
 	}
 	return "***"[:min(3, n)]
+}
+
+// vendorTokenShapes are credentials a vendor marks with a prefix of its own,
+// so they are secrets wherever they stand — after a CLI flag, in a URL, on a
+// line of a tool's output — with no name beside them. Each is what is issued
+// today: the prefix and the length and alphabet of the rest, so a word that
+// happens to start the same way is left alone.
+var vendorTokenShapes = []struct{ name, hint, expr string }{
+	{"GitLab", "gl", `gl(?:pat|ptt|dt|rt|cbt|imt|soat|ft|agent|oas)-[0-9A-Za-z_\-]{20,}`},
+	{"npm token", "npm_", `npm_[A-Za-z0-9]{36}\b`},
+	{"Hugging Face", "hf_", `hf_[A-Za-z]{34}\b`},
+	{"PyPI upload token", "pypi-AgEI", `pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}`},
+	{"SendGrid", "SG.", `SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b`},
+	{"DigitalOcean", "_v1_", `do[opr]_v1_[a-f0-9]{64}\b`},
+	{"Shopify", "shp", `shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`},
+	{"Databricks", "dapi", `dapi[a-f0-9]{32}(?:-[0-9])?\b`},
+	{"HashiCorp Vault", "hv", `hv[sbr]\.[A-Za-z0-9_\-]{24,}`},
+	{"Google OAuth access token", "ya29.", `ya29\.[0-9A-Za-z_\-]{20,}`},
+	{"Google OAuth client secret", "GOCSPX-", `GOCSPX-[A-Za-z0-9_\-]{28}\b`},
+	{"Groq", "gsk_", `gsk_[A-Za-z0-9]{40,}\b`},
+	{"xAI", "xai-", `xai-[A-Za-z0-9]{60,}\b`},
+	{"Replicate", "r8_", `r8_[A-Za-z0-9]{37}\b`},
+	{"Perplexity", "pplx-", `pplx-[A-Za-z0-9]{40,}\b`},
+	{"Docker Hub", "dckr_pat_", `dckr_pat_[A-Za-z0-9_\-]{20,}`},
+	{"Stripe webhook signing secret", "whsec_", `whsec_[A-Za-z0-9+/=]{24,}`},
+	{"Tailscale", "tskey-", `tskey-[a-z]+-[A-Za-z0-9]+-[A-Za-z0-9]{16,}`},
+	{"Postman", "PMAK-", `PMAK-[a-f0-9]{24}-[a-f0-9]{34}\b`},
+	{"Pulumi", "pul-", `pul-[a-f0-9]{40}\b`},
+	{"Linear", "lin_api_", `lin_api_[A-Za-z0-9]{40}\b`},
+	{"Supabase", "sbp_", `sbp_[a-f0-9]{40}\b`},
+	{"Fly.io", "fo1_", `fo1_[A-Za-z0-9_\-]{43}\b`},
+	{"Sentry", "sntry", `sntry[su]_[A-Za-z0-9+/=_\-]{40,}`},
+	{"Doppler", "dp.", `dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}`},
+	{"Atlassian", "ATATT3", `ATATT3[A-Za-z0-9_\-=]{100,}`},
+	{"Grafana service account", "glsa_", `glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b`},
+	{"Grafana Cloud", "glc_", `glc_[A-Za-z0-9+/]{32,}={0,2}`},
+	{"Alibaba Cloud", "LTAI", `LTAI[A-Za-z0-9]{20}\b`},
+	{"age", "AGE-SECRET-KEY-", `AGE-SECRET-KEY-1[0-9A-Z]{58}`},
+	{"Mailgun", "key-", `key-[0-9a-f]{32}\b`},
+	{"RubyGems token", "rubygems_", `rubygems_[a-f0-9]{48}\b`},
+	{"Netlify", "nfp_", `nfp_[A-Za-z0-9]{36}\b`},
+	{"Figma", "figd_", `figd_[A-Za-z0-9_\-]{40,}`},
+	{"Notion", "ntn_", `ntn_[A-Za-z0-9]{40,}\b`},
+	{"Artifactory", "AKCp", `AKCp[A-Za-z0-9]{69}\b`},
+	{"1Password service account", "ops_eyJ", `ops_eyJ[A-Za-z0-9+/]{250,}={0,3}`},
+	{"Heroku", "HRKU-", `HRKU-[A-Za-z0-9_\-]{20,}`},
+}
+
+// inWordTokenShapes are vendor tokens whose first bytes are not a fixed
+// prefix, so they may follow a letter or a digit.
+var inWordTokenShapes = []struct{ name, hint, expr string }{
+	{"Telegram bot token", ":AA", `(?:bot)?[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}\b`}, // and the /bot… of its API URLs
+	{"Azure AD client secret", "Q~", `[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}`},
 }
 
 // matchBytes is the set of bytes a match of expr can be made of: every
