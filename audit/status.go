@@ -270,7 +270,8 @@ func failureLine(text string) string {
 		_, exit := parse.ExitCodeLine(l)
 		switch {
 		case l == "" || l == "Output:" || strings.HasPrefix(l, "Chunk ID:") || strings.HasPrefix(l, "Wall time:") ||
-			strings.HasPrefix(l, "Original token count:"):
+			strings.HasPrefix(l, "Original token count:") ||
+			strings.HasPrefix(l, "> "): // npm and yarn echo the script they run
 		case code == "" && exit:
 			code = l
 		case code != "":

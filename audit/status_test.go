@@ -184,6 +184,7 @@ func TestFailureLine(t *testing.T) {
 		{"FAIL src/discount.test.ts\nTests: 1 failed", "FAIL src/discount.test.ts"},
 		{"\n\n  <tool_use_error>File does not exist.</tool_use_error>", "<tool_use_error>File does not exist.</tool_use_error>"},
 		{"Exit code 137\n", "Exit code 137"},
+		{"Exit code 1\n\n> acme-shop@1.4.0 test:ci\n> jest --ci --coverage\n\nFAIL src/discount.test.ts", "Exit code 1: FAIL src/discount.test.ts"},
 		// the older Codex shell tool's header
 		{"Exit code: 1\nWall time: 0.4 seconds\nOutput:\nnpm ERR! Missing script: \"deploy\"", "Exit code: 1: npm ERR! Missing script: \"deploy\""},
 		{"Chunk ID: 1a2b\nWall time: 0.1 seconds\nProcess exited with code 2\nOriginal token count: 0\nOutput:\n", "Process exited with code 2"},
