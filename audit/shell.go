@@ -241,7 +241,7 @@ func program(cmd string) []string {
 	f := strings.Fields(cmd)
 	for wrapped := false; len(f) > 0; f = f[1:] {
 		w := f[0]
-		wrapper := runWrappers[path.Base(w)] // /usr/bin/env as env
+		wrapper := runWrappers[programName(w)]
 		if !wrapper && strings.IndexByte(w, '=') <= 0 && !(wrapped && (w[0] == '-' || w[0] >= '0' && w[0] <= '9')) {
 			break
 		}
@@ -257,7 +257,17 @@ var runWrappers = toSet(`sudo env time nohup nice timeout command exec`)
 // edits or moves files. The shell's `[` checks files, as `test` (a
 // read-only program) does; they run no tests.
 func runsNothing(f []string, cmd string) bool {
-	return len(f) == 0 || f[0] == "[" || f[0] == "[[" || notRunPrograms[path.Base(f[0])] || readOnlySegment(f, cmd)
+	return len(f) == 0 || f[0] == "[" || f[0] == "[[" || notRunPrograms[programName(f[0])] || readOnlySegment(f, cmd)
+}
+
+// programName is the name a command's program goes by: /usr/bin/env is
+// env. A relative path (bin/test, ./scripts/cat) is a file of the project,
+// not the system's program of that name, and goes by none: "".
+func programName(w string) string {
+	if strings.IndexByte(w, '/') > 0 {
+		return ""
+	}
+	return path.Base(w)
 }
 
 // notRunPrograms change files or the shell and run nothing named in their
@@ -285,7 +295,7 @@ func readOnlyCommand(cmd string) bool {
 // readOnlySegment reports whether one command, cmd split into its fields
 // f, only reads.
 func readOnlySegment(f []string, cmd string) bool {
-	prog := path.Base(f[0])
+	prog := programName(f[0])
 	if readOnlyPrograms[prog] {
 		return prog != "sed" || !strings.Contains(cmd, " -i")
 	}

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -63,7 +64,8 @@ func runsIn(command string, depth int) runSet {
 		return r
 	}
 	for cmd := range shellCommands(command) {
-		if runsNothing(program(cmd), cmd) {
+		f := program(cmd)
+		if runsNothing(f, cmd) {
 			continue
 		}
 		if script, ok := shellScript(cmd); ok && depth < maxScriptDepth {
@@ -74,13 +76,72 @@ func runsIn(command string, depth int) runSet {
 			}
 			continue
 		}
-		if k := kindOf(cmd); k != 0 {
+		k := kindOf(cmd)
+		if k == 0 {
+			k = scriptKind(f)
+		}
+		if k != 0 {
 			r.kinds |= 1 << k
 			r.last = uint8(k)
 		}
 	}
 	return r
 }
+
+// scriptKind names the run of a project's own script by the script's file
+// name, f being the command's program and its arguments: ./scripts/test.sh,
+// bin/run-tests, bash script/test --ci or python3 run_tests.py runs the
+// tests; ./build.sh builds. Agents rerun tests with such scripts as often
+// as with npm test, and a passing rerun must replace the failed run before
+// it. Only a path or a file name counts, not a bare word (the shell's
+// test), and only a name made of the kind's word and words that qualify
+// it, so ./scripts/test-server.sh and generate_tests.py run nothing.
+func scriptKind(f []string) int {
+	if len(f) == 0 {
+		return 0
+	}
+	name := f[0]
+	if scriptInterpreters[programName(name)] {
+		name = ""
+		for _, a := range f[1:] {
+			if a == "-n" { // a shell that only reads the script
+				return 0
+			}
+			if a[0] != '-' { // the script is its first argument not a flag
+				name = a
+				break
+			}
+		}
+	}
+	if !strings.ContainsAny(name, "/.") {
+		return 0
+	}
+	base := foldLower(path.Base(name))
+	if i := strings.LastIndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	k := 0
+	for _, w := range strings.FieldsFunc(base, func(r rune) bool { return r == '-' || r == '_' }) {
+		switch {
+		case w == "test" || w == "tests":
+			k = 3
+		case w == "build":
+			if k == 0 {
+				k = 2
+			}
+		case !scriptQualifiers[w]:
+			return 0
+		}
+	}
+	return k
+}
+
+// scriptInterpreters run the script file named after their flags.
+var scriptInterpreters = toSet(`sh bash zsh dash python python3 node ruby perl php bun pwsh`)
+
+// scriptQualifiers are the words a test or build script's name may hold
+// beside "test" or "build".
+var scriptQualifiers = toSet(`run and all unit integration e2e ci local suite smoke api ui full quick fast prod production release docker image dist web app`)
 
 // outcomeKinds are the kinds a result with status val speaks for; isError
 // says the line exited with an error. A line that passed ran all of them:

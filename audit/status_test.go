@@ -126,6 +126,12 @@ var runCases = []struct{ command, kinds, last string }{
 	{"pulumi up --yes --stack prod", "deploy", "deploy"}, {"kubectl rollout restart deployment/api", "deploy", "deploy"},
 	{"kubectl set image deploy/api api=acme/api:1.4.2", "deploy", "deploy"}, {"npx vercel --prod", "deploy", "deploy"},
 	{"npx wrangler publish", "deploy", "deploy"}, {"az webapp up --name acme-shop", "deploy", "deploy"},
+	// a project's own scripts, named by their file
+	{"./scripts/test.sh", "tests", "tests"}, {"bash scripts/run-tests.sh --ci", "tests", "tests"},
+	{"python3 run_tests.py -v", "tests", "tests"}, {"bin/test", "tests", "tests"}, {"script/test", "tests", "tests"},
+	{"./build.sh && ./scripts/deploy.sh staging", "build+deploy", "deploy"}, {"sh ./build_and_test.sh", "tests", "tests"},
+	{"./scripts/test-server.sh &", "", ""}, {"python3 scripts/generate_tests.py", "", ""}, {"node build/server.js", "", ""},
+	{"chmod +x scripts/test.sh", "", ""}, {"/usr/bin/test -f dist/app.js", "", ""}, {"bash -n scripts/test.sh", "", ""}, {"./scripts/seed-test-db.sh", "", ""},
 	{"kubectl rollout status deployment/api", "deploy", "deploy"}, {"pulumi preview", "", ""},
 	// a script handed to a shell is a command line of its own
 	{`bash -lc "cd app && npm test"`, "tests", "tests"}, {"docker compose exec web sh -c 'php artisan test'", "tests", "tests"},

@@ -20,7 +20,9 @@ failure. Each command of a call is named by the program it starts: one that
 only reads, edits or moves files (cat jest.config.js, grep -rn deploy, git
 add tests/) is no test run, build or deploy, whatever its arguments name,
 and words inside quotes are an argument's text (bd close --reason "tests
-pass"), unless a shell's -c or ssh runs them. A
+pass"), unless a shell's -c or ssh runs them. A project's own script is
+named by its file: ./scripts/test.sh, bin/test and python3 run_tests.py run
+the tests, ./build.sh builds. A
 call of several runs that passed sets each of them; one that failed sets
 only its last, which did not succeed: npm run build && ./deploy.sh failing
 is a failed deploy, and says nothing of the build. The agent saying a run
