@@ -86,9 +86,10 @@ var secretPatterns = sync.OnceValue(func() []secretPattern {
 			`\b[A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@"'<>\\]+:([^/\s@"'<>\\]+)@`, 1, 0),
 		newPattern("webhook URL", []string{"hooks.slack.com", "/api/webhooks/"},
 			`(?:hooks\.slack\.com/(?:services|workflows|triggers)/|discord(?:app)?\.com/api/webhooks/[0-9]+/)([A-Za-z0-9_/\-]{16,})`, 1, 0),
-		// API_KEY=…, "client_secret": "…", password: …
+		// API_KEY=…, "client_secret": "…", password: …, X-API-Key: …,
+		// JWT_SIGNING_KEY=…, APP_KEY=base64:…
 		newPattern("secret assignment", []string{"key", "secret", "token", "passwd", "password"},
-			`(?i)(?:api_?key|secret|token|passw(?:or)?d)(?:["'\\]|&#34;|&#39;|&quot;)*\s*[:=]\s*(?:["'\\]|&#34;|&#39;|&quot;)*(`+secretValue+`)`, 1, 6),
+			`(?i)(?:(?:api|access|private|secret|signing|encryption|master|client|auth|app)[_-]?key|secret|token|passw(?:or)?d)(?:["'\\]|&#34;|&#39;|&quot;)*\s*[:=]\s*(?:["'\\]|&#34;|&#39;|&quot;)*(?:base64:)?(`+secretValue+`)`, 1, 6),
 		// --token …, --api-key=…, --password '…': how agents hand
 		// credentials to CLIs (glab, doctl, huggingface-cli, docker login);
 		// the name must end the flag, so --max-tokens 4096 and --token-file

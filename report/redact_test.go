@@ -48,6 +48,10 @@ var redactCases = []struct{ in, secret string }{
 	{"aliyun configure set --access-key-id LTAIkrCaqx9vJupc94tnwlav", "LTAIkrCaqx9vJupc94tnwlav"},
 	{"curl -s --user 'api:key-c2f86702824c1c099724caf4941d4072' https://api.mailgun.net/v3", "key-c2f86702824c1c099724caf4941d4072"},
 	{"curl -X POST -d '{\"text\":\"deployed\"}' https://hooks.slack.com/services/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", "aDZeV7G5IfQHeVVEqZe2qpUW"},
+	// keys named for what they sign or open, and API key headers
+	{"JWT_SIGNING_KEY=9f8e7d6c5b4a39281706", "9f8e7d6c5b4a39281706"},
+	{"APP_KEY=base64:Zm9vYmFyMTIzNDU2Nzg5MGFiY2RlZg==", "Zm9vYmFyMTIzNDU2Nzg5MGFiY2RlZg=="},
+	{"curl -H 'X-API-Key: 7f3a9c2e1b4d5a6f' https://api.acme.dev/v1/orders", "7f3a9c2e1b4d5a6f"},
 	// a secret handed to a CLI by a flag
 	{"mysql --host db-3 --user deploy --password s3cr3tPa55 app", "s3cr3tPa55"},
 	{"heroku config:set --api-key=9f8e7d6c5b4a39281706", "9f8e7d6c5b4a39281706"},
@@ -72,6 +76,7 @@ var redactKeeps = []string{
 	"gh secret set DEPLOY_KEY --body \"$DEPLOY_KEY\"",
 	"docker login --password-stdin < ~/.docker/pass",
 	"https://hooks.slack.com/services/",
+	"primary_key: id1; cache_key=user123; monkey=banana42",
 }
 
 func TestRedact(t *testing.T) {
