@@ -204,16 +204,54 @@ func kindOf(cmd string) int {
 	case strings.Contains(c, " build ") || strings.Contains(c, " compile") || strings.Contains(c, " tsc ") ||
 		strings.Contains(c, "go build") || strings.Contains(c, "cargo build"):
 		return 2
-	case strings.Contains(c, "deploy") || strings.Contains(c, " s3 sync ") || strings.Contains(c, " s3 cp ") ||
+	case deployWord(c) || strings.Contains(c, " s3 sync ") || strings.Contains(c, " s3 cp ") ||
 		strings.Contains(c, "kubectl apply") || strings.Contains(c, "terraform apply") || strings.Contains(c, "helm upgrade") ||
 		strings.Contains(c, "helm install") || strings.Contains(c, "kubectl rollout restart") ||
 		strings.Contains(c, "kubectl set image") || strings.Contains(c, "pulumi up") || strings.Contains(c, "vercel --prod") ||
-		strings.Contains(c, "wrangler publish") || strings.Contains(c, "az webapp up"):
+		strings.Contains(c, "wrangler publish") || strings.Contains(c, "az webapp up") ||
+		strings.Contains(c, " az storage blob upload") || strings.Contains(c, " gcloud storage ") && strings.Contains(c, " gs://") ||
+		strings.Contains(c, " gsutil ") && strings.Contains(c, " gs://") && (strings.Contains(c, " rsync ") || strings.Contains(c, " cp ")) ||
+		remoteCopy(cmd):
 		return 1
 	case strings.Contains(c, " make "):
 		return 2 // make with no target named above builds
 	}
 	return 0
+}
+
+// deployWord reports a word of c that names a deploy (./deploy.sh, fly
+// deploy, make deploy-prod); a login such as deploy@web-1 names a user.
+func deployWord(c string) bool {
+	for i := 0; ; {
+		j := strings.Index(c[i:], "deploy")
+		if j < 0 {
+			return false
+		}
+		j += i
+		lo, hi := strings.LastIndexByte(c[:j], ' ')+1, strings.IndexByte(c[j:], ' ')
+		if hi < 0 {
+			hi = len(c)
+		} else {
+			hi += j
+		}
+		if strings.IndexByte(c[lo:hi], '@') < 0 {
+			return true
+		}
+		i = hi
+	}
+}
+
+// remoteCopy reports an rsync or scp whose destination, its last
+// argument, is on another host (deploy@web:/srv/app, web:app/): copying a
+// build to a server is how many projects deploy.
+func remoteCopy(cmd string) bool {
+	f := program(cmd)
+	if len(f) < 3 || programName(f[0]) != "rsync" && programName(f[0]) != "scp" {
+		return false
+	}
+	dst := f[len(f)-1]
+	host, _, ok := strings.Cut(dst, ":")
+	return ok && host != "" && dst[0] != '-' && !strings.ContainsAny(host, "/\\")
 }
 
 // commandOf pulls the command line out of a shell-like tool call.

@@ -126,6 +126,11 @@ var runCases = []struct{ command, kinds, last string }{
 	{"pulumi up --yes --stack prod", "deploy", "deploy"}, {"kubectl rollout restart deployment/api", "deploy", "deploy"},
 	{"kubectl set image deploy/api api=acme/api:1.4.2", "deploy", "deploy"}, {"npx vercel --prod", "deploy", "deploy"},
 	{"npx wrangler publish", "deploy", "deploy"}, {"az webapp up --name acme-shop", "deploy", "deploy"},
+	// copies to a bucket or another host
+	{"gsutil -m rsync -r dist/ gs://acme-site-prod", "deploy", "deploy"}, {"gcloud storage cp -r build/* gs://acme-stage/", "deploy", "deploy"},
+	{"az storage blob upload-batch -d '$web' -s dist", "deploy", "deploy"}, {"rsync -avz --delete dist/ deploy@web-1:/srv/site/", "deploy", "deploy"},
+	{"scp build/app.tar.gz web:/tmp/", "deploy", "deploy"}, {"rsync -av src/ backup/", "", ""}, {"gsutil ls gs://acme-site-prod", "", ""},
+	{"scp -P 2222 deploy@web-1:/var/log/app.log .", "", ""},
 	// a project's own scripts, named by their file
 	{"./scripts/test.sh", "tests", "tests"}, {"bash scripts/run-tests.sh --ci", "tests", "tests"},
 	{"python3 run_tests.py -v", "tests", "tests"}, {"bin/test", "tests", "tests"}, {"script/test", "tests", "tests"},
