@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 
@@ -32,12 +33,20 @@ func (r *redactFlag) forFormat(format string) bool {
 }
 
 // redacting returns the writer to render into, and the flush that writes
-// what was rendered since the last flush to w, redacted. Without redaction
-// it is w itself. A streamed audit flushes after each transcript, so a
-// secret is looked for within one transcript's part of the output.
+// what was rendered since the last flush to w, redacted or not. A streamed
+// audit flushes after each transcript, so a secret is looked for within one
+// transcript's part of the output, and a reader of the stream sees each
+// transcript as it is done.
+//
+// Unredacted output is buffered too: the renderers write in small pieces
+// (html/template one per action and text run), and straight to standard
+// output each piece was a write(2): 182,509 of them for the HTML report of
+// the 100 MB bench session, which made it 1.6 times slower than with
+// redaction on.
 func redacting(w io.Writer, on bool) (io.Writer, func() error) {
 	if !on {
-		return w, func() error { return nil }
+		bw := bufio.NewWriterSize(w, 64<<10)
+		return bw, bw.Flush
 	}
 	var buf bytes.Buffer
 	return &buf, func() error {
