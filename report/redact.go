@@ -60,10 +60,15 @@ const secretValue = `[A-Za-z0-9_\-+/.=]*[0-9][A-Za-z0-9_\-+/.=]*[A-Za-z][A-Za-z0
 // every run a few milliseconds at start.
 var secretPatterns = sync.OnceValue(func() []secretPattern {
 	patterns := []secretPattern{
-		// a whole block, or what is left of one an excerpt cut short; JSON
-		// writes its line breaks as \n
+		// a whole block, or what is left of one an excerpt cut short: the
+		// body (base64, an encrypted key's Proc-Type: and DEK-Info: lines,
+		// line breaks as JSON writes them, \n) and its END line if it has
+		// one. The body is read as what it may hold, not as anything up to
+		// the END line: that lazy [\s\S]*? searched the rest of the
+		// document for each BEGIN without an END, and 256 KB of such lines
+		// took 30 seconds.
 		newPattern("private key", []string{"PRIVATE KEY"},
-			`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|(?:[A-Za-z0-9+/=\s]|\\[nr])*)`, 0, 0),
+			`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?:[A-Za-z0-9+/=\s:,]|-[A-Za-z0-9]|\\[nr])*(?:-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----)?`, 0, 0),
 		newPattern("AWS access key", []string{"AKIA", "ASIA", "ABIA", "ACCA"},
 			`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`, 0, 0),
 		newPattern("AWS secret key", []string{"secret"},

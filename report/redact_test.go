@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // redactCases are secrets as sessions hold them, with the part that must
@@ -28,6 +29,7 @@ var redactCases = []struct{ in, secret string }{
 	{`{"client_secret": "a8f5f167f44f4964e6c998dee827110c"}`, "a8f5f167f44f4964e6c998dee827110c"},
 	{"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1c7+9z5Pad7OejecsQ0bu3aozN3tihPmljnnudb9G3HECdnH\n-----END RSA PRIVATE KEY-----", "MIIEowIBAAKCAQEA1c7+9z5Pad7OejecsQ0bu3aozN3tihPmljnnudb9G3HECdnH"},
 	{"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB"},
+	{"-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\nxNNbDhrSBgTRkM0TlAHqGEVBmWYD2VWz3kH9Z1d2YkZQ7ic1\n-----END RSA PRIVATE KEY-----", "xNNbDhrSBgTRkM0TlAHqGEVBmWYD2VWz3kH9Z1d2YkZQ7ic1"},
 	// vendor tokens, bare: handed to a CLI, in a URL, printed by a tool
 	{"glab auth login --hostname gitlab.acme.dev --stdin <<< glpat-u8jzPde0IgxLd6GncfBA", "glpat-u8jzPde0IgxLd6GncfBA"},
 	{"npm config set //registry.npmjs.org/:_authToken npm_epfJBd0Kh8oOOL8dKLzdocJ2isAjIhKtJ0Rl", "npm_epfJBd0Kh8oOOL8dKLzdocJ2isAjIhKtJ0Rl"},
@@ -116,6 +118,14 @@ func BenchmarkRedact(b *testing.B) {
 			}
 		})
 	}
+	for name, doc := range hostileDocuments() {
+		b.Run("hostile/"+name, func(b *testing.B) {
+			b.SetBytes(int64(len(doc)))
+			for b.Loop() {
+				Redact(doc)
+			}
+		})
+	}
 }
 
 // redactWhole is Redact as it was written first: every pattern searches the
@@ -172,6 +182,47 @@ func redactSeeds(t testing.TB) [][]byte {
 		all = append(all, k...)
 	}
 	return append(seeds, all)
+}
+
+// TestRedactKeepsWhatFollowsAKey: a key block is masked up to its END
+// line, and what the session says after it is kept.
+func TestRedactKeepsWhatFollowsAKey(t *testing.T) {
+	in := "cat ~/.ssh/deploy_key\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----\nThe deploy then failed: Permission denied (publickey)."
+	got := string(Redact([]byte(in)))
+	if strings.Contains(got, "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ") || !strings.Contains(got, "The deploy then failed: Permission denied (publickey).") {
+		t.Errorf("Redact(%q) = %q", in, got)
+	}
+}
+
+// hostileDocuments are rendered documents made to cost a pattern the most:
+// each repeats what starts a match and never completes it.
+func hostileDocuments() map[string][]byte {
+	return map[string][]byte{
+		"key-headers":  bytes.Repeat([]byte("-----BEGIN RSA PRIVATE KEY-----\n"), 1<<15),
+		"flags":        bytes.Repeat([]byte("--token "), 1<<17),
+		"assignments":  bytes.Repeat([]byte("password= "), 1<<17),
+		"vendor-stems": bytes.Repeat([]byte("key-gh_hf_npm_sk-"), 1<<16),
+	}
+}
+
+// TestRedactHostileFinishes: every pattern's search is linear in the
+// document. The private key's used to search the rest of the document for
+// an END line from each BEGIN: 256 KB of BEGIN lines took 30 seconds, so
+// the 1 MB here would take eight minutes. BenchmarkRedact/hostile measures the
+// time; this only says it ends.
+func TestRedactHostileFinishes(t *testing.T) {
+	for name, doc := range hostileDocuments() {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			Redact(doc)
+		}()
+		select {
+		case <-done:
+		case <-time.After(60 * time.Second):
+			t.Fatalf("%s: redacting %d bytes has not finished in a minute", name, len(doc))
+		}
+	}
 }
 
 func TestRedactFindsWhatWholeSearchFinds(t *testing.T) {
