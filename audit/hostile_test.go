@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/audit/rules"
@@ -102,4 +103,72 @@ func TestNearMissPastIndex(t *testing.T) {
 		}
 	}
 	t.Fatalf("no paraphrase-reference for the deploy to s3://acme-staging/ at line %d", deploy)
+}
+
+// denseSentences are sentences with no full stop that repeat one cue
+// thousands of times, as a pasted list does: every cue reads the words
+// around it, and reading the whole sentence instead made each quadratic.
+// With 20,000 repeats the previous code took 54 s for "never", 95 s for
+// "at most 3", about 80 s for "all tests pass" and 28 s for "must not".
+func denseSentences(repeats int) map[string]string {
+	out := map[string]string{}
+	for _, cue := range []string{"never ", "at most 3 ", "all tests pass ", "must not deploy "} {
+		out[strings.TrimSpace(cue)] = strings.Repeat(cue, repeats)
+	}
+	return out
+}
+
+// writeDenseRun writes a run in which the user, the agent and a summary
+// each say text.
+func writeDenseRun(tb testing.TB, text string) parse.Transcript {
+	lines := []string{
+		fmt.Sprintf(`{"type":"message","agent":"main","role":"user","content":%q,"turn":1}`, text),
+		fmt.Sprintf(`{"type":"message","agent":"main","role":"assistant","content":%q,"turn":2}`, text),
+		fmt.Sprintf(`{"type":"compaction","agent":"main","summary":%q,"trigger":"auto","pre_tokens":118000,"turn":3}`, text),
+		`{"type":"message","agent":"main","role":"assistant","content":"Continuing.","turn":4}`,
+	}
+	path := filepath.Join(tb.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return parse.Transcript{Path: path, Files: []parse.File{{Path: path}}}
+}
+
+// TestDenseSentencesFinish: the audit of such sentences is linear in their
+// length. BenchmarkDenseSentence measures it; this only says it ends.
+func TestDenseSentencesFinish(t *testing.T) {
+	for cue, text := range denseSentences(20000) {
+		tr := writeDenseRun(t, text)
+		done := make(chan error)
+		go func() {
+			_, err := audit.Audit(tr, parse.Options{}, audit.Options{Rules: rules.All()})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("%q: %v", cue, err)
+			}
+		case <-time.After(90 * time.Second):
+			t.Fatalf("%q: the audit of %d KB has not finished in 90 s", cue, len(text)>>10)
+		}
+	}
+}
+
+// BenchmarkDenseSentence audits one dense sentence of each cue at two
+// lengths: linear work makes the longer four times the shorter.
+func BenchmarkDenseSentence(b *testing.B) {
+	for _, repeats := range []int{5000, 20000} {
+		for cue, text := range denseSentences(repeats) {
+			tr := writeDenseRun(b, text)
+			b.Run(fmt.Sprintf("%s/%d", strings.ReplaceAll(cue, " ", "_"), repeats), func(b *testing.B) {
+				b.SetBytes(int64(3 * len(text)))
+				for b.Loop() {
+					if _, err := audit.Audit(tr, parse.Options{}, audit.Options{Rules: rules.All()}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

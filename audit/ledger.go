@@ -251,17 +251,18 @@ var leadVerbs = toSet(`keep stay set leave hold limit cap allow actually also an
 // subjectStart widens a threshold's span back to its subject word, so
 // "under 30s" is shown as "timeout under 30s".
 func subjectStart(s string, start int, subject string) int {
-	ws := words(s[:start])
+	near, off := nearBefore(s[:start])
+	ws := words(near)
 	for i := len(ws) - 1; i >= 0 && i >= len(ws)-4; i-- {
 		if stem(ws[i].w) == subject {
 			// a compound: "batch size", "p95 latency", "request timeout"
 			if i > 0 {
 				if p := plainWord(ws[i-1].w); p != "" && !stopWords[p] && !genericVerbs[p] && !leadVerbs[p] &&
-					!strings.ContainsAny(s[ws[i-1].end:ws[i].start], ",;:") {
-					return ws[i-1].start
+					!strings.ContainsAny(near[ws[i-1].end:ws[i].start], ",;:") {
+					return off + ws[i-1].start
 				}
 			}
-			return ws[i].start
+			return off + ws[i].start
 		}
 	}
 	return start
@@ -270,7 +271,7 @@ func subjectStart(s string, start int, subject string) int {
 // subjectEnd widens a threshold's span forward to a subject that follows
 // the number: "at least 80% coverage".
 func subjectEnd(s string, end int, subject string) int {
-	ws := words(s[end:])
+	ws := words(nearAfter(s[end:]))
 	for i := 0; i < len(ws) && i < 3; i++ {
 		if stem(ws[i].w) == subject {
 			return end + ws[i].end

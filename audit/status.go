@@ -571,7 +571,8 @@ func statusMatches(s string) (tasks, runs [][]int) {
 
 // negatedBefore reports a negation right before a status statement.
 func negatedBefore(before string) bool {
-	f := strings.Fields(foldLower(before))
+	near, _ := nearBefore(before) // the last words are all it reads
+	f := strings.Fields(foldLower(near))
 	if len(f) == 0 {
 		return false
 	}
@@ -593,7 +594,8 @@ func negatedBefore(before string) bool {
 // all tests pass", "moved to utils; tests pass" — is no goal: it counts
 // only before a verb.
 func aspirational(before string) bool {
-	f := strings.Fields(foldLower(before))
+	near, _ := nearBefore(before) // the last words are all it reads
+	f := strings.Fields(foldLower(near))
 	for i := len(f) - 1; i >= 0 && i >= len(f)-4; i-- {
 		switch strings.Trim(f[i], ",;:") {
 		case "get", "make", "keep", "until", "ensure", "want", "need", "needs", "should", "must", "will", "so", "once",

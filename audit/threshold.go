@@ -116,7 +116,8 @@ func findThresholds(s string) []thresholdHit {
 			if !ok || seen[nEnd] {
 				continue
 			}
-			before := strings.Fields(strings.TrimSpace(lower[:k]))
+			near, _ := nearBefore(lower[:k])
+			before := strings.Fields(strings.TrimSpace(near))
 			if len(before) == 0 {
 				continue
 			}
@@ -142,7 +143,8 @@ func findThresholds(s string) []thresholdHit {
 				continue
 			}
 			// walk back over "<number> <noun>"
-			head := strings.Fields(lower[:k])
+			near, _ := nearBefore(lower[:k])
+			head := strings.Fields(near)
 			if len(head) < 2 {
 				continue
 			}
@@ -284,7 +286,7 @@ func subjectFor(lower string, cmpStart, numEnd int, unit string) string {
 	if unitScale[unit].base == "%" {
 		// the head of the noun phrase: "80% test coverage on …" is coverage
 		head := ""
-		for _, w := range strings.Fields(lower[numEnd:]) {
+		for _, w := range strings.Fields(nearAfter(lower[numEnd:])) {
 			w2 := strings.Trim(w, ".,;:")
 			if w2 == "" || stopWords[w2] || genericVerbs[w2] {
 				break
@@ -298,7 +300,8 @@ func subjectFor(lower string, cmpStart, numEnd int, unit string) string {
 			return stem(head)
 		}
 	}
-	before := words(lower[:cmpStart])
+	near, _ := nearBefore(lower[:cmpStart])
+	before := words(near)
 	for i := len(before) - 1; i >= 0 && i >= len(before)-4; i-- {
 		p := plainWord(before[i].w)
 		if p == "" || stopWords[p] || genericVerbs[p] || p == "keep" || p == "be" || p == "stay" || p == "set" {
