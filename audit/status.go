@@ -251,7 +251,8 @@ func remoteCopy(cmd string) bool {
 	}
 	dst := f[len(f)-1]
 	host, _, ok := strings.Cut(dst, ":")
-	return ok && host != "" && dst[0] != '-' && !strings.ContainsAny(host, "/\\")
+	// C:\Users\… is a Windows drive, not a host
+	return ok && len(host) > 1 && dst[0] != '-' && !strings.ContainsAny(host, "/\\")
 }
 
 // commandOf pulls the command line out of a shell-like tool call.

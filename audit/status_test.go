@@ -130,7 +130,7 @@ var runCases = []struct{ command, kinds, last string }{
 	{"gsutil -m rsync -r dist/ gs://acme-site-prod", "deploy", "deploy"}, {"gcloud storage cp -r build/* gs://acme-stage/", "deploy", "deploy"},
 	{"az storage blob upload-batch -d '$web' -s dist", "deploy", "deploy"}, {"rsync -avz --delete dist/ deploy@web-1:/srv/site/", "deploy", "deploy"},
 	{"scp build/app.tar.gz web:/tmp/", "deploy", "deploy"}, {"rsync -av src/ backup/", "", ""}, {"gsutil ls gs://acme-site-prod", "", ""},
-	{"scp -P 2222 deploy@web-1:/var/log/app.log .", "", ""},
+	{"scp -P 2222 deploy@web-1:/var/log/app.log .", "", ""}, {`scp web-1:/var/log/app.log C:\Users\dev\logs`, "", ""},
 	// a project's own scripts, named by their file
 	{"./scripts/test.sh", "tests", "tests"}, {"bash scripts/run-tests.sh --ci", "tests", "tests"},
 	{"python3 run_tests.py -v", "tests", "tests"}, {"bin/test", "tests", "tests"}, {"script/test", "tests", "tests"},
