@@ -153,15 +153,15 @@ func findDirectives(s string) []directive {
 	cueAt := func(i int) string {
 		return foldLower(s[ws[i].start:min(len(s), ws[i].start+maxCue)])
 	}
+	var objStarts map[int]bool // the objects found, by where they start
 	add := func(d directive) {
-		if strings.TrimSpace(d.object) == "" {
+		if strings.TrimSpace(d.object) == "" || objStarts[d.objStart] {
 			return
 		}
-		for _, o := range out {
-			if o.objStart == d.objStart {
-				return
-			}
+		if objStarts == nil {
+			objStarts = map[int]bool{}
 		}
+		objStarts[d.objStart] = true
 		out = append(out, d)
 	}
 	for i := 0; i < len(ws); i++ {
