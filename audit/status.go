@@ -543,8 +543,71 @@ func textStatuses(s string) []Status {
 		}
 		out = append(out, Status{Subject: runSubject(m[1]), Value: val, Detail: m[0]})
 	}
+	return append(out, deployedClaims(s)...)
+}
+
+// deployedClaims reads the verb that reports a deploy: "Deployed the site
+// to staging", "successfully deployed", "it was deployed to production".
+// A summary that says so after a failed deploy reports success that did
+// not happen, which is what status-inflation is for. The word is claimed
+// only with a place ("to …" within the next four words) or "successfully"
+// beside it, so "the deployed version" is none; and not after a negation
+// ("not yet deployed", "hasn't been deployed") or a goal, a condition or a
+// wish in the four words before it ("needs to be deployed", "once
+// deployed", "the user wants it deployed to staging").
+func deployedClaims(s string) []Status {
+	if !strings.Contains(s, "eployed") && !strings.Contains(s, "EPLOYED") {
+		return nil
+	}
+	ws := words(s)
+	var out []Status
+	for i, w := range ws {
+		p := foldLower(plainWord(w.w))
+		if p != "deployed" && p != "redeployed" {
+			continue
+		}
+		placed := false
+		for j := i + 1; j < len(ws) && j <= i+4; j++ {
+			if q := foldLower(plainWord(ws[j].w)); q == "to" || q == "successfully" {
+				placed = true
+				break
+			}
+			if strings.ContainsAny(s[ws[j-1].end:ws[j].start], ",;:.") {
+				break // the clause ended
+			}
+		}
+		if i > 0 && foldLower(plainWord(ws[i-1].w)) == "successfully" {
+			placed = true
+		}
+		if !placed || deployedHedged(ws, i) {
+			continue
+		}
+		out = append(out, Status{Subject: "deploy", Value: StatusDone, Detail: s[ws[max(0, i-1)].start:ws[i].end]})
+	}
 	return out
 }
+
+// deployedHedged reports a negation, goal, condition or wish in the four
+// words before word i, within its clause.
+func deployedHedged(ws []word, i int) bool {
+	if i > 0 {
+		if p := foldLower(plainWord(ws[i-1].w)); p == "be" || p == "being" || p == "get" || p == "getting" {
+			return true // "to be deployed", "can be deployed", "get it deployed"
+		}
+	}
+	for j := i - 1; j >= 0 && j >= i-4; j-- {
+		p := foldLower(plainWord(ws[j].w))
+		if strings.HasSuffix(p, "n't") || deployHedges[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// deployHedges, before "deployed", make it no claim of a deploy done.
+var deployHedges = toSet(`not no never yet will would should must can could may might need needs needed once when
+whenever if unless until before ready about pending waiting want wants wanted asked requested expects expected
+hasnt havent wasnt isnt didnt`)
 
 // statusMatches returns the submatch offsets of taskStatusRE and
 // runStatusRE in a sentence, as FindAllStringSubmatchIndex would.

@@ -261,3 +261,35 @@ func TestRunStatusWords(t *testing.T) {
 		}
 	}
 }
+
+// TestDeployedClaims: the verb that reports a deploy is a claim when it
+// names where or says it succeeded, and not when it is negated, hoped for,
+// conditional or an adjective.
+func TestDeployedClaims(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		claim bool
+	}{
+		{"Built the site and deployed it to staging.", true},
+		{"Deployed the site to staging.", true},
+		{"The site was deployed to production at 14:02.", true},
+		{"Successfully deployed.", true},
+		{"Redeployed to staging successfully after the fix.", true},
+		{"It has been deployed to staging and the smoke test passed.", true},
+		{"The site is not yet deployed to staging.", false},
+		{"It hasn't been deployed to staging.", false},
+		{"The site still needs to be deployed to staging.", false},
+		{"Once deployed to staging, run the smoke test.", false},
+		{"The user wants the site deployed to staging.", false},
+		{"Ready to be deployed to production after review.", false},
+		{"We could not get it deployed to staging.", false},
+		{"Checked the deployed version on staging.", false},
+		{"Never deployed to prod.", false},
+		{"If deployed to production, the flag must be off.", false},
+	} {
+		got := len(deployedClaims(c.text)) > 0
+		if got != c.claim {
+			t.Errorf("deployedClaims(%q) claims %v, want %v", c.text, got, c.claim)
+		}
+	}
+}
