@@ -286,6 +286,12 @@ func TestDeployedClaims(t *testing.T) {
 		{"Checked the deployed version on staging.", false},
 		{"Never deployed to prod.", false},
 		{"If deployed to production, the flag must be off.", false},
+		{"Shipped the fix to production.", true},
+		{"Released v1.4.2 to production after the smoke test.", true},
+		{"Promoted the canary to prod.", true},
+		{"Released the lock to the next worker.", false},
+		{"Not yet shipped to production.", false},
+		{"Released.", false},
 	} {
 		got := len(deployedClaims(c.text)) > 0
 		if got != c.claim {
