@@ -123,8 +123,13 @@ var secretPatterns = sync.OnceValue(func() []secretPattern {
 // this finds every match the whole document holds. The byte either side of
 // a run goes with it, for \b to see.
 func Redact(b []byte) []byte {
+	patterns := secretPatterns()
+	present := secretHints().present(b, len(patterns))
 	var lower []byte // b in ASCII lower case, for the patterns that fold it
-	for _, p := range secretPatterns() {
+	for k, p := range patterns {
+		if !present[k] {
+			continue // none of its hints occurs
+		}
 		text := b
 		if p.fold {
 			if lower == nil {
@@ -199,6 +204,99 @@ func (p *secretPattern) runs(b, text []byte) iter.Seq2[int, int] {
 			from = hi
 		}
 	}
+}
+
+// hintTable finds, in one pass over a document, which patterns have a hint
+// in it. Looking for each hint on its own went over the document once a
+// hint, 80 times, and most hints (the vendors' prefixes) occur nowhere: that
+// was most of what redaction cost once patterns searched only around their
+// hints.
+type hintTable struct {
+	// slot[pair] is 1 + the index in refs of the hints that start with the
+	// two bytes pair (either case for a folding pattern's), or 0
+	slot [1 << 16]uint8
+	refs [][]hintRef
+}
+
+type hintRef struct {
+	pattern int
+	hint    []byte
+	fold    bool // matched whatever its ASCII case
+}
+
+var secretHints = sync.OnceValue(func() *hintTable {
+	t := &hintTable{}
+	add := func(pair uint16, r hintRef) {
+		if t.slot[pair] == 0 {
+			t.refs = append(t.refs, nil)
+			t.slot[pair] = uint8(len(t.refs))
+		}
+		i := t.slot[pair] - 1
+		t.refs[i] = append(t.refs[i], r)
+	}
+	for k, p := range secretPatterns() {
+		for _, h := range p.hints {
+			if len(h) < 2 {
+				panic("redact: a hint needs two bytes: " + h) // the patterns are the package's own
+			}
+			r := hintRef{pattern: k, hint: []byte(h), fold: p.fold}
+			c0, c1 := h[0], h[1]
+			add(uint16(c0)<<8|uint16(c1), r)
+			if p.fold { // the hints are in lower case; the text may not be
+				u0, u1 := upperASCII(c0), upperASCII(c1)
+				for _, pair := range []uint16{uint16(u0)<<8 | uint16(c1), uint16(c0)<<8 | uint16(u1), uint16(u0)<<8 | uint16(u1)} {
+					if pair != uint16(c0)<<8|uint16(c1) {
+						add(pair, r)
+					}
+				}
+			}
+		}
+	}
+	if len(t.refs) > 255 {
+		panic("redact: more hint pairs than a slot can index")
+	}
+	return t
+})
+
+// present reports, for each of n patterns, whether one of its hints occurs
+// in b.
+func (t *hintTable) present(b []byte, n int) []bool {
+	found := make([]bool, n)
+	for i := 0; i+1 < len(b); i++ {
+		e := t.slot[uint16(b[i])<<8|uint16(b[i+1])]
+		if e == 0 {
+			continue
+		}
+		for _, r := range t.refs[e-1] {
+			if !found[r.pattern] && hasPrefixFold(b[i:], r.hint, r.fold) {
+				found[r.pattern] = true
+			}
+		}
+	}
+	return found
+}
+
+// hasPrefixFold is bytes.HasPrefix, ignoring ASCII case when fold.
+func hasPrefixFold(b, prefix []byte, fold bool) bool {
+	if len(b) < len(prefix) {
+		return false
+	}
+	if !fold {
+		return bytes.Equal(b[:len(prefix)], prefix)
+	}
+	for i, c := range prefix {
+		if d := b[i]; d != c && !(d >= 'A' && d <= 'Z' && d+('a'-'A') == c) {
+			return false
+		}
+	}
+	return true
+}
+
+func upperASCII(c byte) byte {
+	if c >= 'a' && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
 }
 
 // followsWord reports whether the byte before i is a letter or a digit that

@@ -256,3 +256,29 @@ func FuzzRedact(f *testing.F) {
 		}
 	})
 }
+
+// TestHintsPresent: the one-pass search for hints finds a hint wherever
+// bytes.Contains does, in either case for the patterns that fold, and
+// nothing that is not there.
+func TestHintsPresent(t *testing.T) {
+	patterns := secretPatterns()
+	docs := redactSeeds(t)
+	docs = append(docs, []byte("AUTHORIZATION: BEARER x"), []byte("Pass\rWORD"), []byte("-\r-"), []byte("k"), nil)
+	for _, doc := range docs {
+		got := secretHints().present(doc, len(patterns))
+		lower := asciiLower(doc)
+		for k, p := range patterns {
+			text := doc
+			if p.fold {
+				text = lower
+			}
+			want := false
+			for _, h := range p.hints {
+				want = want || bytes.Contains(text, []byte(h))
+			}
+			if got[k] != want {
+				t.Errorf("%s in %.60q: present says %v, bytes.Contains %v", p.name, doc, got[k], want)
+			}
+		}
+	}
+}
