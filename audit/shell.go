@@ -236,11 +236,19 @@ func shellWords(cmd string, quoted bool) []string {
 
 // program is a command's fields from the program it starts: past VAR=value,
 // and past sudo, env, time and the like with their flags and timeout's
-// duration.
+// duration. An assignment of a command's output, OUT=$(npm test 2>&1),
+// runs that command, and its exit status is the command's: its fields
+// start inside the $( (read as the shell's test, it was no run at all).
 func program(cmd string) []string {
 	f := strings.Fields(cmd)
 	for wrapped := false; len(f) > 0; f = f[1:] {
 		w := f[0]
+		if i := strings.Index(w, "=$("); i > 0 && strings.IndexByte(w[:i], '=') < 0 {
+			if inner := w[i+3:]; inner != "" {
+				return append([]string{inner}, f[1:]...)
+			}
+			return f[1:]
+		}
 		wrapper := runWrappers[programName(w)]
 		if !wrapper && strings.IndexByte(w, '=') <= 0 && !(wrapped && (w[0] == '-' || w[0] >= '0' && w[0] <= '9')) {
 			break

@@ -126,6 +126,9 @@ var runCases = []struct{ command, kinds, last string }{
 	{"pulumi up --yes --stack prod", "deploy", "deploy"}, {"kubectl rollout restart deployment/api", "deploy", "deploy"},
 	{"kubectl set image deploy/api api=acme/api:1.4.2", "deploy", "deploy"}, {"npx vercel --prod", "deploy", "deploy"},
 	{"npx wrangler publish", "deploy", "deploy"}, {"az webapp up --name acme-shop", "deploy", "deploy"},
+	// the command of an assignment's $( ) runs
+	{"OUT=$(npm test 2>&1); echo \"$OUT\" | tail -5", "tests", "tests"}, {"RESULT=$( pytest -q )", "tests", "tests"},
+	{"LOG=$(cat build.log)", "", ""}, {"echo $(date)", "", ""},
 	// copies to a bucket or another host
 	{"gsutil -m rsync -r dist/ gs://acme-site-prod", "deploy", "deploy"}, {"gcloud storage cp -r build/* gs://acme-stage/", "deploy", "deploy"},
 	{"az storage blob upload-batch -d '$web' -s dist", "deploy", "deploy"}, {"rsync -avz --delete dist/ deploy@web-1:/srv/site/", "deploy", "deploy"},
