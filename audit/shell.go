@@ -244,7 +244,11 @@ func program(cmd string) []string {
 	for wrapped := false; len(f) > 0; f = f[1:] {
 		w := f[0]
 		if i := strings.Index(w, "=$("); i > 0 && strings.IndexByte(w[:i], '=') < 0 {
-			if inner := w[i+3:]; inner != "" {
+			inner := w[i+3:]
+			if len(f) == 1 { // X=$(date): the word holds the whole command
+				inner = strings.TrimSuffix(inner, ")")
+			}
+			if inner != "" {
 				return append([]string{inner}, f[1:]...)
 			}
 			return f[1:]

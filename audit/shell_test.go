@@ -160,3 +160,22 @@ func TestShellWords(t *testing.T) {
 		}
 	}
 }
+
+// TestProgram: a command's fields start at the program it runs, past
+// assignments and wrappers, and inside an assignment's $( ).
+func TestProgram(t *testing.T) {
+	for _, c := range []struct{ cmd, want string }{
+		{"npm test", "npm test"},
+		{"CI=1 timeout 300 npm test", "npm test"},
+		{"sudo -E ./scripts/deploy.sh prod", "./scripts/deploy.sh prod"},
+		{"/usr/bin/env AWS_PROFILE=prod ./deploy.sh", "./deploy.sh"},
+		{"OUT=$(npm test 2>&1)", "npm test 2>&1)"},
+		{"RESULT=$( pytest -q )", "pytest -q )"},
+		{"NOW=$(date)", "date"},
+		{"X=$()", ""},
+	} {
+		if got := strings.Join(program(c.cmd), " "); got != c.want {
+			t.Errorf("program(%q) = %q, want %q", c.cmd, got, c.want)
+		}
+	}
+}
