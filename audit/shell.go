@@ -269,8 +269,27 @@ var runWrappers = toSet(`sudo env time nohup nice timeout command exec`)
 // edits or moves files. The shell's `[` checks files, as `test` (a
 // read-only program) does; they run no tests.
 func runsNothing(f []string, cmd string) bool {
-	return len(f) == 0 || f[0] == "[" || f[0] == "[[" || notRunPrograms[programName(f[0])] || readOnlySegment(f, cmd)
+	return len(f) == 0 || f[0] == "[" || f[0] == "[[" || notRunPrograms[programName(f[0])] && !gitDeploy(f) ||
+		readOnlySegment(f, cmd)
 }
+
+// gitDeploy reports a git push to a remote that deploys what it receives:
+// Heroku's and Dokku's, or one named for an environment (git push heroku
+// main, git push -f production HEAD:master).
+func gitDeploy(f []string) bool {
+	if len(f) < 3 || programName(f[0]) != "git" || f[1] != "push" {
+		return false
+	}
+	for _, a := range f[2:] {
+		if a[0] != '-' { // the remote is the first argument not a flag
+			return deployRemotes[a]
+		}
+	}
+	return false
+}
+
+// deployRemotes are git remotes a push to which deploys.
+var deployRemotes = toSet(`heroku dokku production prod staging live`)
 
 // programName is the name a command's program goes by: /usr/bin/env is
 // env. A relative path (bin/test, ./scripts/cat) is a file of the project,

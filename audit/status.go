@@ -80,6 +80,9 @@ func runsIn(command string, depth int) runSet {
 		if k == 0 {
 			k = scriptKind(f)
 		}
+		if k == 0 && gitDeploy(f) {
+			k = 1
+		}
 		if k != 0 {
 			r.kinds |= 1 << k
 			r.last = uint8(k)

@@ -126,6 +126,9 @@ var runCases = []struct{ command, kinds, last string }{
 	{"pulumi up --yes --stack prod", "deploy", "deploy"}, {"kubectl rollout restart deployment/api", "deploy", "deploy"},
 	{"kubectl set image deploy/api api=acme/api:1.4.2", "deploy", "deploy"}, {"npx vercel --prod", "deploy", "deploy"},
 	{"npx wrangler publish", "deploy", "deploy"}, {"az webapp up --name acme-shop", "deploy", "deploy"},
+	// a push to a remote that deploys
+	{"git push heroku main", "deploy", "deploy"}, {"git push -f dokku HEAD:master", "deploy", "deploy"},
+	{"git push origin main", "", ""}, {"git push", "", ""}, {"git push --tags", "", ""},
 	// the command of an assignment's $( ) runs
 	{"OUT=$(npm test 2>&1); echo \"$OUT\" | tail -5", "tests", "tests"}, {"RESULT=$( pytest -q )", "tests", "tests"},
 	{"LOG=$(cat build.log)", "", ""}, {"echo $(date)", "", ""},

@@ -25,7 +25,8 @@ and words inside quotes are an argument's text (bd close --reason "tests
 pass"), unless a shell's -c or ssh runs them. A project's own script is
 named by its file: ./scripts/test.sh, bin/test and python3 run_tests.py run
 the tests, ./build.sh builds. A copy to a bucket (aws s3 sync, gsutil
-rsync) or to another host (rsync or scp to deploy@web:/srv/app) deploys. A
+rsync) or to another host (rsync or scp to deploy@web:/srv/app) deploys, as
+does a git push to Heroku, Dokku or a remote named for an environment. A
 call of several runs that passed sets each of them; one that failed sets
 only its last, which did not succeed: npm run build && ./deploy.sh failing
 is a failed deploy, and says nothing of the build. The agent saying a run
