@@ -570,7 +570,7 @@ func deployedClaims(s string) []Status {
 		// shipped, released and promoted deploy only to a named
 		// environment: "released the lock to the worker" is none
 		envOnly := false
-		switch foldLower(plainWord(w.w)) {
+		switch plainWord(w.w) {
 		case "deployed", "redeployed":
 		case "shipped", "released", "promoted":
 			envOnly = true
@@ -579,9 +579,9 @@ func deployedClaims(s string) []Status {
 		}
 		placed := false
 		for j := i + 1; j < len(ws) && j <= i+4; j++ {
-			q := foldLower(plainWord(ws[j].w))
+			q := plainWord(ws[j].w)
 			if q == "to" {
-				placed = !envOnly || j+1 < len(ws) && deployEnvs[foldLower(plainWord(ws[j+1].w))]
+				placed = !envOnly || j+1 < len(ws) && deployEnvs[plainWord(ws[j+1].w)]
 				break
 			}
 			if q == "successfully" && !envOnly {
@@ -592,7 +592,7 @@ func deployedClaims(s string) []Status {
 				break // the clause ended
 			}
 		}
-		if i > 0 && !envOnly && foldLower(plainWord(ws[i-1].w)) == "successfully" {
+		if i > 0 && !envOnly && plainWord(ws[i-1].w) == "successfully" {
 			placed = true
 		}
 		if !placed || deployedHedged(ws, i) {
@@ -610,12 +610,12 @@ var deployEnvs = toSet(`prod production staging stage live dev development qa ua
 // words before word i, within its clause.
 func deployedHedged(ws []word, i int) bool {
 	if i > 0 {
-		if p := foldLower(plainWord(ws[i-1].w)); p == "be" || p == "being" || p == "get" || p == "getting" {
+		if p := plainWord(ws[i-1].w); p == "be" || p == "being" || p == "get" || p == "getting" {
 			return true // "to be deployed", "can be deployed", "get it deployed"
 		}
 	}
 	for j := i - 1; j >= 0 && j >= i-4; j-- {
-		p := foldLower(plainWord(ws[j].w))
+		p := plainWord(ws[j].w)
 		if strings.HasSuffix(p, "n't") || deployHedges[p] {
 			return true
 		}
