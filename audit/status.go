@@ -78,10 +78,7 @@ func runsIn(command string, depth int) runSet {
 		}
 		k := kindOf(cmd)
 		if k == 0 {
-			k = scriptKind(f)
-		}
-		if k == 0 && gitDeploy(f) {
-			k = 1
+			k = programKind(f)
 		}
 		if k != 0 {
 			r.kinds |= 1 << k
@@ -89,6 +86,19 @@ func runsIn(command string, depth int) runSet {
 		}
 	}
 	return r
+}
+
+// programKind names a run by what f, the program and its arguments, are
+// rather than by the words of the line: a project's script by its file
+// name, a git push by its remote, a copy by where it goes.
+func programKind(f []string) int {
+	if k := scriptKind(f); k != 0 {
+		return k
+	}
+	if gitDeploy(f) || remoteCopy(f) {
+		return 1
+	}
+	return 0
 }
 
 // scriptKind names the run of a project's own script by the script's file
@@ -213,8 +223,7 @@ func kindOf(cmd string) int {
 		strings.Contains(c, "kubectl set image") || strings.Contains(c, "pulumi up") || strings.Contains(c, "vercel --prod") ||
 		strings.Contains(c, "wrangler publish") || strings.Contains(c, "az webapp up") ||
 		strings.Contains(c, " az storage blob upload") || strings.Contains(c, " gcloud storage ") && strings.Contains(c, " gs://") ||
-		strings.Contains(c, " gsutil ") && strings.Contains(c, " gs://") && (strings.Contains(c, " rsync ") || strings.Contains(c, " cp ")) ||
-		remoteCopy(cmd):
+		strings.Contains(c, " gsutil ") && strings.Contains(c, " gs://") && (strings.Contains(c, " rsync ") || strings.Contains(c, " cp ")):
 		return 1
 	case strings.Contains(c, " make "):
 		return 2 // make with no target named above builds
@@ -247,8 +256,7 @@ func deployWord(c string) bool {
 // remoteCopy reports an rsync or scp whose destination, its last
 // argument, is on another host (deploy@web:/srv/app, web:app/): copying a
 // build to a server is how many projects deploy.
-func remoteCopy(cmd string) bool {
-	f := program(cmd)
+func remoteCopy(f []string) bool {
 	if len(f) < 3 || programName(f[0]) != "rsync" && programName(f[0]) != "scp" {
 		return false
 	}
