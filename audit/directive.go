@@ -55,6 +55,10 @@ var objectEnds = []string{", ", "; ", ": ", " but ", " unless ", " except ", " w
 	" until ", " so that ", " — ", " -- ", " - ", " (", " and never ", " and don't ", " and do not ", " and always ",
 	" or else ", " otherwise ", " instead of ", " rather than ", " if ", " when ", " while ", " as ", " for now", " even if "}
 
+// maxCue is the length of the longest cue findDirectives reads at a word
+// ("under no circumstances").
+const maxCue = 32
+
 // objectAt returns the object phrase starting at byte i of s, at most
 // maxObject bytes, cut at a word.
 func objectAt(s string, i int) (string, int) {

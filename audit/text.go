@@ -483,10 +483,6 @@ func foldLower(s string) string {
 // 4,000 of them in 24 KB took 2 seconds to audit, 20,000 took 54.
 const maxObject = 256
 
-// maxCue is the length of the longest cue findDirectives reads at a word
-// ("under no circumstances").
-const maxCue = 32
-
 // nearAfter is the start of s, at most maxObject bytes of it, cut at a
 // word: where a reading looks for the few words after a phrase, without
 // reading the whole rest of the sentence (a pasted list with no full stop
