@@ -243,7 +243,8 @@ var secretHints = sync.OnceValue(func() *hintTable {
 			c0, c1 := h[0], h[1]
 			add(uint16(c0)<<8|uint16(c1), r)
 			if p.fold { // the hints are in lower case; the text may not be
-				u0, u1 := upperASCII(c0), upperASCII(c1)
+				up := strings.ToUpper(h[:2])
+				u0, u1 := up[0], up[1]
 				for _, pair := range []uint16{uint16(u0)<<8 | uint16(c1), uint16(c0)<<8 | uint16(u1), uint16(u0)<<8 | uint16(u1)} {
 					if pair != uint16(c0)<<8|uint16(c1) {
 						add(pair, r)
@@ -276,27 +277,17 @@ func (t *hintTable) present(b []byte, n int) []bool {
 	return found
 }
 
-// hasPrefixFold is bytes.HasPrefix, ignoring ASCII case when fold.
+// hasPrefixFold is bytes.HasPrefix, ignoring case when fold. The hints are
+// ASCII, so as many bytes of b as the hint has can equal it, folded, only
+// if they are ASCII too: this is the ASCII folding the hints ask for.
 func hasPrefixFold(b, prefix []byte, fold bool) bool {
 	if len(b) < len(prefix) {
 		return false
 	}
-	if !fold {
-		return bytes.Equal(b[:len(prefix)], prefix)
+	if fold {
+		return bytes.EqualFold(b[:len(prefix)], prefix)
 	}
-	for i, c := range prefix {
-		if d := b[i]; d != c && !(d >= 'A' && d <= 'Z' && d+('a'-'A') == c) {
-			return false
-		}
-	}
-	return true
-}
-
-func upperASCII(c byte) byte {
-	if c >= 'a' && c <= 'z' {
-		return c - ('a' - 'A')
-	}
-	return c
+	return bytes.Equal(b[:len(prefix)], prefix)
 }
 
 // followsWord reports whether the byte before i is a letter or a digit that

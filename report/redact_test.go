@@ -263,7 +263,9 @@ func FuzzRedact(f *testing.F) {
 func TestHintsPresent(t *testing.T) {
 	patterns := secretPatterns()
 	docs := redactSeeds(t)
-	docs = append(docs, []byte("AUTHORIZATION: BEARER x"), []byte("Pass\rWORD"), []byte("-\r-"), []byte("k"), nil)
+	docs = append(docs, []byte("AUTHORIZATION: BEARER x"), []byte("Pass\rWORD"), []byte("-\r-"), []byte("k"), nil,
+		[]byte("\u212aey=abc123 and \u017fecret: x9y8z7"), // the Kelvin sign and the long s fold to k and s, but not in ASCII
+	)
 	for _, doc := range docs {
 		got := secretHints().present(doc, len(patterns))
 		lower := asciiLower(doc)
