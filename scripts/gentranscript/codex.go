@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -137,13 +138,41 @@ func (g *generator) codexCompact(w *bufio.Writer, asked []string) {
 	g.compactions++
 	summary := g.summary()
 	var history []any
-	for _, a := range asked {
+	for _, a := range recentAsks(asked, codexKeptUserTokens) {
 		history = append(history, obj("type", "message", "role", "user", "content", []any{obj("type", "input_text", "text", a)}))
 	}
 	history = append(history, obj("type", "message", "role", "user", "content", []any{obj("type", "input_text",
 		"text", "Another language model started to solve this problem and produced a summary of its thinking process. You also have access to the state of the tools that were used by that language model. Use this to build on the work that has already been done and avoid duplicating work. Here is the summary produced by the other language model, use the information in this summary to assist with your own analysis:\n"+summary)}))
 	g.codexRecord(w, "compacted", obj("message", summary, "replacement_history", history))
 	g.codexRecord(w, "event_msg", obj("type", "context_compacted"))
+}
+
+// codexKeptUserTokens is the budget Codex gives the user's messages in a
+// replacement history (COMPACT_USER_MESSAGE_MAX_TOKENS in codex-rs), at its
+// estimate of four bytes a token. Without it the history, and so each
+// compacted record, grew with the session, as no real rollout's does.
+const codexKeptUserTokens = 20000
+
+// recentAsks keeps the latest messages that fit the budget, in order; the
+// one that crosses it is cut to what is left, as Codex truncates it.
+func recentAsks(asked []string, tokens int) []string {
+	left := tokens * 4
+	i := len(asked)
+	var cut string
+	for i > 0 && left > 0 {
+		a := asked[i-1]
+		if len(a) > left {
+			cut = strings.ToValidUTF8(a[:left], "")
+			break
+		}
+		left -= len(a)
+		i--
+	}
+	out := slices.Clone(asked[i:])
+	if cut != "" {
+		out = append([]string{cut}, out...)
+	}
+	return out
 }
 
 // object is a JSON object whose members keep the order given, as Codex
