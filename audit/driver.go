@@ -23,6 +23,12 @@ type Options struct {
 	// WindowBytes bounds what the windows open at once keep of the
 	// agents' words and calls; 0 means DefaultWindowBytes.
 	WindowBytes int
+	// KeepSummaries keeps every boundary's post-compaction text for
+	// BoundaryReplay.Summary. Without it a boundary's text is let go once
+	// the next boundary's rules have looked back at it: a Codex rollout
+	// carries the user's recent messages through every compaction, and
+	// keeping each copy made a long rollout's memory grow with it.
+	KeepSummaries bool
 }
 
 // Result is the audit of one transcript.
@@ -110,6 +116,7 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 			// and result that keeps it would hold the whole record
 			name := strings.Clone(ev.Agent)
 			a = newAgentReplay(name, ev.Format, hasher, isEffect, budget)
+			a.keepSummaries = opts.KeepSummaries
 			a.ledger.tagging = opts.Tagging
 			agents[name] = a
 			order = append(order, name)

@@ -96,10 +96,10 @@ type BoundaryReplay struct {
 	Line      int
 	Offset    int64
 	Turn      int
-	Boundary  *parse.Boundary
-	Before    []*Obligation // in force as of the boundary
-	Survivals []Survival    // one per Before, in the same order
-	Retired   []*Obligation // literals, prohibitions and thresholds retracted or superseded by then
+	Boundary  *parse.Boundary // without its texts, which Summary joins
+	Before    []*Obligation   // in force as of the boundary
+	Survivals []Survival      // one per Before, in the same order
+	Retired   []*Obligation   // literals, prohibitions and thresholds retracted or superseded by then
 	// Window is the turns after the boundary, up to the next one. Audit
 	// releases it once the boundary's rules have run.
 	Window []*WindowEvent
@@ -217,10 +217,30 @@ func (p *Pass) RecentEvidence(o *Obligation, ev *Evidence) {
 
 // release drops what only the boundary's rules needed: the window and the
 // summary's search structures. The summary text and its sentences stay: the
-// next boundary's rules look back at them.
+// next boundary's rules look back at them (stale-obligation). Those of the
+// boundary before, which this one's rules were the last to read, go unless
+// the summaries are kept.
 func (r *BoundaryReplay) release() {
 	r.Window = nil
 	r.context = &postContext{boundary: r.context.boundary, text: r.context.text, sentences: r.context.sentences}
+	if a := r.agent; a != nil && !a.keepSummaries && r.Index >= 2 {
+		a.boundaries[r.Index-2].forgetSummary()
+	}
+}
+
+// forgetSummary lets go of the post-compaction text. The judgements quote
+// sentences of it, so they are copied out first: a piece would hold all of
+// it.
+func (r *BoundaryReplay) forgetSummary() {
+	if r.context.text == "" {
+		return
+	}
+	for _, s := range r.Survivals {
+		if j := s.Judgement; j != nil {
+			j.Excerpt, j.Variant = strings.Clone(j.Excerpt), strings.Clone(j.Variant)
+		}
+	}
+	r.context = &postContext{boundary: r.context.boundary}
 }
 
 // Counts tallies the survivals by state.
@@ -269,6 +289,7 @@ func (r *BoundaryReplay) trim() {
 }
 
 // Summary is the post-boundary text: the summary and the kept messages.
+// Unless Options.KeepSummaries is set, only the last two boundaries' remain.
 func (r *BoundaryReplay) Summary() string { return r.context.text }
 
 // References are what the turns after a boundary did with the ledger.
@@ -291,6 +312,8 @@ type agentReplay struct {
 	project  string        // the first working directory the agent's events name
 	budget   *windowBudget // shared by the transcript's agents
 	kept     int           // bytes the agent's open window keeps
+
+	keepSummaries bool // Options.KeepSummaries
 }
 
 func newAgentReplay(agent string, format parse.Format, hasher tokenHasher, isEffect func(parse.Format, *parse.Event) bool, budget *windowBudget) *agentReplay {
@@ -408,7 +431,8 @@ func (we *WindowEvent) keptBytes() int {
 // openBoundary replays a boundary against the ledger as of its turn.
 func (a *agentReplay) openBoundary(ev *parse.Event) *BoundaryReplay {
 	r := &BoundaryReplay{Agent: a.agent, Index: len(a.boundaries) + 1, File: ev.File, Line: ev.Line, Offset: ev.Offset,
-		Turn: ev.Turn, Boundary: ev.Boundary, context: newPostContext(ev, a.project), agent: a}
+		Turn: ev.Turn, context: newPostContext(ev, a.project), agent: a}
+	r.Boundary = r.context.boundary
 	r.context.known = map[string]bool{}
 	for _, o := range a.ledger.Obligations {
 		if o.Kind == KindLiteral && (o.LiteralKind == "path" || o.LiteralKind == "file") {

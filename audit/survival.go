@@ -100,7 +100,7 @@ func newPostContext(ev *parse.Event, project string) *postContext {
 	}
 	text := strings.Join(parts, "\n\n")
 	folded := newFoldedText(text)
-	pc := &postContext{boundary: b, text: text, folded: folded, sentences: folded.sentences, cwd: ev.Cwd, project: project,
+	pc := &postContext{boundary: withoutTexts(b), text: text, folded: folded, sentences: folded.sentences, cwd: ev.Cwd, project: project,
 		keptTurns: map[int]bool{}, cleared: map[string]bool{}}
 	for _, t := range b.KeptTurns {
 		pc.keptTurns[t] = true
@@ -109,6 +109,16 @@ func newPostContext(ev *parse.Event, project string) *postContext {
 		pc.cleared[id] = true
 	}
 	return pc
+}
+
+// withoutTexts is a boundary without its summary and kept messages, which
+// the post-compaction text (Summary) already holds joined: a Codex
+// compaction keeps tens of kilobytes of the user's messages, and each
+// boundary held them twice.
+func withoutTexts(b *parse.Boundary) *parse.Boundary {
+	c := *b
+	c.Summary, c.Kept = "", nil
+	return &c
 }
 
 // judge decides an obligation's survival across a boundary.
