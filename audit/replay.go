@@ -314,6 +314,10 @@ type agentReplay struct {
 	kept     int           // bytes the agent's open window keeps
 
 	keepSummaries bool // Options.KeepSummaries
+
+	known        map[string]bool // knownPaths, as of knownFrom obligations
+	knownFrom    int
+	knownProject string
 }
 
 func newAgentReplay(agent string, format parse.Format, hasher tokenHasher, isEffect func(parse.Format, *parse.Event) bool, budget *windowBudget) *agentReplay {
@@ -433,12 +437,7 @@ func (a *agentReplay) openBoundary(ev *parse.Event) *BoundaryReplay {
 	r := &BoundaryReplay{Agent: a.agent, Index: len(a.boundaries) + 1, File: ev.File, Line: ev.Line, Offset: ev.Offset,
 		Turn: ev.Turn, context: newPostContext(ev, a.project), agent: a}
 	r.Boundary = r.context.boundary
-	r.context.known = map[string]bool{}
-	for _, o := range a.ledger.Obligations {
-		if o.Kind == KindLiteral && (o.LiteralKind == "path" || o.LiteralKind == "file") {
-			r.context.known[resolvePath(o.Literal, a.project)] = true
-		}
-	}
+	r.context.known = a.knownPaths()
 	for _, o := range a.ledger.Live(ev.Turn) {
 		if a.dormant(o) {
 			continue
@@ -460,6 +459,25 @@ func (a *agentReplay) openBoundary(ev *parse.Event) *BoundaryReplay {
 	a.window++
 	a.calls = map[string]*WindowEvent{}
 	return r
+}
+
+// knownPaths is every path literal of the ledger, resolved against the
+// project. It is brought up to date at each boundary rather than made
+// again: that cost the whole ledger at every boundary, the square of a
+// long session. The ledger only grows, and nothing adds to the map while
+// a boundary reads it.
+func (a *agentReplay) knownPaths() map[string]bool {
+	if a.known == nil || a.knownProject != a.project {
+		a.known, a.knownFrom, a.knownProject = map[string]bool{}, 0, a.project
+	}
+	obs := a.ledger.Obligations
+	for _, o := range obs[a.knownFrom:] {
+		if o.Kind == KindLiteral && (o.LiteralKind == "path" || o.LiteralKind == "file") {
+			a.known[resolvePath(o.Literal, a.project)] = true
+		}
+	}
+	a.knownFrom = len(obs)
+	return a.known
 }
 
 // dormant reports a literal from the agent's own tool use that an earlier
