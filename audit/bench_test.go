@@ -99,7 +99,11 @@ func BenchmarkSurvival(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, r := range rs {
-			pc := newPostContext(&parse.Event{Boundary: r.Boundary, Cwd: r.context.cwd}, r.context.project)
+			// the boundary keeps no texts; the incident's summaries are
+			// its whole post-compaction texts, as it keeps no messages
+			bd := *r.Boundary
+			bd.Summary = r.context.text
+			pc := newPostContext(&parse.Event{Boundary: &bd, Cwd: r.context.cwd}, r.context.project, nil)
 			pc.known = r.context.known
 			for _, o := range r.Before {
 				pc.judge(o)

@@ -3,6 +3,7 @@ package audit
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/txtar"
@@ -66,8 +67,10 @@ func FuzzTagging(f *testing.F) {
 
 // FuzzJudgeIndexed: a boundary judges every obligation the same whether
 // its summary is walked sentence by sentence or read through the indexes
-// built for long summaries. The obligations come from a user's message and
-// the agent's, the summary from the second input.
+// built for long summaries, and whether its sentences are read afresh or
+// carried from a previous boundary that held some of them (as a Codex
+// compaction carries the user's messages). The obligations come from a
+// user's message and the agent's, the summary from the third input.
 func FuzzJudgeIndexed(f *testing.F) {
 	f.Add("Deploy only to s3://acme-stage-07/ and never touch prod. Keep retries under 3. Keep the timeout under 30s.",
 		"I'll convert the hero JPEGs to WebP at quality 78.",
@@ -78,17 +81,33 @@ func FuzzJudgeIndexed(f *testing.F) {
 		"Builds went to s3://acme-bucket-7-old/. Retries for job7 are under 4. Deploys continue.")
 	f.Add("Keep the timeout under 30s. Never touch s3://acme-prod/. Keep retries under 3.", "I will keep it short.",
 		"Keep it under 45s. Do not touch s3://acme-prod; avoid s3://acme-prod-old/. At most 5 retries.")
+	f.Add("Run the backfill as tasks A and B.", "Task A: done. Task B failed (timeout), retry pending.",
+		"The backfill ran. Task A is done. Task B is complete and all tests pass.")
 	f.Fuzz(func(t *testing.T, user, assistant, summary string) {
 		l := NewLedger(parse.MainAgent)
 		l.observe(&parse.Event{Kind: parse.KindMessage, Role: parse.RoleUser, Agent: parse.MainAgent, Text: user, Turn: 1}, nil)
 		l.observe(&parse.Event{Kind: parse.KindMessage, Role: parse.RoleAssistant, Agent: parse.MainAgent, Text: assistant, Turn: 2}, nil)
 		ev := &parse.Event{Kind: parse.KindBoundary, Turn: 3, Boundary: &parse.Boundary{Readable: true, Summary: summary}}
-		walked, indexed := newPostContext(ev, ""), newPostContext(ev, "")
+		walked, indexed := newPostContext(ev, "", nil), newPostContext(ev, "", nil)
 		walked.folded.indexed, indexed.folded.indexed = false, true
+		// the previous boundary kept the user's message and the summary
+		// after its first sentence; it judged everything, so its readings
+		// hold statuses
+		_, rest, _ := strings.Cut(summary, ". ")
+		prev := newPostContext(&parse.Event{Kind: parse.KindBoundary, Turn: 3, Boundary: &parse.Boundary{Readable: true,
+			Summary: rest, Kept: []parse.KeptItem{{Role: parse.RoleUser, Text: user}}}}, "", nil)
 		for _, o := range l.Obligations {
-			a, b := walked.judge(o), indexed.judge(o)
+			prev.judge(o)
+		}
+		carried := newPostContext(ev, "", prev.folded.readings)
+		carried.folded.indexed = true
+		for _, o := range l.Obligations {
+			a, b, c := walked.judge(o), indexed.judge(o), carried.judge(o)
 			if a.State != b.State || *a.Judgement != *b.Judgement {
 				t.Fatalf("%s %q: walked %+v, indexed %+v", o.Kind, o.Text, *a.Judgement, *b.Judgement)
+			}
+			if c.State != b.State || *c.Judgement != *b.Judgement {
+				t.Fatalf("%s %q: carried readings %+v, fresh %+v", o.Kind, o.Text, *c.Judgement, *b.Judgement)
 			}
 		}
 	})

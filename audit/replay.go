@@ -315,7 +315,8 @@ type agentReplay struct {
 
 	keepSummaries bool // Options.KeepSummaries
 
-	known        map[string]bool // knownPaths, as of knownFrom obligations
+	readings     sentenceReadings // of the last boundary's sentences
+	known        map[string]bool  // knownPaths, as of knownFrom obligations
 	knownFrom    int
 	knownProject string
 }
@@ -435,7 +436,8 @@ func (we *WindowEvent) keptBytes() int {
 // openBoundary replays a boundary against the ledger as of its turn.
 func (a *agentReplay) openBoundary(ev *parse.Event) *BoundaryReplay {
 	r := &BoundaryReplay{Agent: a.agent, Index: len(a.boundaries) + 1, File: ev.File, Line: ev.Line, Offset: ev.Offset,
-		Turn: ev.Turn, context: newPostContext(ev, a.project), agent: a}
+		Turn: ev.Turn, context: newPostContext(ev, a.project, a.readings), agent: a}
+	a.readings = r.context.folded.readings
 	r.Boundary = r.context.boundary
 	r.context.known = a.knownPaths()
 	for _, o := range a.ledger.Live(ev.Turn) {

@@ -253,8 +253,9 @@ type foldedText struct {
 	hits          []literalHit
 	hitsDone      bool
 	tokens        []word
-	limits        [][]thresholdHit // per sentence, found once
-	states        [][]Status       // per sentence, found once
+	limits        [][]thresholdHit   // per sentence, found once
+	read          []*sentenceReading // per sentence
+	readings      sentenceReadings   // the same, by sentence, for the next boundary
 	cands         []candidate
 	candsDone     bool
 	byPart        map[string][]int // stemmed part → candidates holding it
@@ -436,8 +437,28 @@ func (f *foldedText) hasText(key string) bool {
 // statuses are the status claims of the i-th sentence: a boundary judges
 // every task and run status of the ledger against the same sentences.
 func (f *foldedText) statuses(i int) []Status {
-	return perSentence(&f.states, f.sentences, textStatuses, i)
+	r := f.read[i]
+	if !r.statesRead {
+		r.states, r.statesRead = textStatuses(r.text), true
+	}
+	return r.states
 }
+
+// sentenceReading is what was read of one sentence of a post-compaction
+// text. A Codex compaction carries the user's recent messages through,
+// tens of kilobytes, so most sentences of a boundary stood in the last
+// one's too, and reading them again was most of a long rollout's boundary
+// work. A reading reads its own copy of the sentence: what it holds then
+// pins no boundary's text.
+type sentenceReading struct {
+	text       string
+	terms      termSet
+	states     []Status
+	statesRead bool
+}
+
+// sentenceReadings are a boundary's readings by sentence.
+type sentenceReadings map[string]*sentenceReading
 
 // perSentence is what read finds in the i-th sentence, every sentence read
 // once, when first asked.
@@ -451,12 +472,25 @@ func perSentence[T any](found *[][]T, sents []sentence, read func(string) []T, i
 	return (*found)[i]
 }
 
-func newFoldedText(text string) *foldedText {
+// newFoldedText reads text, taking what last read of a sentence where the
+// sentence is the same.
+func newFoldedText(text string, last sentenceReadings) *foldedText {
 	f := &foldedText{text: text, lower: foldLower(text), sentences: sentences(text)}
 	f.indexed = len(f.sentences) > indexFrom
 	f.terms = make([]termSet, len(f.sentences))
+	f.read = make([]*sentenceReading, len(f.sentences))
+	f.readings = make(sentenceReadings, len(f.sentences))
 	for i, s := range f.sentences {
-		f.terms[i] = termsOf(s.text)
+		r := f.readings[s.text]
+		if r == nil {
+			r = last[s.text]
+		}
+		if r == nil {
+			own := strings.Clone(s.text)
+			r = &sentenceReading{text: own, terms: termsOf(own)}
+		}
+		f.readings[r.text] = r
+		f.read[i], f.terms[i] = r, r.terms
 	}
 	return f
 }

@@ -193,7 +193,7 @@ func FuzzMayMention(f *testing.F) {
 	f.Add("Builds go to s3://acme-stage-07 now", "touch s3://acme-stage-07/")
 	f.Add("The agent deployed build 7 to s3://acme-stag-7/ after review.", "touch prod-7")
 	f.Fuzz(func(t *testing.T, text, phrase string) {
-		ft := newFoldedText(text)
+		ft := newFoldedText(text, nil)
 		obj := makeObject(phrase)
 		if ft.couldMention(obj) {
 			return

@@ -89,7 +89,8 @@ type postContext struct {
 	known map[string]bool
 }
 
-func newPostContext(ev *parse.Event, project string) *postContext {
+// last is what the agent's previous boundary read of its sentences.
+func newPostContext(ev *parse.Event, project string, last sentenceReadings) *postContext {
 	b := ev.Boundary
 	var parts []string
 	if b.Readable {
@@ -99,7 +100,7 @@ func newPostContext(ev *parse.Event, project string) *postContext {
 		parts = append(parts, k.Text)
 	}
 	text := strings.Join(parts, "\n\n")
-	folded := newFoldedText(text)
+	folded := newFoldedText(text, last)
 	pc := &postContext{boundary: withoutTexts(b), text: text, folded: folded, sentences: folded.sentences, cwd: ev.Cwd, project: project,
 		keptTurns: map[int]bool{}, cleared: map[string]bool{}}
 	for _, t := range b.KeptTurns {
