@@ -80,8 +80,17 @@ func boundaryDocOf(b *audit.BoundaryReplay) boundaryDoc {
 		Unkept: b.Unkept}
 }
 
-// shown returns the findings at or above the view's minimum severity.
+// shown returns the findings at or above the view's minimum severity: the
+// transcript's own when the view hides none, as a long session's findings
+// are megabytes, and never nil, so that JSON lists them as [].
 func shown(fs []audit.Finding, v AuditView) []audit.Finding {
+	hides := false
+	for i := range fs {
+		hides = hides || fs[i].Severity < v.MinSeverity
+	}
+	if !hides && fs != nil {
+		return fs
+	}
 	out := []audit.Finding{}
 	for _, f := range fs {
 		if f.Severity >= v.MinSeverity {
@@ -125,12 +134,25 @@ func NewAuditJSON(w io.Writer, v AuditView, o Options) Stream {
 	})
 }
 
+// ndjsonPiece is how much of a transcript's lines are built before they
+// are written.
+const ndjsonPiece = 64 << 10
+
 // NewAuditNDJSON streams one finding per line and nothing else.
 func NewAuditNDJSON(w io.Writer, v AuditView, _ Options) Stream {
 	return &partStream{w: w, part: func(b *strings.Builder, r *audit.Result, _ bool) error {
-		for _, f := range shown(r.Findings, v) {
-			if err := encodeJSON(b, f, false); err != nil {
+		fs := shown(r.Findings, v)
+		for i := range fs {
+			if err := encodeJSON(b, &fs[i], false); err != nil {
 				return err
+			}
+			// whole lines, a piece at a time: a long session's findings
+			// make tens of megabytes of lines, which were built whole
+			if b.Len() >= ndjsonPiece {
+				if _, err := io.WriteString(w, b.String()); err != nil {
+					return err
+				}
+				b.Reset()
 			}
 		}
 		return nil

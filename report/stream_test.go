@@ -161,3 +161,73 @@ func FuzzStreamedDocuments(f *testing.F) {
 		}
 	})
 }
+
+// writeSizes records the size of each write.
+type writeSizes struct {
+	buf   bytes.Buffer
+	sizes []int
+}
+
+func (w *writeSizes) Write(p []byte) (int, error) {
+	w.sizes = append(w.sizes, len(p))
+	return w.buf.Write(p)
+}
+
+// TestNDJSONWritesInPieces: a long session's findings make tens of
+// megabytes of lines, which were built whole before they were written.
+// They are written as whole lines, a piece at a time, and the lines are
+// those of the findings encoded one by one, in order.
+func TestNDJSONWritesInPieces(t *testing.T) {
+	r := auditInputs(t, goldenInputs...)[0]
+	many := *r
+	for len(many.Findings) < 4000 {
+		many.Findings = append(many.Findings, r.Findings...)
+	}
+	var want strings.Builder
+	for i := range many.Findings {
+		if err := encodeJSON(&want, many.Findings[i], false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want.Len() < 8*ndjsonPiece {
+		t.Fatalf("%d bytes of findings are too few to be written in pieces", want.Len())
+	}
+	var w writeSizes
+	if err := renderAll(NewAuditNDJSON(&w, AuditView{MinSeverity: audit.SeverityNote}, goldenOptions), []*audit.Result{&many}); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.buf.String(); got != want.String() {
+		t.Fatalf("the pieces differ from the findings' lines: %s", firstDifference(got, want.String()))
+	}
+	longest := 0
+	for line := range strings.Lines(want.String()) {
+		longest = max(longest, len(line))
+	}
+	for i, n := range w.sizes {
+		if n > ndjsonPiece+longest {
+			t.Errorf("write %d of %d is %d bytes; pieces are about %d", i, len(w.sizes), n, ndjsonPiece)
+		}
+	}
+	if len(w.sizes) < 8 {
+		t.Errorf("%d bytes in %d writes", w.buf.Len(), len(w.sizes))
+	}
+}
+
+// TestShownKeepsWhatItHidesNothingOf: a view that hides no finding is
+// given the transcript's own findings, not a copy of megabytes of them;
+// one that hides some gets the rest in order, and none gives [] in JSON.
+func TestShownKeepsWhatItHidesNothingOf(t *testing.T) {
+	fs := []audit.Finding{{Rule: "a", Severity: audit.SeverityNote}, {Rule: "b", Severity: audit.SeverityError}, {Rule: "c", Severity: audit.SeverityWarning}}
+	if all := shown(fs, AuditView{MinSeverity: audit.SeverityNote}); &all[0] != &fs[0] || len(all) != 3 {
+		t.Errorf("a view that hides nothing got a copy")
+	}
+	some := shown(fs, AuditView{MinSeverity: audit.SeverityWarning})
+	if len(some) != 2 || some[0].Rule != "b" || some[1].Rule != "c" {
+		t.Errorf("warnings and up: %+v", some)
+	}
+	for _, none := range [][]audit.Finding{nil, {}} {
+		if got := shown(none, AuditView{}); got == nil {
+			t.Errorf("shown(%#v) is nil, which JSON writes as null", none)
+		}
+	}
+}
