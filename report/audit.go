@@ -54,6 +54,13 @@ type transcriptDoc struct {
 	Findings   []audit.Finding `json:"findings"`
 }
 
+// splice writes a transcript's findings one by one (splicer).
+func (td transcriptDoc) splice() (any, string, int, func(int) any) {
+	shell, fs := td, td.Findings
+	shell.Findings = []audit.Finding{}
+	return shell, `"findings": [`, len(fs), func(i int) any { return &fs[i] }
+}
+
 type totalsDoc struct {
 	Transcripts int `json:"transcripts"`
 	Boundaries  int `json:"boundaries"`
@@ -134,9 +141,9 @@ func NewAuditJSON(w io.Writer, v AuditView, o Options) Stream {
 	})
 }
 
-// ndjsonPiece is how much of a transcript's lines are built before they
-// are written.
-const ndjsonPiece = 64 << 10
+// outputPiece is about how much of a transcript's findings, as ndjson
+// lines or JSON elements, is built before it is written.
+const outputPiece = 64 << 10
 
 // NewAuditNDJSON streams one finding per line and nothing else.
 func NewAuditNDJSON(w io.Writer, v AuditView, _ Options) Stream {
@@ -148,7 +155,7 @@ func NewAuditNDJSON(w io.Writer, v AuditView, _ Options) Stream {
 			}
 			// whole lines, a piece at a time: a long session's findings
 			// make tens of megabytes of lines, which were built whole
-			if b.Len() >= ndjsonPiece {
+			if b.Len() >= outputPiece {
 				if _, err := io.WriteString(w, b.String()); err != nil {
 					return err
 				}

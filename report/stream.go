@@ -94,11 +94,14 @@ type splicedArray struct {
 	n      int    // elements written
 }
 
-// encodedAround encodes doc, cuts it after the first key and notes the
-// indentation of key's line.
-func (s *splicedArray) encodedAround(doc any) (before, after string, err error) {
+// encodedAround encodes doc, with every line after the first indented by
+// indent, cuts it after the first key and notes the indentation of key's
+// line.
+func (s *splicedArray) encodedAround(doc any, indent string) (before, after string, err error) {
 	var b bytes.Buffer
-	if err := encodeJSON(&b, doc, true); err != nil {
+	enc := newJSONEncoder(&b)
+	enc.SetIndent(indent, "  ")
+	if err := enc.Encode(doc); err != nil {
 		return "", "", err
 	}
 	text := b.String()
@@ -116,11 +119,16 @@ func (s *splicedArray) encodedAround(doc any) (before, after string, err error) 
 func (s *splicedArray) add(doc, v any) error {
 	start := ",\n"
 	if s.n == 0 {
-		before, _, err := s.encodedAround(doc)
+		before, _, err := s.encodedAround(doc, "")
 		if err != nil {
 			return err
 		}
 		start = before + "\n"
+	}
+	if sp, ok := v.(splicer); ok {
+		if shell, key, n, item := sp.splice(); n > 0 {
+			return s.addSpliced(start, shell, key, n, item)
+		}
 	}
 	var b bytes.Buffer
 	enc := newJSONEncoder(&b)
@@ -133,6 +141,51 @@ func (s *splicedArray) add(doc, v any) error {
 	return err
 }
 
+// splicer is an element one of whose arrays is written item by item: a
+// long session's findings are tens of megabytes of JSON, and encoding its
+// element whole held them four times over (the compact encoding, the
+// indented one, its buffer and the string written).
+type splicer interface {
+	// splice gives the element with the array empty, the array's member
+	// as encoded (see splicedArray.key), its length and its items.
+	splice() (shell any, key string, n int, item func(i int) any)
+}
+
+// addSpliced writes the next element, shell with its array spliced in.
+func (s *splicedArray) addSpliced(start string, shell any, key string, n int, item func(i int) any) error {
+	inner := splicedArray{w: s.w, key: key}
+	indent := s.prefix + "  "
+	before, after, err := inner.encodedAround(shell, indent)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	enc := newJSONEncoder(&b)
+	enc.SetIndent(inner.prefix+"  ", "  ")
+	b.WriteString(start + indent + before)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n" + inner.prefix + "  ")
+		if err := enc.Encode(item(i)); err != nil {
+			return err
+		}
+		b.Truncate(b.Len() - 1) // Encode's newline
+		if b.Len() >= outputPiece || i == n-1 {
+			if i == n-1 {
+				b.WriteString("\n" + inner.prefix + strings.TrimSuffix(after, "\n"))
+			}
+			if _, err := s.w.Write(b.Bytes()); err != nil {
+				return err
+			}
+			b.Reset()
+		}
+	}
+	s.n++
+	return nil
+}
+
 // close ends the document: what follows the array in doc, the document
 // with the array empty and as it ends; or, when no element was written,
 // the whole of empty, the document as it is with no element.
@@ -140,7 +193,7 @@ func (s *splicedArray) close(doc, empty any) error {
 	if s.n == 0 {
 		return encodeJSON(s.w, empty, true)
 	}
-	_, after, err := s.encodedAround(doc)
+	_, after, err := s.encodedAround(doc, "")
 	if err != nil {
 		return err
 	}

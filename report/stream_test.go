@@ -189,7 +189,7 @@ func TestNDJSONWritesInPieces(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if want.Len() < 8*ndjsonPiece {
+	if want.Len() < 8*outputPiece {
 		t.Fatalf("%d bytes of findings are too few to be written in pieces", want.Len())
 	}
 	var w writeSizes
@@ -204,8 +204,8 @@ func TestNDJSONWritesInPieces(t *testing.T) {
 		longest = max(longest, len(line))
 	}
 	for i, n := range w.sizes {
-		if n > ndjsonPiece+longest {
-			t.Errorf("write %d of %d is %d bytes; pieces are about %d", i, len(w.sizes), n, ndjsonPiece)
+		if n > outputPiece+longest {
+			t.Errorf("write %d of %d is %d bytes; pieces are about %d", i, len(w.sizes), n, outputPiece)
 		}
 	}
 	if len(w.sizes) < 8 {
@@ -229,5 +229,53 @@ func TestShownKeepsWhatItHidesNothingOf(t *testing.T) {
 		if got := shown(none, AuditView{}); got == nil {
 			t.Errorf("shown(%#v) is nil, which JSON writes as null", none)
 		}
+	}
+}
+
+// TestJSONWritesFindingsInPieces: the audit's JSON document splices a
+// transcript's findings in one by one, written a piece at a time, and the
+// document is still indented exactly as one. Encoding a long session's
+// element whole held its findings four times over: 262 MB for the
+// corpus's sessions repeated to 1 GB.
+func TestJSONWritesFindingsInPieces(t *testing.T) {
+	rs := auditInputs(t, goldenInputs...)
+	many := *rs[0]
+	for len(many.Findings) < 4000 {
+		many.Findings = append(many.Findings, rs[0].Findings...)
+	}
+	var w writeSizes
+	if err := renderAll(NewAuditJSON(&w, AuditView{MinSeverity: audit.SeverityNote}, goldenOptions), []*audit.Result{rs[1], &many, rs[2]}); err != nil {
+		t.Fatal(err)
+	}
+	var compact, indented bytes.Buffer
+	if err := json.Compact(&compact, w.buf.Bytes()); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	if err := json.Indent(&indented, compact.Bytes(), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	indented.WriteString("\n")
+	if w.buf.String() != indented.String() {
+		t.Fatalf("not indented as one document:\n%s", firstDifference(w.buf.String(), indented.String()))
+	}
+	var doc struct {
+		Transcripts []struct {
+			Findings []json.RawMessage `json:"findings"`
+		} `json:"transcripts"`
+	}
+	if err := json.Unmarshal(w.buf.Bytes(), &doc); err != nil || len(doc.Transcripts) != 3 || len(doc.Transcripts[1].Findings) != len(many.Findings) {
+		t.Fatalf("the document does not hold the three transcripts' findings: %v", err)
+	}
+	longest := 0
+	for _, f := range doc.Transcripts[1].Findings {
+		longest = max(longest, 2*len(f)) // indented, at most twice as long
+	}
+	for i, n := range w.sizes {
+		if n > outputPiece+longest && n > len(w.buf.String())/8 {
+			t.Errorf("write %d of %d is %d bytes; pieces are about %d", i, len(w.sizes), n, outputPiece)
+		}
+	}
+	if len(w.sizes) < 8 {
+		t.Errorf("%d bytes in %d writes", w.buf.Len(), len(w.sizes))
 	}
 }
