@@ -253,7 +253,6 @@ type foldedText struct {
 	hits          []literalHit
 	hitsDone      bool
 	tokens        []word
-	limits        [][]thresholdHit   // per sentence, found once
 	read          []*sentenceReading // per sentence
 	readings      sentenceReadings   // the same, by sentence, for the next boundary
 	cands         []candidate
@@ -317,7 +316,11 @@ func partSet(v string) map[string]bool {
 
 // thresholds are the numeric limits of the i-th sentence.
 func (f *foldedText) thresholds(i int) []thresholdHit {
-	return perSentence(&f.limits, f.sentences, findThresholds, i)
+	r := f.read[i]
+	if !r.limitsRead {
+		r.limits, r.limitsRead = findThresholds(r.text), true
+	}
+	return r.limits
 }
 
 // thresholdAt is a threshold the text states, with its sentence.
@@ -455,22 +458,12 @@ type sentenceReading struct {
 	terms      termSet
 	states     []Status
 	statesRead bool
+	limits     []thresholdHit
+	limitsRead bool
 }
 
 // sentenceReadings are a boundary's readings by sentence.
 type sentenceReadings map[string]*sentenceReading
-
-// perSentence is what read finds in the i-th sentence, every sentence read
-// once, when first asked.
-func perSentence[T any](found *[][]T, sents []sentence, read func(string) []T, i int) []T {
-	if *found == nil {
-		*found = make([][]T, len(sents))
-		for j, s := range sents {
-			(*found)[j] = read(s.text)
-		}
-	}
-	return (*found)[i]
-}
 
 // newFoldedText reads text, taking what last read of a sentence where the
 // sentence is the same.
