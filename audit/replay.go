@@ -315,8 +315,8 @@ type agentReplay struct {
 
 	keepSummaries bool // Options.KeepSummaries
 
-	readings     sentenceReadings // of the last boundary's sentences
-	known        map[string]bool  // knownPaths, as of knownFrom obligations
+	readings     *readings       // what the last boundary read of its text
+	known        map[string]bool // knownPaths, as of knownFrom obligations
 	knownFrom    int
 	knownProject string
 }

@@ -252,9 +252,9 @@ type foldedText struct {
 	sa            *suffixarray.Index
 	hits          []literalHit
 	hitsDone      bool
-	tokens        []word
 	read          []*sentenceReading // per sentence
-	readings      sentenceReadings   // the same, by sentence, for the next boundary
+	readings      *readings          // the same, and the candidates by line, for the next boundary
+	last          *readings          // the last boundary's
 	cands         []candidate
 	candsDone     bool
 	byPart        map[string][]int // stemmed part → candidates holding it
@@ -269,18 +269,44 @@ type candidate struct {
 
 // candidates are the identifier-shaped tokens of the text with their
 // stemmed parts, found once: a plain word stands in for nothing.
+// They are read a line at a time, as no token spans a line, and a line the
+// last boundary read is taken from it.
 func (f *foldedText) candidates() []candidate {
 	if !f.candsDone {
 		f.candsDone = true
-		for _, h := range f.rawTokens() {
-			v := strings.Trim(h.w, "`'\"*")
-			if len(v) < 3 || !identShaped(v) {
-				continue
-			}
-			f.cands = append(f.cands, candidate{value: v, parts: partSet(v)})
+		var last map[string][]candidate
+		if f.last != nil {
+			last = f.last.lines
 		}
+		lines := map[string][]candidate{}
+		for line := range strings.SplitSeq(f.text, "\n") {
+			cs, ok := lines[line]
+			if !ok {
+				cs, ok = last[line]
+			}
+			if !ok {
+				line = strings.Clone(line) // what the candidates hold pins no boundary's text
+				cs = lineCandidates(line)
+			}
+			lines[line] = cs
+			f.cands = append(f.cands, cs...)
+		}
+		f.readings.lines = lines
 	}
 	return f.cands
+}
+
+// lineCandidates are the candidates of one line.
+func lineCandidates(line string) []candidate {
+	var cs []candidate
+	for h := range rawTokenSeq(line) {
+		v := strings.Trim(h.w, "`'\"*")
+		if len(v) < 3 || !identShaped(v) {
+			continue
+		}
+		cs = append(cs, candidate{value: v, parts: partSet(v)})
+	}
+	return cs
 }
 
 // candidatesSharing lists, in order, the candidates that share a part with
@@ -462,27 +488,34 @@ type sentenceReading struct {
 	limitsRead bool
 }
 
-// sentenceReadings are a boundary's readings by sentence.
-type sentenceReadings map[string]*sentenceReading
+// readings are what a boundary read of its text, by sentence and by line,
+// for the next boundary to take where it repeats them.
+type readings struct {
+	sentences map[string]*sentenceReading
+	lines     map[string][]candidate // nil until the candidates are read
+}
 
-// newFoldedText reads text, taking what last read of a sentence where the
-// sentence is the same.
-func newFoldedText(text string, last sentenceReadings) *foldedText {
-	f := &foldedText{text: text, lower: foldLower(text), sentences: sentences(text)}
+// newFoldedText reads text, taking what last read of a sentence or a line
+// where it is the same; last may be nil.
+func newFoldedText(text string, last *readings) *foldedText {
+	f := &foldedText{text: text, lower: foldLower(text), sentences: sentences(text), last: last}
 	f.indexed = len(f.sentences) > indexFrom
 	f.terms = make([]termSet, len(f.sentences))
 	f.read = make([]*sentenceReading, len(f.sentences))
-	f.readings = make(sentenceReadings, len(f.sentences))
+	f.readings = &readings{sentences: make(map[string]*sentenceReading, len(f.sentences))}
+	if last != nil {
+		f.readings.lines = last.lines // passed on, should this boundary not read them
+	}
 	for i, s := range f.sentences {
-		r := f.readings[s.text]
-		if r == nil {
-			r = last[s.text]
+		r := f.readings.sentences[s.text]
+		if r == nil && last != nil {
+			r = last.sentences[s.text]
 		}
 		if r == nil {
 			own := strings.Clone(s.text)
 			r = &sentenceReading{text: own, terms: termsOf(own)}
 		}
-		f.readings[r.text] = r
+		f.readings.sentences[r.text] = r
 		f.read[i], f.terms[i] = r, r.terms
 	}
 	return f
@@ -607,13 +640,6 @@ func (f *foldedText) literals() []literalHit {
 }
 
 // rawTokens are the whitespace tokens of the text, found once.
-func (f *foldedText) rawTokens() []word {
-	if f.tokens == nil {
-		f.tokens = rawTokens(f.text)
-	}
-	return f.tokens
-}
-
 // indexLower is indexFold for a haystack and a needle already lower-cased.
 func indexLower(lh, ln string) int {
 	if ln == "" {

@@ -2,9 +2,11 @@ package audit
 
 import (
 	"index/suffixarray"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -242,4 +244,37 @@ func FuzzIsTLD(f *testing.F) {
 			t.Fatalf("isTLD(%q) = %v, want %v", s, got, want)
 		}
 	})
+}
+
+// TestCandidatesCarried: a boundary takes the candidates of each line the
+// last boundary read, and gets the list it would have read itself, in the
+// same order; what it takes holds none of the last boundary's text.
+func TestCandidatesCarried(t *testing.T) {
+	lastText := "Deploys go to s3://acme-stage-07/ via deploy-v2.sh.\nRetries for job-7 stay under 3.\n```\nrm -rf build/ && make release-2026.03\n```\nThe checkout-rounding fix is in."
+	text := "Summary: the export to s3://acme-ledger-07/ is done.\nRetries for job-7 stay under 3.\nThe checkout-rounding fix is in.\nDeploys go to s3://acme-stage-07/ via deploy-v2.sh.\n\nRetries for job-7 stay under 3."
+	last := newFoldedText(lastText, nil)
+	last.candidates()
+	carried, fresh := newFoldedText(text, last.readings), newFoldedText(text, nil)
+	got, want := carried.candidates(), fresh.candidates()
+	if len(got) != len(want) || len(want) < 6 {
+		t.Fatalf("carried %d candidates, fresh %d", len(got), len(want))
+	}
+	lastStart := uintptr(unsafe.Pointer(unsafe.StringData(lastText)))
+	for i := range want {
+		if got[i].value != want[i].value || !maps.Equal(got[i].parts, want[i].parts) {
+			t.Errorf("candidate %d: carried %q %v, fresh %q %v", i, got[i].value, got[i].parts, want[i].value, want[i].parts)
+		}
+		if p := uintptr(unsafe.Pointer(unsafe.StringData(got[i].value))); p >= lastStart && p < lastStart+uintptr(len(lastText)) {
+			t.Errorf("candidate %q is a piece of the last boundary's text", got[i].value)
+		}
+	}
+	shared := 0
+	for line, cs := range carried.readings.lines {
+		if prev, ok := last.readings.lines[line]; ok && len(cs) > 0 && &prev[0] == &cs[0] {
+			shared++
+		}
+	}
+	if shared < 2 {
+		t.Errorf("%d lines' candidates taken from the last boundary, want the 2 it repeats", shared)
+	}
 }

@@ -89,8 +89,8 @@ type postContext struct {
 	known map[string]bool
 }
 
-// last is what the agent's previous boundary read of its sentences.
-func newPostContext(ev *parse.Event, project string, last sentenceReadings) *postContext {
+// last is what the agent's previous boundary read of its text.
+func newPostContext(ev *parse.Event, project string, last *readings) *postContext {
 	b := ev.Boundary
 	var parts []string
 	if b.Readable {
