@@ -64,19 +64,20 @@ type StateOp struct {
 	Offset      int64
 	Turn        int
 	Agent       string
-	Write       bool
 	Key         string
 	Value       string
 	Revision    int64
-	HasRevision bool
 	PayloadHash string
 	Confidence  float64
+	// Via names what the op came from: a state event, or the tool mapped.
+	Via string
+	// The flags sit together: a run holds hundreds of thousands of ops.
+	Write       bool
+	HasRevision bool
 	HasConf     bool
 	// Private state belongs to one agent (Claude Code's todo list): no peer
 	// reads or writes it, so concurrency rules leave it alone.
 	Private bool
-	// Via names what the op came from: a state event, or the tool mapped.
-	Via string
 }
 
 // Compaction is a boundary as the state rules see it.
@@ -158,6 +159,10 @@ type stateCollector struct {
 	// when its last side-effecting call was noted: more calls before the
 	// next op or compaction say nothing WorkedBetween could ask.
 	workMarks map[string]int
+	// the run's ops and messages as they come (finish makes the lists)
+	ops      chunks[StateOp]
+	messages chunks[Message]
+	strs     map[string]string // see intern
 }
 
 type pendingCall struct {
@@ -193,8 +198,8 @@ func (c *stateCollector) observe(ev *parse.Event) {
 	switch ev.Kind {
 	case parse.KindStateRead, parse.KindStateWrite:
 		st := ev.State
-		c.run.Ops = append(c.run.Ops, StateOp{Index: ev.Index, Time: clone(ev.Time), File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
-			Agent: agent, Write: ev.Kind == parse.KindStateWrite, Key: clone(st.Key), Value: clone(st.Value), Revision: st.Revision,
+		c.ops.add(StateOp{Index: ev.Index, Time: clone(ev.Time), File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
+			Agent: agent, Write: ev.Kind == parse.KindStateWrite, Key: c.intern(st.Key), Value: c.intern(st.Value), Revision: st.Revision,
 			HasRevision: st.HasRevision, PayloadHash: clone(st.PayloadHash), Confidence: st.Confidence, HasConf: st.HasConf, Via: "state"})
 	case parse.KindBoundary:
 		c.run.Compactions = append(c.run.Compactions, Compaction{Agent: agent, Index: ev.Index, Time: clone(ev.Time), File: ev.File, Line: ev.Line,
@@ -207,11 +212,11 @@ func (c *stateCollector) observe(ev *parse.Event) {
 			}
 			m := messageOf(ev, content)
 			m.Agent, m.Time = agent, clone(m.Time)
-			c.run.Messages = append(c.run.Messages, m)
+			c.messages.add(m)
 		}
 	case parse.KindToolCall:
 		if c.isEffect(ev.Format, ev) && ev.ToolName != "TodoWrite" {
-			marks := len(c.run.Ops) + len(c.run.Compactions)
+			marks := c.ops.n + len(c.run.Compactions)
 			if last, ok := c.workMarks[agent]; !ok || last != marks {
 				c.workMarks[agent] = marks
 				c.run.Work = append(c.run.Work, RunOutcome{Agent: agent, Index: ev.Index, Time: clone(ev.Time), Turn: ev.Turn})
@@ -263,8 +268,65 @@ func (c *stateCollector) finish() *StateRun {
 			}
 		}
 	}
+	c.run.Ops, c.run.Messages = c.ops.all(), c.messages.all()
+	c.ops, c.messages, c.strs = chunks[StateOp]{}, chunks[Message]{}, nil
 	c.run.order()
 	return c.run
+}
+
+// chunks collects a long list without copying it as it grows: a
+// multi-agent run holds hundreds of thousands of state operations, and an
+// append copied all of them again at each growth, into fresh memory, which
+// took a third of the audit of a 100 MB run. The list is made whole once,
+// when the run has been read.
+type chunks[T any] struct {
+	full [][]T
+	cur  []T
+	n    int
+}
+
+func (c *chunks[T]) add(v T) {
+	if len(c.cur) == cap(c.cur) {
+		if c.cur != nil {
+			c.full = append(c.full, c.cur)
+		}
+		c.cur = make([]T, 0, min(max(64, 2*cap(c.cur)), 4096))
+	}
+	c.cur = append(c.cur, v)
+	c.n++
+}
+
+// all is the list, in the order added.
+func (c *chunks[T]) all() []T {
+	if c.n == 0 {
+		return nil
+	}
+	out := make([]T, 0, c.n)
+	for _, f := range c.full {
+		out = append(out, f...)
+	}
+	return append(out, c.cur...)
+}
+
+// maxInterned bounds the strings a run shares among its ops: keys and
+// values repeat (a task's key is written four times, its status is one of
+// a handful), but a run of distinct values should not keep a table of
+// them besides.
+const maxInterned = 1 << 16
+
+// intern returns the run's copy of s, shared by every op that names it.
+func (c *stateCollector) intern(s string) string {
+	if v, ok := c.strs[s]; ok {
+		return v
+	}
+	v := strings.Clone(s)
+	if len(c.strs) < maxInterned {
+		if c.strs == nil {
+			c.strs = map[string]string{}
+		}
+		c.strs[v] = v
+	}
+	return v
 }
 
 // order puts the run in time order. A session's subagents are separate
@@ -360,7 +422,7 @@ func (c *stateCollector) mapped(call, result *parse.Event, m StateMapping) {
 	if cf := get(m.Confidence); cf.Exists() {
 		op.Confidence, op.HasConf = cf.Float(), true
 	}
-	c.run.Ops = append(c.run.Ops, op)
+	c.ops.add(op)
 }
 
 func valueOf(v gjson.Result) string {
@@ -404,8 +466,8 @@ func (c *stateCollector) todoWrite(ev *parse.Event) {
 		if content == "" {
 			continue
 		}
-		c.run.Ops = append(c.run.Ops, StateOp{Index: ev.Index, Time: strings.Clone(ev.Time), File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
-			Agent: c.agent(ev.Agent), Write: true, Key: "todo: " + content, Value: strings.Clone(t.Get("status").String()), Private: true, Via: "TodoWrite"})
+		c.ops.add(StateOp{Index: ev.Index, Time: strings.Clone(ev.Time), File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
+			Agent: c.agent(ev.Agent), Write: true, Key: c.intern("todo: " + content), Value: c.intern(t.Get("status").String()), Private: true, Via: "TodoWrite"})
 	}
 }
 

@@ -1,0 +1,46 @@
+package audit
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// TestChunksKeepOrder: a list collected in chunks comes out whole and in
+// the order it was added, across the chunks' edges.
+func TestChunksKeepOrder(t *testing.T) {
+	for _, n := range []int{0, 1, 63, 64, 65, 4096, 4097, 20000} {
+		var c chunks[int]
+		var want []int
+		for i := range n {
+			c.add(i * 3)
+			want = append(want, i*3)
+		}
+		if got := c.all(); !slices.Equal(got, want) || c.n != n {
+			t.Errorf("%d added: got %d back, out of order or short", n, len(got))
+		}
+	}
+}
+
+// TestInternShares: the ops of a run share one copy of each key and value
+// they name, a copy of their own and not a piece of a record, and the
+// table stops growing at maxInterned distinct strings.
+func TestInternShares(t *testing.T) {
+	c := newStateCollector(nil, DefaultSideEffecting)
+	line := `{"key":"task/7","value":"running"}`
+	a, b := c.intern(line[8:14]), c.intern(strings.Clone(line[8:14]))
+	if a != "task/7" || unsafe.StringData(a) != unsafe.StringData(b) {
+		t.Errorf("two ops naming task/7 hold two copies")
+	}
+	if unsafe.StringData(a) == unsafe.StringData(line[8:14]) {
+		t.Errorf("the interned key is a piece of its record")
+	}
+	for i := range maxInterned + 100 {
+		c.intern("value-" + strconv.Itoa(i))
+	}
+	if len(c.strs) > maxInterned {
+		t.Errorf("the table holds %d strings, more than %d", len(c.strs), maxInterned)
+	}
+}
