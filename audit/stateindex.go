@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // stateIndex answers the state rules' questions about a run without
@@ -15,11 +16,11 @@ import (
 // one of the run's lists, which are in Index order, so a question is a
 // binary search.
 type stateIndex struct {
-	agentOps     map[string][]int    // an agent's ops
-	agentKeyOps  map[agentKey][]int  // an agent's ops of one key
-	agentReads   map[agentKey][]int  // an agent's reads of one key
-	valued       map[string][]int    // the ops of a key that carry a value
-	sharedWrites map[string][]int    // an agent's writes of shared keys
+	agentOps     map[string][]int32  // an agent's ops
+	byAgentKey   []int32             // every op, by agent, key and position: an agent's ops of one key are a stretch of it
+	readsByKey   []int32             // the reads, the same way
+	valued       []int32             // the ops that carry a value, by key and position
+	sharedWrites map[string][]int32  // an agent's writes of shared keys
 	sharedKeys   []string            // keys of shared ops, by first op
 	peers        map[string][]string // see Peers
 	compactions  map[string][]int    // positions in Compactions
@@ -29,13 +30,9 @@ type stateIndex struct {
 	shares       map[string]bool     // see Shares
 }
 
-type agentKey struct{ agent, key string }
-
-// agentAt is an agent's first op on a key.
-type agentAt struct {
-	agent string
-	pos   int
-}
+// The lists by key hold one 4-byte position per op. They were maps of
+// lists per agent and key: a run of 80,000 tasks has 160,000 keys, and
+// the maps took 136 MB for its 720,000 ops.
 
 // index returns the run's index, building it on first use: the run is
 // complete and in order by the time a rule asks anything.
@@ -44,60 +41,68 @@ func (r *StateRun) index() *stateIndex {
 	return r.ix
 }
 
+// byOp orders positions in Ops by agent (when byAgent), key and position.
+func (r *StateRun) byOp(byAgent bool) func(a, b int32) int {
+	return func(a, b int32) int {
+		x, y := &r.Ops[a], &r.Ops[b]
+		if byAgent {
+			if c := strings.Compare(x.Agent, y.Agent); c != 0 {
+				return c
+			}
+		}
+		return cmp.Or(strings.Compare(x.Key, y.Key), cmp.Compare(a, b))
+	}
+}
+
+// stretch is the part of a list made by byOp that holds the agent's (when
+// byAgent) ops of key.
+func (r *StateRun) stretch(list []int32, byAgent bool, agent, key string) []int32 {
+	at := func(i int) int {
+		op := &r.Ops[list[i]]
+		if byAgent {
+			if c := strings.Compare(op.Agent, agent); c != 0 {
+				return c
+			}
+		}
+		return strings.Compare(op.Key, key)
+	}
+	lo := sort.Search(len(list), func(i int) bool { return at(i) >= 0 })
+	hi := lo + sort.Search(len(list)-lo, func(i int) bool { return at(lo+i) > 0 })
+	return list[lo:hi]
+}
+
 func newStateIndex(r *StateRun) *stateIndex {
-	ix := &stateIndex{agentOps: map[string][]int{}, agentKeyOps: map[agentKey][]int{}, agentReads: map[agentKey][]int{},
-		valued: map[string][]int{}, sharedWrites: map[string][]int{}, peers: map[string][]string{},
+	ix := &stateIndex{agentOps: map[string][]int32{}, sharedWrites: map[string][]int32{}, peers: map[string][]string{},
 		compactions: map[string][]int{}, messages: map[string][]int{}, tests: map[string][]int{}, work: map[string][]int{},
 		shares: map[string]bool{}}
+	ix.byAgentKey = make([]int32, 0, len(r.Ops))
 	sharedKey := map[string]bool{}
-	keyAgents := map[string][]agentAt{} // who touched a key, by first op
-	ownKeys := map[string][]string{}    // an agent's shared keys
-	ownKey := map[agentKey]bool{}
 	for i, op := range r.Ops {
-		ak := agentKey{op.Agent, op.Key}
-		ix.agentOps[op.Agent] = append(ix.agentOps[op.Agent], i)
-		if len(ix.agentKeyOps[ak]) == 0 {
-			keyAgents[op.Key] = append(keyAgents[op.Key], agentAt{op.Agent, i})
-		}
-		ix.agentKeyOps[ak] = append(ix.agentKeyOps[ak], i)
+		p := int32(i)
+		ix.agentOps[op.Agent] = append(ix.agentOps[op.Agent], p)
+		ix.byAgentKey = append(ix.byAgentKey, p)
 		if !op.Write {
-			ix.agentReads[ak] = append(ix.agentReads[ak], i)
+			ix.readsByKey = append(ix.readsByKey, p)
 		}
 		if op.Value != "" {
-			ix.valued[op.Key] = append(ix.valued[op.Key], i)
+			ix.valued = append(ix.valued, p)
 		}
 		if op.Private {
 			continue
 		}
 		ix.shares[op.Agent] = true
 		if op.Write {
-			ix.sharedWrites[op.Agent] = append(ix.sharedWrites[op.Agent], i)
+			ix.sharedWrites[op.Agent] = append(ix.sharedWrites[op.Agent], p)
 		}
 		if !sharedKey[op.Key] {
 			sharedKey[op.Key] = true
 			ix.sharedKeys = append(ix.sharedKeys, op.Key)
 		}
-		if !ownKey[ak] {
-			ownKey[ak] = true
-			ownKeys[op.Agent] = append(ownKeys[op.Agent], op.Key)
-		}
 	}
-	for agent, keys := range ownKeys {
-		first := map[string]int{}
-		for _, k := range keys {
-			for _, a := range keyAgents[k] {
-				if p, ok := first[a.agent]; a.agent != agent && (!ok || a.pos < p) {
-					first[a.agent] = a.pos
-				}
-			}
-		}
-		peers := make([]string, 0, len(first))
-		for a := range first {
-			peers = append(peers, a)
-		}
-		slices.SortFunc(peers, func(a, b string) int { return cmp.Compare(first[a], first[b]) })
-		ix.peers[agent] = peers
-	}
+	slices.SortFunc(ix.byAgentKey, r.byOp(true))
+	slices.SortFunc(ix.readsByKey, r.byOp(true))
+	slices.SortFunc(ix.valued, r.byOp(false))
+	ix.peers = r.peersOf(ix.byAgentKey)
 	for i, c := range r.Compactions {
 		ix.compactions[c.Agent] = append(ix.compactions[c.Agent], i)
 	}
@@ -113,10 +118,66 @@ func newStateIndex(r *StateRun) *stateIndex {
 	return ix
 }
 
+// peersOf finds each agent's peers (Peers) from the ops by agent and key:
+// each stretch of one agent's ops of one key gives its first op of the
+// key, and whether it shares the key (a private op does not).
+func (r *StateRun) peersOf(byAgentKey []int32) map[string][]string {
+	type touch struct {
+		key, agent string
+		first      int32
+		shared     bool
+	}
+	var touches []touch
+	for i := 0; i < len(byAgentKey); {
+		op := &r.Ops[byAgentKey[i]]
+		t := touch{key: op.Key, agent: op.Agent, first: byAgentKey[i]}
+		for ; i < len(byAgentKey); i++ {
+			o := &r.Ops[byAgentKey[i]]
+			if o.Agent != t.agent || o.Key != t.key {
+				break
+			}
+			t.shared = t.shared || !o.Private
+		}
+		touches = append(touches, t)
+	}
+	slices.SortFunc(touches, func(a, b touch) int { return cmp.Or(strings.Compare(a.key, b.key), cmp.Compare(a.first, b.first)) })
+	first := map[string]map[string]int32{} // agent → peer → its first op on a key they share
+	for i := 0; i < len(touches); {
+		j := i
+		for j < len(touches) && touches[j].key == touches[i].key {
+			j++
+		}
+		for _, a := range touches[i:j] {
+			if !a.shared {
+				continue
+			}
+			if first[a.agent] == nil {
+				first[a.agent] = map[string]int32{}
+			}
+			for _, b := range touches[i:j] {
+				if p, ok := first[a.agent][b.agent]; b.agent != a.agent && (!ok || b.first < p) {
+					first[a.agent][b.agent] = b.first
+				}
+			}
+		}
+		i = j
+	}
+	peers := map[string][]string{}
+	for agent, f := range first {
+		ps := make([]string, 0, len(f))
+		for a := range f {
+			ps = append(ps, a)
+		}
+		slices.SortFunc(ps, func(a, b string) int { return cmp.Compare(f[a], f[b]) })
+		peers[agent] = ps
+	}
+	return peers
+}
+
 // countBefore is how many of positions, in Index order, have an Index
 // below before.
-func countBefore(positions []int, indexAt func(int) int, before int) int {
-	return sort.Search(len(positions), func(i int) bool { return indexAt(positions[i]) >= before })
+func countBefore[P int | int32](positions []P, indexAt func(int) int, before int) int {
+	return sort.Search(len(positions), func(i int) bool { return indexAt(int(positions[i])) >= before })
 }
 
 func (r *StateRun) opIndex(i int) int         { return r.Ops[i].Index }
@@ -180,14 +241,14 @@ func (r *StateRun) MessagesBetween(agent string, from, to int) []Message {
 // ReadBetween reports whether an agent read a key after one event and
 // before another.
 func (r *StateRun) ReadBetween(agent, key string, from, to int) bool {
-	reads := r.index().agentReads[agentKey{agent, key}]
+	reads := r.stretch(r.index().readsByKey, true, agent, key)
 	n := countBefore(reads, r.opIndex, from+1)
 	return n < len(reads) && r.Ops[reads[n]].Index < to
 }
 
 // AgentKeyOps yields an agent's ops of one key after an event, in order.
 func (r *StateRun) AgentKeyOps(agent, key string, after int) iter.Seq[StateOp] {
-	ops := r.index().agentKeyOps[agentKey{agent, key}]
+	ops := r.stretch(r.index().byAgentKey, true, agent, key)
 	return func(yield func(StateOp) bool) {
 		for _, i := range ops[countBefore(ops, r.opIndex, after+1):] {
 			if !yield(r.Ops[i]) {
@@ -233,7 +294,7 @@ func (r *StateRun) Peers(agent string) []string { return r.index().peers[agent] 
 // LastValue is the last value any agent read or wrote for a key before an
 // event, with the op that carried it.
 func (r *StateRun) LastValue(key string, before int) (StateOp, bool) {
-	ops := r.index().valued[key]
+	ops := r.stretch(r.index().valued, false, "", key)
 	n := countBefore(ops, r.opIndex, before)
 	if n == 0 {
 		return StateOp{}, false
