@@ -33,6 +33,24 @@ func (v ReplayView) selects(b *audit.BoundaryReplay) bool {
 type replayTranscriptDoc struct {
 	Path       string              `json:"path"`
 	Boundaries []replayBoundaryDoc `json:"boundaries"`
+
+	selected []*audit.BoundaryReplay // made into Boundaries one by one (splice)
+}
+
+// splice writes the selected boundaries one by one, each made only when
+// written: a long session's replay is every obligation at every boundary
+// with its trail, hundreds of megabytes of JSON for a 1 GB rollout.
+func (t replayTranscriptDoc) splice() (any, string, int, func(int) any) {
+	return replayTranscriptDoc{Path: t.Path, Boundaries: []replayBoundaryDoc{}}, `"boundaries": [`, len(t.selected),
+		func(i int) any { return replayBoundaryOf(t.selected[i]) }
+}
+
+func replayBoundaryOf(b *audit.BoundaryReplay) replayBoundaryDoc {
+	bd := replayBoundaryDoc{boundaryDoc: boundaryDocOf(b), Summary: b.Summary(), Obligations: []replaySurvivalDoc{}}
+	for _, s := range b.Survivals {
+		bd.Obligations = append(bd.Obligations, replaySurvivalDoc{Obligation: s.Obligation, Survival: s, Trail: b.Trail(s.Obligation.ID)})
+	}
+	return bd
 }
 
 // NewReplayJSON streams each selected boundary with every obligation's
@@ -43,14 +61,9 @@ func NewReplayJSON(w io.Writer, v ReplayView, o Options) Stream {
 	return transcriptsDoc(w, doc, empty, func(r *audit.Result) any {
 		t := replayTranscriptDoc{Path: r.Path, Boundaries: []replayBoundaryDoc{}}
 		for _, b := range r.Boundaries {
-			if !v.selects(b) {
-				continue
+			if v.selects(b) {
+				t.selected = append(t.selected, b)
 			}
-			bd := replayBoundaryDoc{boundaryDoc: boundaryDocOf(b), Summary: b.Summary(), Obligations: []replaySurvivalDoc{}}
-			for _, s := range b.Survivals {
-				bd.Obligations = append(bd.Obligations, replaySurvivalDoc{Obligation: s.Obligation, Survival: s, Trail: b.Trail(s.Obligation.ID)})
-			}
-			t.Boundaries = append(t.Boundaries, bd)
 		}
 		return t
 	})

@@ -126,9 +126,11 @@ func (s *splicedArray) add(doc, v any) error {
 		start = before + "\n"
 	}
 	if sp, ok := v.(splicer); ok {
-		if shell, key, n, item := sp.splice(); n > 0 {
+		shell, key, n, item := sp.splice()
+		if n > 0 {
 			return s.addSpliced(start, shell, key, n, item)
 		}
+		v = shell
 	}
 	var b bytes.Buffer
 	enc := newJSONEncoder(&b)
@@ -142,12 +144,14 @@ func (s *splicedArray) add(doc, v any) error {
 }
 
 // splicer is an element one of whose arrays is written item by item: a
-// long session's findings are tens of megabytes of JSON, and encoding its
-// element whole held them four times over (the compact encoding, the
-// indented one, its buffer and the string written).
+// long session's findings, or its replayed boundaries, are tens or
+// hundreds of megabytes of JSON, and encoding its element whole held them
+// four times over (the compact encoding, the indented one, its buffer and
+// the string written).
 type splicer interface {
 	// splice gives the element with the array empty, the array's member
-	// as encoded (see splicedArray.key), its length and its items.
+	// as encoded (see splicedArray.key), its length and its items, which
+	// may be made only when asked for.
 	splice() (shell any, key string, n int, item func(i int) any)
 }
 
