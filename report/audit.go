@@ -141,9 +141,23 @@ func NewAuditJSON(w io.Writer, v AuditView, o Options) Stream {
 	})
 }
 
-// outputPiece is about how much of a transcript's findings, as ndjson
-// lines or JSON elements, is built before it is written.
+// outputPiece is about how much of a transcript's part of the output
+// (ndjson lines, JSON elements, the replay's lines) is built before it is
+// written.
 const outputPiece = 64 << 10
+
+// writePiece writes what b holds once it passes outputPiece: a long
+// session's findings or replay are tens or hundreds of megabytes, which
+// were built whole. Callers write whole lines or elements, so a reader
+// of the stream, and a redacting writer, see each one whole.
+func writePiece(w io.Writer, b *strings.Builder) error {
+	if b.Len() < outputPiece {
+		return nil
+	}
+	_, err := io.WriteString(w, b.String())
+	b.Reset()
+	return err
+}
 
 // NewAuditNDJSON streams one finding per line and nothing else.
 func NewAuditNDJSON(w io.Writer, v AuditView, _ Options) Stream {
@@ -153,13 +167,8 @@ func NewAuditNDJSON(w io.Writer, v AuditView, _ Options) Stream {
 			if err := encodeJSON(b, &fs[i], false); err != nil {
 				return err
 			}
-			// whole lines, a piece at a time: a long session's findings
-			// make tens of megabytes of lines, which were built whole
-			if b.Len() >= outputPiece {
-				if _, err := io.WriteString(w, b.String()); err != nil {
-					return err
-				}
-				b.Reset()
+			if err := writePiece(w, b); err != nil {
+				return err
 			}
 		}
 		return nil

@@ -111,6 +111,9 @@ func NewReplayText(w io.Writer, v ReplayView, o Options) Stream {
 					}
 					fmt.Fprintf(b, "                 %s\n", st.dim.Render("trail: "+strings.Join(steps, " → ")))
 				}
+				if err := writePiece(w, b); err != nil {
+					return err
+				}
 			}
 		}
 		if n == 0 {

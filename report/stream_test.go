@@ -279,3 +279,30 @@ func TestJSONWritesFindingsInPieces(t *testing.T) {
 		t.Errorf("%d bytes in %d writes", w.buf.Len(), len(w.sizes))
 	}
 }
+
+// TestReplayTextWritesInPieces: the replay of a long session is written a
+// piece at a time, every boundary of it, not built whole.
+func TestReplayTextWritesInPieces(t *testing.T) {
+	rs := auditInputs(t, goldenInputs...)
+	many := *rs[0]
+	many.Boundaries = nil
+	for len(many.Boundaries) < 400 {
+		many.Boundaries = append(many.Boundaries, rs[0].Boundaries...)
+	}
+	var w writeSizes
+	if err := renderAll(NewReplayText(&w, ReplayView{}, goldenOptions), []*audit.Result{&many}); err != nil {
+		t.Fatal(err)
+	}
+	out := w.buf.String()
+	if n := strings.Count(out, "· boundary "); n != len(many.Boundaries) {
+		t.Fatalf("%d boundaries shown, want %d", n, len(many.Boundaries))
+	}
+	if w.buf.Len() < 8*outputPiece || len(w.sizes) < 8 {
+		t.Fatalf("%d bytes in %d writes: too few to tell", w.buf.Len(), len(w.sizes))
+	}
+	for i, n := range w.sizes {
+		if n > 2*outputPiece {
+			t.Errorf("write %d of %d is %d bytes; pieces are about %d", i, len(w.sizes), n, outputPiece)
+		}
+	}
+}
