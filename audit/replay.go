@@ -289,7 +289,8 @@ func (r *BoundaryReplay) trim() {
 }
 
 // Summary is the post-boundary text: the summary and the kept messages.
-// Unless Options.KeepSummaries is set, only the last two boundaries' remain.
+// Unless Options.KeepSummaries is set, it is let go (empty) once the next
+// boundary's rules have run, and the last boundary's once the audit ends.
 func (r *BoundaryReplay) Summary() string { return r.context.text }
 
 // References are what the turns after a boundary did with the ledger.
