@@ -37,7 +37,14 @@ type htmlAgent struct {
 	Chart      htmlChart
 	Trails     []htmlTrail
 	Boundaries []int // boundary indexes, for the trail table's columns
+	Earlier    int   // boundaries before those, which the table leaves out
 }
+
+// maxTrailBoundaries bounds the trail table's columns to the agent's last
+// boundaries. Every column is a cell for every obligation judged: a 1 GB
+// Codex rollout's 432 boundaries made a 159 MB page, which took 46 s and
+// 592 MB to write and no browser shows. compaudit replay has them all.
+const maxTrailBoundaries = 24
 
 type htmlTimeline struct {
 	Width, Height int
@@ -173,7 +180,12 @@ func htmlAgentOf(r *audit.Result, name string, v AuditView) htmlAgent {
 	}
 	a.Timeline = tl
 	a.Chart = ledgerChart(bs)
-	a.Trails = trails(bs)
+	if n := len(bs) - maxTrailBoundaries; n > 0 {
+		a.Earlier, a.Boundaries = n, a.Boundaries[n:]
+		a.Trails = trails(bs[n:])
+	} else {
+		a.Trails = trails(bs)
+	}
 	return a
 }
 
@@ -331,7 +343,8 @@ td.state { font-size: 12px; text-align: center; }
 {{end}}
 {{if .Trails}}
 <h3>Obligation trails</h3>
-<table>
+{{if .Earlier}}<p>The last {{len .Boundaries}} boundaries; {{.Earlier}} earlier ones are left out here. <code>compaudit replay</code> shows every one.</p>
+{{end}}<table>
 <tr><th>kind</th><th>obligation</th><th>turn</th>{{range .Boundaries}}<th>boundary {{.}}</th>{{end}}</tr>
 {{range .Trails}}<tr><td>{{.Kind}}</td><td class="mono">{{.Text}}</td><td>{{.Turn}}</td>{{range .States}}<td class="state s-{{.State}}" title="{{.Title}}">{{.State}}</td>{{end}}</tr>
 {{end}}</table>

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -303,6 +304,47 @@ func TestReplayTextWritesInPieces(t *testing.T) {
 	for i, n := range w.sizes {
 		if n > 2*outputPiece {
 			t.Errorf("write %d of %d is %d bytes; pieces are about %d", i, len(w.sizes), n, outputPiece)
+		}
+	}
+}
+
+// TestHTMLTrailsShowRecentBoundaries: the trail table has a column per
+// boundary and a row per obligation judged; for a long session it shows
+// the last maxTrailBoundaries and says how many it leaves out, where every
+// column made a 1 GB rollout's page 159 MB. Fewer boundaries are all shown.
+func TestHTMLTrailsShowRecentBoundaries(t *testing.T) {
+	r := auditInputs(t, goldenInputs[1])[0]
+	if len(r.Boundaries) == 0 || len(r.Boundaries) > maxTrailBoundaries {
+		t.Fatalf("%d boundaries: the case needs a few", len(r.Boundaries))
+	}
+	long := *r
+	long.Boundaries = nil
+	for i := 0; len(long.Boundaries) < maxTrailBoundaries+30; i++ {
+		b := *r.Boundaries[i%len(r.Boundaries)]
+		b.Index = len(long.Boundaries) + 1
+		long.Boundaries = append(long.Boundaries, &b)
+	}
+	for _, c := range []struct {
+		r       *audit.Result
+		columns int
+		note    string
+	}{
+		{r, len(r.Boundaries), ""},
+		{&long, maxTrailBoundaries, "30 earlier ones are left out"},
+	} {
+		var b bytes.Buffer
+		if err := AuditHTML(&b, []*audit.Result{c.r}, AuditView{MinSeverity: audit.SeverityNote}, goldenOptions); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		if n := strings.Count(page, "<th>boundary "); n != c.columns {
+			t.Errorf("%d boundaries: %d columns, want %d", len(c.r.Boundaries), n, c.columns)
+		}
+		if c.note != "" && !strings.Contains(page, c.note) || c.note == "" && strings.Contains(page, "earlier ones are left out") {
+			t.Errorf("%d boundaries: the note on boundaries left out is wrong", len(c.r.Boundaries))
+		}
+		if c.note != "" && !strings.Contains(page, fmt.Sprintf("<th>boundary %d</th>", len(c.r.Boundaries))) {
+			t.Errorf("the last boundary is not among the columns")
 		}
 	}
 }
