@@ -27,21 +27,17 @@ type auditOptions struct {
 	redact      redactFlag
 }
 
-// renderers are the audit's output formats.
-var renderers = map[string]renderer{
-	"text":     {stream: report.NewAuditText},
-	"json":     {stream: report.NewAuditJSON},
-	"ndjson":   {stream: report.NewAuditNDJSON},
-	"sarif":    {stream: report.NewAuditSARIF},
-	"markdown": {whole: report.AuditMarkdown},
-	"html":     {stream: report.NewAuditHTML},
-}
-
-// renderer renders an audit transcript by transcript where the format
-// allows, or else whole.
-type renderer struct {
-	stream func(io.Writer, report.AuditView, report.Options) report.Stream
-	whole  func(io.Writer, []*audit.Result, report.AuditView, report.Options) error
+// renderers are the audit's output formats. Each takes the results
+// transcript by transcript: text, JSON, ndjson and SARIF write each as it
+// comes; markdown and html keep what their page needs and write it at the
+// end, as it opens with the totals.
+var renderers = map[string]func(io.Writer, report.AuditView, report.Options) report.Stream{
+	"text":     report.NewAuditText,
+	"json":     report.NewAuditJSON,
+	"ndjson":   report.NewAuditNDJSON,
+	"sarif":    report.NewAuditSARIF,
+	"markdown": report.NewAuditMarkdown,
+	"html":     report.NewAuditHTML,
 }
 
 func newAuditCmd(a *app) *cobra.Command {
@@ -174,31 +170,22 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 		}
 		dests[i] = &destination{out: o, view: v, opts: ro, redact: opts.redact.forFormat(o.format)}
 	}
-	// Outputs are written transcript by transcript, so a run over any
-	// number of sessions holds only the results in flight, unless one of
-	// them needs every result at once (markdown, html).
-	streamed := !slices.ContainsFunc(outs, func(o output) bool { return renderers[o.format].stream == nil })
-	if streamed {
-		for _, d := range dests {
-			if err := d.open(a); err != nil {
-				closeAll(dests)
-				return err
-			}
+	// Outputs take the results transcript by transcript, so a run over any
+	// number of sessions holds only the results in flight.
+	for _, d := range dests {
+		if err := d.open(a); err != nil {
+			closeAll(dests)
+			return err
 		}
 	}
 	policy := setup.policy(known)
 	failing := 0 // findings that fail the run
-	var results []*audit.Result
-	health, err := auditEach(a, &opts.input, args, setup.options, full, !streamed, func(r *audit.Result) error {
+	health, err := auditEach(a, &opts.input, args, setup.options, full, func(r *audit.Result) error {
 		policy.apply(r)
 		for i := range r.Findings {
 			if f := &r.Findings[i]; threshold > 0 && f.Severity >= threshold && f.Counts() {
 				failing++
 			}
-		}
-		if !streamed {
-			results = append(results, r)
-			return nil
 		}
 		for _, d := range dests {
 			if err := d.transcript(r); err != nil {
@@ -213,13 +200,7 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 	}
 	policy.warnUnused(a)
 	for _, d := range dests {
-		if !streamed {
-			if err := d.open(a); err != nil {
-				closeAll(dests)
-				return err
-			}
-		}
-		if err := d.finish(results); err != nil {
+		if err := d.finish(); err != nil {
 			closeAll(dests)
 			return err
 		}
@@ -245,10 +226,10 @@ type destination struct {
 	opts   report.Options
 	redact bool
 	file   *os.File
-	made   bool          // file is a regular file this run wrote: removed if the run stops early
-	w      io.Writer     // what renders write to
-	flush  func() error  // writes what was rendered since the last flush, redacted
-	stream report.Stream // nil for a format rendered whole
+	made   bool         // file is a regular file this run wrote: removed if the run stops early
+	w      io.Writer    // what renders write to
+	flush  func() error // writes what was rendered since the last flush, redacted
+	stream report.Stream
 }
 
 func (d *destination) open(a *app) error {
@@ -265,13 +246,11 @@ func (d *destination) open(a *app) error {
 		d.opts.Color = false
 	}
 	d.w, d.flush = redacting(dst, d.redact)
-	if newStream := renderers[d.out.format].stream; newStream != nil {
-		d.stream = newStream(d.w, d.view, d.opts)
-	}
+	d.stream = renderers[d.out.format](d.w, d.view, d.opts)
 	return nil
 }
 
-// transcript writes one result of a streamed run.
+// transcript gives the output one result.
 func (d *destination) transcript(r *audit.Result) error {
 	if err := d.stream.Transcript(r); err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}
@@ -282,23 +261,10 @@ func (d *destination) transcript(r *audit.Result) error {
 	return nil
 }
 
-// finish writes rs, the results a run kept (none when it streamed), and
-// what ends the output, and closes its file.
-func (d *destination) finish(rs []*audit.Result) error {
-	if d.stream == nil {
-		if err := renderers[d.out.format].whole(d.w, rs, d.view, d.opts); err != nil {
-			return &ExitError{Code: ExitInternal, Err: err}
-		}
-	} else {
-		// a kept run's output is redacted whole, as it always was
-		for _, r := range rs {
-			if err := d.stream.Transcript(r); err != nil {
-				return &ExitError{Code: ExitInternal, Err: err}
-			}
-		}
-		if err := d.stream.Close(); err != nil {
-			return &ExitError{Code: ExitInternal, Err: err}
-		}
+// finish writes what ends the output and closes its file.
+func (d *destination) finish() error {
+	if err := d.stream.Close(); err != nil {
+		return &ExitError{Code: ExitInternal, Err: err}
 	}
 	if err := d.flush(); err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}
@@ -401,11 +367,11 @@ func (p *findingPolicy) warnUnused(a *app) {
 // each result to use in argument order, as soon as it and every one before
 // it are done. full keeps each result whole for the views that show the
 // replay; without it results keep their findings and counts (Result.Trim).
-// kept says whether use keeps the results; when it does not, at most
-// resultsAhead transcripts (wholeResultsAhead when full) are audited or
-// waiting ahead of the one use is to take next, so a run over any number
-// of sessions holds a bounded number of results.
-func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, full, kept bool, use func(*audit.Result) error) (*inputHealth, error) {
+// At most resultsAhead transcripts (wholeResultsAhead when full) are
+// audited or waiting ahead of the one use is to take next, so a run over
+// any number of sessions holds a bounded number of results; use keeps
+// none of them.
+func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, full bool, use func(*audit.Result) error) (*inputHealth, error) {
 	popts, err := in.parseOptions(a.streams)
 	if err != nil {
 		return nil, err
@@ -421,14 +387,11 @@ func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, ful
 	// transcript gets them as reading workers instead.
 	jobs := min(popts.Workers, len(transcripts))
 	popts.Workers = max(1, popts.Workers/jobs)
-	ahead := len(transcripts)
-	if !kept {
-		limit := resultsAhead
-		if full {
-			limit = wholeResultsAhead
-		}
-		ahead = min(ahead, max(limit, 2*jobs))
+	limit := resultsAhead
+	if full {
+		limit = wholeResultsAhead
 	}
+	ahead := min(len(transcripts), max(limit, 2*jobs))
 	defer setMemoryBudget(transcripts, ahead, full)()
 	prog := newProgress(a, len(transcripts))
 	type outcome struct {

@@ -31,7 +31,7 @@ not depend on line numbers, so edits elsewhere in a transcript keep them.`,
 			// results are not kept
 			policy := setup.policy(nil)
 			file := report.NewBaseline(a.streams.Out, report.Options{Version: Version()})
-			health, err := auditEach(a, &in, args, setup.options, false, false, func(r *audit.Result) error {
+			health, err := auditEach(a, &in, args, setup.options, false, func(r *audit.Result) error {
 				policy.apply(r)
 				return file.Transcript(r)
 			})

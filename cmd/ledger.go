@@ -67,7 +67,7 @@ func runView(a *app, in *inputOptions, args []string, s report.Stream, flush fun
 	}
 	setup.options.Rules = nil
 	setup.options.KeepSummaries = true // the replay view shows each one
-	health, err := auditEach(a, in, args, setup.options, true, false, func(r *audit.Result) error {
+	health, err := auditEach(a, in, args, setup.options, true, func(r *audit.Result) error {
 		if err := s.Transcript(r); err != nil {
 			return &ExitError{Code: ExitInternal, Err: err}
 		}

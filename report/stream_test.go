@@ -390,3 +390,45 @@ func TestHTMLLetsResultsGo(t *testing.T) {
 		t.Errorf("the page lacks the transcripts it was given")
 	}
 }
+
+// TestMarkdownKeepsWhatCanFit: the comment keeps, of each severity, only
+// the findings that could still fit it; whatever the limit and the mix of
+// severities, it reads as the comment made from every finding does, cut
+// and counted the same.
+func TestMarkdownKeepsWhatCanFit(t *testing.T) {
+	rs := auditInputs(t, goldenInputs...)
+	var base []audit.Finding
+	for _, r := range rs {
+		base = append(base, r.Findings...)
+	}
+	sevs := []audit.Severity{audit.SeverityError, audit.SeverityWarning, audit.SeverityNote}
+	for _, n := range []int{1, 7, 60, 400} {
+		var many []audit.Finding
+		for i := range n {
+			for j, f := range base {
+				f.Severity = sevs[(i+j)%3]
+				f.Message = strings.Repeat("y", i%50) + " " + f.Message
+				many = append(many, f)
+			}
+		}
+		results := []*audit.Result{{Path: "a.jsonl", Findings: many[:len(many)/2]}, {Path: "b.jsonl", Findings: many[len(many)/2:]}}
+		for _, limit := range []int{2000, 9000, MarkdownLimit} {
+			bounded := &markdownStream{v: AuditView{MinSeverity: audit.SeverityNote}, limit: limit, rows: map[string]*markdownRow{}}
+			all := &markdownStream{v: AuditView{MinSeverity: audit.SeverityNote}, limit: limit, rows: map[string]*markdownRow{}, keepAll: true}
+			for _, r := range results {
+				bounded.Transcript(r)
+				all.Transcript(r)
+			}
+			if got, want := bounded.String(), all.String(); got != want {
+				t.Errorf("%d findings, limit %d: %s", len(many), limit, firstDifference(got, want))
+			}
+			kept := 0
+			for _, sec := range bounded.sections {
+				kept += len(sec.parts)
+			}
+			if len(many) > 5000 && kept >= len(many)/4 {
+				t.Errorf("%d findings, limit %d: all %d kept", len(many), limit, kept)
+			}
+		}
+	}
+}
