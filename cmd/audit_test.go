@@ -328,6 +328,25 @@ func TestReplay(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil {
 		t.Errorf("replay json: %d", code)
 	}
+	// the audit lets a boundary's text go once no rule reads it; the
+	// replay shows every boundary's, so it keeps them
+	code, out, _ = run(t, "", "replay", "--format", "json", drift)
+	var replay struct {
+		Transcripts []struct {
+			Boundaries []struct {
+				Index   int    `json:"index"`
+				Summary string `json:"summary"`
+			} `json:"boundaries"`
+		} `json:"transcripts"`
+	}
+	if err := json.Unmarshal([]byte(out), &replay); err != nil || len(replay.Transcripts) != 1 || len(replay.Transcripts[0].Boundaries) < 2 {
+		t.Fatalf("replay json of the drift incident: %d %v", code, err)
+	}
+	for _, b := range replay.Transcripts[0].Boundaries {
+		if b.Summary == "" {
+			t.Errorf("boundary %d: the replay shows no summary", b.Index)
+		}
+	}
 }
 
 // TestRealCorpus audits every real transcript: the audit completes with exit
