@@ -33,7 +33,7 @@ fired.`,
 			if err != nil {
 				return err
 			}
-			return runView(a, &in, args, newStream(w, n, ro), flush)
+			return runView(a, &in, args, newStream(w, n, ro), flush, false)
 		},
 	}
 	in.register(c)

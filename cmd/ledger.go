@@ -53,20 +53,21 @@ func ledgerRun(a *app, opts *ledgerOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	return runView(a, &opts.input, args, newStream(w, v, ro), flush)
+	return runView(a, &opts.input, args, newStream(w, v, ro), flush, false)
 }
 
 // runView reads transcripts for a view of the replay rather than of the
 // findings: no rules run and results stay whole. Each is rendered through s
 // as soon as it and every one before it are done, and dropped, so a view
-// over a folder holds only the results in flight.
-func runView(a *app, in *inputOptions, args []string, s report.Stream, flush func() error) error {
+// over a folder holds only the results in flight. summaries keeps every
+// boundary's post-compaction text, for a view that shows it.
+func runView(a *app, in *inputOptions, args []string, s report.Stream, flush func() error, summaries bool) error {
 	setup, err := newAuditSetup(a)
 	if err != nil {
 		return err
 	}
 	setup.options.Rules = nil
-	setup.options.KeepSummaries = true // the replay view shows each one
+	setup.options.KeepSummaries = summaries
 	health, err := auditEach(a, in, args, setup.options, true, func(r *audit.Result) error {
 		if err := s.Transcript(r); err != nil {
 			return &ExitError{Code: ExitInternal, Err: err}

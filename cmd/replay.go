@@ -37,7 +37,7 @@ func newReplayCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return runView(a, &opts.input, args, newStream(w, v, ro), flush)
+			return runView(a, &opts.input, args, newStream(w, v, ro), flush, true) // it shows each summary
 		},
 	}
 	opts.input.register(c)
