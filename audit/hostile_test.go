@@ -35,18 +35,13 @@ func TestPastedListOfLiterals(t *testing.T) {
 		t.Fatal(err)
 	}
 	list = strings.Builder{}
-	var ms runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&ms)
-	before := ms.HeapAlloc
+	before := liveHeap()
 	tr := parse.Transcript{Path: path, Files: []parse.File{{Path: path}}}
 	res, err := audit.Audit(tr, parse.Options{}, audit.Options{Rules: rules.All()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	runtime.GC()
-	runtime.ReadMemStats(&ms)
-	held := int64(ms.HeapAlloc) - int64(before)
+	held := int64(liveHeap()) - int64(before)
 	buckets := 0
 	for _, o := range res.Ledgers["main"].Obligations {
 		if o.Kind != audit.KindLiteral || !strings.HasPrefix(o.Literal, "s3://acme-bucket-") {

@@ -96,16 +96,9 @@ func findingLines(res *audit.Result) []string {
 func TestSummariesLetGo(t *testing.T) {
 	const compactions, asks = 40, 600
 	path := codexLongRollout(t, compactions, asks)
-	live := func() uint64 {
-		runtime.GC()
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return ms.HeapAlloc
-	}
-	before := live()
+	before := liveHeap()
 	res := auditFile(t, path, false)
-	held := int64(live()) - int64(before)
+	held := int64(liveHeap()) - int64(before)
 	if len(res.Boundaries) != compactions {
 		t.Fatalf("%d boundaries, want %d", len(res.Boundaries), compactions)
 	}

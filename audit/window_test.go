@@ -437,6 +437,16 @@ func TestWindowWarningsCapped(t *testing.T) {
 	checkWindowWarnings(t, res, warned, unkept)
 }
 
+// liveHeap is what the heap holds once collected: twice, as a pooled
+// buffer survives one collection.
+func liveHeap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
 // TestKeptStringsLetRecordsGo: an event's strings are pieces of its
 // record, so whatever the audit keeps of an event — an agent's name as a
 // map key, a pending call's id — must be copied, or it holds the whole
@@ -468,19 +478,11 @@ func TestKeptStringsLetRecordsGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	b = strings.Builder{}
-	live := func() uint64 {
-		// twice: a pooled buffer survives one collection
-		runtime.GC()
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return ms.HeapAlloc
-	}
-	before := live()
+	before := liveHeap()
 	var reading uint64
 	probe := &audit.Rule{ID: "heap-probe", Scope: audit.ScopeBoundary, Run: func(p *audit.Pass) {
 		if reading == 0 {
-			reading = live()
+			reading = liveHeap()
 		}
 	}}
 	tr := parse.Transcript{Path: path, Files: []parse.File{{Path: path}}}
@@ -488,7 +490,7 @@ func TestKeptStringsLetRecordsGo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after := live()
+	after := liveHeap()
 	runtime.KeepAlive(res)
 	const most = 8 << 20 // of 64 MB of calls and outputs
 	for _, m := range []struct {
