@@ -252,9 +252,9 @@ type foldedText struct {
 	sa            *suffixarray.Index
 	hits          []literalHit
 	hitsDone      bool
-	read          []*sentenceReading // per sentence
-	readings      *readings          // the same, and the candidates by line, for the next boundary
-	last          *readings          // the last boundary's
+	read          []*textReading // per sentence
+	readings      *readings      // the same, and the candidates by line, for the next boundary
+	last          *readings      // the last boundary's
 	cands         []candidate
 	candsDone     bool
 	byPart        map[string][]int // stemmed part → candidates holding it
@@ -274,22 +274,22 @@ type candidate struct {
 func (f *foldedText) candidates() []candidate {
 	if !f.candsDone {
 		f.candsDone = true
-		var last map[string][]candidate
+		var last map[string]*textReading
 		if f.last != nil {
 			last = f.last.lines
 		}
-		lines := map[string][]candidate{}
+		lines := map[string]*textReading{}
 		for line := range strings.SplitSeq(f.text, "\n") {
-			cs, ok := lines[line]
-			if !ok {
-				cs, ok = last[line]
+			r := lines[line]
+			if r == nil {
+				r = last[line]
 			}
-			if !ok {
-				line = strings.Clone(line) // what the candidates hold pins no boundary's text
-				cs = lineCandidates(line)
+			if r == nil {
+				own := strings.Clone(line)
+				r = &textReading{text: own, cands: lineCandidates(own)}
 			}
-			lines[line] = cs
-			f.cands = append(f.cands, cs...)
+			lines[r.text] = r
+			f.cands = append(f.cands, r.cands...)
 		}
 		f.readings.lines = lines
 	}
@@ -473,26 +473,28 @@ func (f *foldedText) statuses(i int) []Status {
 	return r.states
 }
 
-// sentenceReading is what was read of one sentence of a post-compaction
-// text. A Codex compaction carries the user's recent messages through,
-// tens of kilobytes, so most sentences of a boundary stood in the last
-// one's too, and reading them again was most of a long rollout's boundary
-// work. A reading reads its own copy of the sentence: what it holds then
-// pins no boundary's text.
-type sentenceReading struct {
+// textReading is what was read of one sentence of a post-compaction text
+// (its terms, status claims and thresholds) or of one line (its
+// candidates). A Codex compaction carries the user's recent messages
+// through, tens of kilobytes, so most of a boundary's sentences and lines
+// stood in the last one's too, and reading them again was most of a long
+// rollout's boundary work. A reading reads its own copy of the text, and
+// is filed under it: what it holds then pins no boundary's text.
+type textReading struct {
 	text       string
 	terms      termSet
 	states     []Status
 	statesRead bool
 	limits     []thresholdHit
 	limitsRead bool
+	cands      []candidate
 }
 
 // readings are what a boundary read of its text, by sentence and by line,
 // for the next boundary to take where it repeats them.
 type readings struct {
-	sentences map[string]*sentenceReading
-	lines     map[string][]candidate // nil until the candidates are read
+	sentences map[string]*textReading
+	lines     map[string]*textReading // nil until the candidates are read
 }
 
 // newFoldedText reads text, taking what last read of a sentence or a line
@@ -501,8 +503,8 @@ func newFoldedText(text string, last *readings) *foldedText {
 	f := &foldedText{text: text, lower: foldLower(text), sentences: sentences(text), last: last}
 	f.indexed = len(f.sentences) > indexFrom
 	f.terms = make([]termSet, len(f.sentences))
-	f.read = make([]*sentenceReading, len(f.sentences))
-	f.readings = &readings{sentences: make(map[string]*sentenceReading, len(f.sentences))}
+	f.read = make([]*textReading, len(f.sentences))
+	f.readings = &readings{sentences: make(map[string]*textReading, len(f.sentences))}
 	if last != nil {
 		f.readings.lines = last.lines // passed on, should this boundary not read them
 	}
@@ -513,7 +515,7 @@ func newFoldedText(text string, last *readings) *foldedText {
 		}
 		if r == nil {
 			own := strings.Clone(s.text)
-			r = &sentenceReading{text: own, terms: termsOf(own)}
+			r = &textReading{text: own, terms: termsOf(own)}
 		}
 		f.readings.sentences[r.text] = r
 		f.read[i], f.terms[i] = r, r.terms

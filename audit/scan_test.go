@@ -269,9 +269,13 @@ func TestCandidatesCarried(t *testing.T) {
 		}
 	}
 	shared := 0
-	for line, cs := range carried.readings.lines {
-		if prev, ok := last.readings.lines[line]; ok && len(cs) > 0 && &prev[0] == &cs[0] {
+	textStart := uintptr(unsafe.Pointer(unsafe.StringData(text)))
+	for line, r := range carried.readings.lines {
+		if prev, ok := last.readings.lines[line]; ok && len(r.cands) > 0 && prev == r {
 			shared++
+		}
+		if p := uintptr(unsafe.Pointer(unsafe.StringData(line))); len(line) > 0 && p >= textStart && p < textStart+uintptr(len(text)) {
+			t.Errorf("line %q is filed under a piece of the boundary's text", line)
 		}
 	}
 	if shared < 2 {
