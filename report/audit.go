@@ -150,13 +150,21 @@ const outputPiece = 64 << 10
 // session's findings or replay are tens or hundreds of megabytes, which
 // were built whole. Callers write whole lines or elements, so a reader
 // of the stream, and a redacting writer, see each one whole.
-func writePiece(w io.Writer, b *strings.Builder) error {
+func writePiece(w io.Writer, b piece) error {
 	if b.Len() < outputPiece {
 		return nil
 	}
 	_, err := io.WriteString(w, b.String())
 	b.Reset()
 	return err
+}
+
+// piece is what a part of the output is built in: a strings.Builder, or
+// the bytes.Buffer a JSON encoder writes to.
+type piece interface {
+	Len() int
+	String() string
+	Reset()
 }
 
 // NewAuditNDJSON streams one finding per line and nothing else.

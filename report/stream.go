@@ -176,15 +176,13 @@ func (s *splicedArray) addSpliced(start string, shell any, key string, n int, it
 			return err
 		}
 		b.Truncate(b.Len() - 1) // Encode's newline
-		if b.Len() >= outputPiece || i == n-1 {
-			if i == n-1 {
-				b.WriteString("\n" + inner.prefix + strings.TrimSuffix(after, "\n"))
-			}
-			if _, err := s.w.Write(b.Bytes()); err != nil {
-				return err
-			}
-			b.Reset()
+		if err := writePiece(s.w, &b); err != nil {
+			return err
 		}
+	}
+	b.WriteString("\n" + inner.prefix + strings.TrimSuffix(after, "\n"))
+	if _, err := s.w.Write(b.Bytes()); err != nil {
+		return err
 	}
 	s.n++
 	return nil
