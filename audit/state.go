@@ -414,7 +414,7 @@ func (c *stateCollector) mapped(call, result *parse.Event, m StateMapping) {
 	}
 	clone := strings.Clone
 	op := StateOp{Index: at.Index, Time: clone(at.Time), File: at.File, Line: at.Line, Offset: at.Offset, Turn: call.Turn, Agent: c.agent(call.Agent),
-		Write: m.Op == "write", Key: clone(key.String()), Value: clone(valueOf(get(m.Value))), Via: clone(call.ToolName)}
+		Write: m.Op == "write", Key: c.intern(key.String()), Value: c.intern(valueOf(get(m.Value))), Via: c.intern(call.ToolName)}
 	if r := get(m.Revision); r.Exists() {
 		op.Revision, op.HasRevision = r.Int(), true
 	}
