@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -56,7 +57,11 @@ type markdownStream struct {
 
 type markdownRow struct{ err, warn, note, suppressed int }
 
-var markdownSeverities = [3]audit.Severity{audit.SeverityError, audit.SeverityWarning, audit.SeverityNote}
+// The comment's sections, errors first.
+var (
+	markdownSeverities = [3]audit.Severity{audit.SeverityError, audit.SeverityWarning, audit.SeverityNote}
+	markdownSections   = [3]string{"Errors", "Warnings", "Notes"}
+)
 
 func (s *markdownStream) Transcript(r *audit.Result) error {
 	s.transcripts++
@@ -78,10 +83,7 @@ func (s *markdownStream) Transcript(r *audit.Result) error {
 		default:
 			row.note++
 		}
-		for i, sev := range markdownSeverities {
-			if f.Severity != sev || f.Suppressed != nil {
-				continue
-			}
+		if i := slices.Index(markdownSeverities[:], f.Severity); i >= 0 && f.Suppressed == nil {
 			sec := &s.sections[i]
 			sec.n++
 			if sec.size <= s.limit || s.keepAll { // past it, none could be shown
@@ -130,8 +132,7 @@ func (s *markdownStream) String() string {
 		if sec.n == 0 {
 			continue
 		}
-		parts := append([]string{fmt.Sprintf("### %s (%d)\n\n", map[audit.Severity]string{audit.SeverityError: "Errors",
-			audit.SeverityWarning: "Warnings", audit.SeverityNote: "Notes"}[markdownSeverities[i]], sec.n)}, sec.parts...)
+		parts := append([]string{fmt.Sprintf("### %s (%d)\n\n", markdownSections[i], sec.n)}, sec.parts...)
 		for j, part := range parts {
 			// keep room for the note that says what was left out
 			if b.Len()+len(part) > s.limit-300 {
