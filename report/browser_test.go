@@ -102,7 +102,7 @@ func TestHTMLInChromium(t *testing.T) {
 	rs := auditInputs(t, injectedIncident(t))
 	rs[0].Path = "testdata/transcripts/incident-claude.jsonl, with a hostile user message at turn 41"
 	var page bytes.Buffer
-	if err := AuditHTML(&page, rs, AuditView{MinSeverity: audit.SeverityNote}, goldenOptions); err != nil {
+	if err := renderAll(NewAuditHTML(&page, AuditView{MinSeverity: audit.SeverityNote}, goldenOptions), rs); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(page.String(), "&lt;script&gt;window.__compaudit_pwned") {

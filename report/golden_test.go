@@ -60,8 +60,8 @@ func TestGolden(t *testing.T) {
 		{"audit.json", func(b *bytes.Buffer) error { return renderAll(NewAuditJSON(b, note, goldenOptions), rs) }},
 		{"audit.ndjson", func(b *bytes.Buffer) error { return renderAll(NewAuditNDJSON(b, note, goldenOptions), rs) }},
 		{"audit.sarif", func(b *bytes.Buffer) error { return renderAll(NewAuditSARIF(b, note, goldenOptions), rs) }},
-		{"audit.md", func(b *bytes.Buffer) error { return AuditMarkdown(b, rs, warn, goldenOptions) }},
-		{"audit.html", func(b *bytes.Buffer) error { return AuditHTML(b, rs, note, goldenOptions) }},
+		{"audit.md", func(b *bytes.Buffer) error { return renderAll(NewAuditMarkdown(b, warn, goldenOptions), rs) }},
+		{"audit.html", func(b *bytes.Buffer) error { return renderAll(NewAuditHTML(b, note, goldenOptions), rs) }},
 		{"replay.txt", func(b *bytes.Buffer) error { return renderAll(NewReplayText(b, ReplayView{}, goldenOptions), rs[1:2]) }},
 		{"agents.txt", func(b *bytes.Buffer) error { return renderAll(NewAgentsText(b, 5, goldenOptions), rs[2:]) }},
 		{"baseline.json", func(b *bytes.Buffer) error { return renderAll(NewBaseline(b, goldenOptions), rs) }},
@@ -177,7 +177,7 @@ func TestMarkdownLimit(t *testing.T) {
 	}
 	big := []*audit.Result{{Path: "big.jsonl", Findings: many}}
 	var b bytes.Buffer
-	if err := AuditMarkdown(&b, big, AuditView{MinSeverity: audit.SeverityNote}, goldenOptions); err != nil {
+	if err := renderAll(NewAuditMarkdown(&b, AuditView{MinSeverity: audit.SeverityNote}, goldenOptions), big); err != nil {
 		t.Fatal(err)
 	}
 	if n := len([]rune(b.String())); n > MarkdownLimit {

@@ -98,17 +98,6 @@ type htmlFinding struct {
 	DiffRght []audit.DiffOp
 }
 
-// AuditHTML renders the postmortem report.
-func AuditHTML(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
-	s := NewAuditHTML(w, v, o)
-	for _, r := range rs {
-		if err := s.Transcript(r); err != nil {
-			return err
-		}
-	}
-	return s.Close()
-}
-
 // NewAuditHTML renders the postmortem report from results given one by
 // one. Each transcript's part of the page is made as its result comes, so
 // a run over a folder keeps those parts, not every result whole with its

@@ -14,28 +14,14 @@ import (
 // characters) with room for the note that says it was cut.
 const MarkdownLimit = 65000
 
-// AuditMarkdown renders a pull-request comment: counts per rule and
+// NewAuditMarkdown renders a pull-request comment: counts per rule and
 // severity, then the findings with their chains, errors first. It stays
-// under MarkdownLimit characters and says so when it cut.
-func AuditMarkdown(w io.Writer, rs []*audit.Result, v AuditView, o Options) error {
-	_, err := io.WriteString(w, markdownReport(rs, v, o, MarkdownLimit))
-	return err
-}
-
-// NewAuditMarkdown renders the comment from results given one by one. It
-// keeps the counts and, of each severity, the findings that could still
+// under MarkdownLimit characters and says so when it cut. Results are
+// given one by one, and it keeps the counts and, of each severity, the findings that could still
 // fit the comment, not every result: a folder's results, kept to the end
 // for the comment, took 142 MB for 1,000 sessions.
 func NewAuditMarkdown(w io.Writer, v AuditView, o Options) Stream {
 	return &markdownStream{w: w, v: v, limit: MarkdownLimit, rows: map[string]*markdownRow{}}
-}
-
-func markdownReport(rs []*audit.Result, v AuditView, o Options, limit int) string {
-	s := &markdownStream{v: v, limit: limit, rows: map[string]*markdownRow{}}
-	for _, r := range rs {
-		s.Transcript(r)
-	}
-	return s.String()
 }
 
 type markdownStream struct {

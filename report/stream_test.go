@@ -335,7 +335,7 @@ func TestHTMLTrailsShowRecentBoundaries(t *testing.T) {
 		{&long, maxTrailBoundaries, "30 earlier ones are left out"},
 	} {
 		var b bytes.Buffer
-		if err := AuditHTML(&b, []*audit.Result{c.r}, AuditView{MinSeverity: audit.SeverityNote}, goldenOptions); err != nil {
+		if err := renderAll(NewAuditHTML(&b, AuditView{MinSeverity: audit.SeverityNote}, goldenOptions), []*audit.Result{c.r}); err != nil {
 			t.Fatal(err)
 		}
 		page := b.String()
