@@ -335,48 +335,98 @@ func (c *stateCollector) intern(s string) string {
 // time order, stream position breaking ties. Without timestamps the stream
 // order stands.
 func (r *StateRun) order() {
-	type item struct {
-		time  string
-		index int
-		set   func(int)
+	if r.timed() {
+		r.renumberByTime()
 	}
-	var items []item
-	timed := true
-	add := func(t string, i int, set func(int)) {
-		if t == "" {
-			timed = false
-		}
-		items = append(items, item{t, i, set})
-	}
+	byIndex(r.Ops, func(op *StateOp) int { return op.Index })
+	byIndex(r.Compactions, func(c *Compaction) int { return c.Index })
+	byIndex(r.Messages, func(m *Message) int { return m.Index })
+	byIndex(r.Tests, func(t *RunOutcome) int { return t.Index })
+	byIndex(r.Work, func(t *RunOutcome) int { return t.Index })
+}
+
+// timed reports whether every item of the run carries a timestamp.
+func (r *StateRun) timed() bool {
 	for i := range r.Ops {
-		op := &r.Ops[i]
-		add(op.Time, op.Index, func(n int) { op.Index = n })
+		if r.Ops[i].Time == "" {
+			return false
+		}
 	}
 	for i := range r.Compactions {
-		c := &r.Compactions[i]
-		add(c.Time, c.Index, func(n int) { c.Index = n })
+		if r.Compactions[i].Time == "" {
+			return false
+		}
 	}
 	for i := range r.Messages {
-		m := &r.Messages[i]
-		add(m.Time, m.Index, func(n int) { m.Index = n })
+		if r.Messages[i].Time == "" {
+			return false
+		}
 	}
 	for _, list := range [][]RunOutcome{r.Tests, r.Work} {
 		for i := range list {
-			t := &list[i]
-			add(t.Time, t.Index, func(n int) { t.Index = n })
+			if list[i].Time == "" {
+				return false
+			}
 		}
 	}
-	if timed {
-		slices.SortStableFunc(items, func(a, b item) int { return cmp.Or(strings.Compare(a.time, b.time), cmp.Compare(a.index, b.index)) })
-		for n, it := range items {
-			it.set(n)
+	return true
+}
+
+// renumberByTime numbers the items in time order, stream position
+// breaking ties. An item is named by its list and place rather than by a
+// closure that sets it: a run has hundreds of thousands of them.
+func (r *StateRun) renumberByTime() {
+	type item struct {
+		time  string
+		index int
+		list  uint8
+		at    int32
+	}
+	outcomes := [][]RunOutcome{r.Tests, r.Work}
+	items := make([]item, 0, len(r.Ops)+len(r.Compactions)+len(r.Messages)+len(r.Tests)+len(r.Work))
+	for i := range r.Ops {
+		items = append(items, item{r.Ops[i].Time, r.Ops[i].Index, 0, int32(i)})
+	}
+	for i := range r.Compactions {
+		items = append(items, item{r.Compactions[i].Time, r.Compactions[i].Index, 1, int32(i)})
+	}
+	for i := range r.Messages {
+		items = append(items, item{r.Messages[i].Time, r.Messages[i].Index, 2, int32(i)})
+	}
+	for l, list := range outcomes {
+		for i := range list {
+			items = append(items, item{list[i].Time, list[i].Index, uint8(3 + l), int32(i)})
 		}
 	}
-	slices.SortStableFunc(r.Ops, func(a, b StateOp) int { return cmp.Compare(a.Index, b.Index) })
-	slices.SortStableFunc(r.Compactions, func(a, b Compaction) int { return cmp.Compare(a.Index, b.Index) })
-	slices.SortStableFunc(r.Messages, func(a, b Message) int { return cmp.Compare(a.Index, b.Index) })
-	slices.SortStableFunc(r.Tests, func(a, b RunOutcome) int { return cmp.Compare(a.Index, b.Index) })
-	slices.SortStableFunc(r.Work, func(a, b RunOutcome) int { return cmp.Compare(a.Index, b.Index) })
+	byTime := func(a, b item) int { return cmp.Or(strings.Compare(a.time, b.time), cmp.Compare(a.index, b.index)) }
+	if !slices.IsSortedFunc(items, byTime) { // one file, written as it ran, is
+		slices.SortStableFunc(items, byTime)
+	}
+	for n, it := range items {
+		switch it.list {
+		case 0:
+			r.Ops[it.at].Index = n
+		case 1:
+			r.Compactions[it.at].Index = n
+		case 2:
+			r.Messages[it.at].Index = n
+		default:
+			outcomes[it.list-3][it.at].Index = n
+		}
+	}
+}
+
+// byIndex sorts a list by Index, keeping the order of equals, unless it
+// already is (it is unless times reordered it). An op is 170 bytes, so the
+// check reads the items in place rather than through slices.IsSortedFunc,
+// which passes each by value.
+func byIndex[T any](list []T, index func(*T) int) {
+	for i := 1; i < len(list); i++ {
+		if index(&list[i]) < index(&list[i-1]) {
+			slices.SortStableFunc(list, func(a, b T) int { return cmp.Compare(index(&a), index(&b)) })
+			return
+		}
+	}
 }
 
 // mapped applies a mapping to a call and, when it has one, its result.

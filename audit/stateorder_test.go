@@ -1,0 +1,134 @@
+package audit
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestRunOrder holds order to its definition on random runs: with every
+// item timed, all items renumbered in time order, stream position breaking
+// ties; with any untimed, stream order; and each list then by Index.
+func TestRunOrder(t *testing.T) {
+	for seed := range uint64(40) {
+		rng := rand.New(rand.NewPCG(seed, 2))
+		r := randomRun(rng)
+		untimed := seed%4 == 0
+		stamp := func() string {
+			if untimed && rng.IntN(50) == 0 {
+				return ""
+			}
+			// few distinct times, so ties are common; files read one
+			// after another put later times before earlier ones
+			return fmt.Sprintf("2026-11-30T10:%02d:00Z", rng.IntN(20))
+		}
+		for i := range r.Ops {
+			r.Ops[i].Time = stamp()
+		}
+		for i := range r.Compactions {
+			r.Compactions[i].Time = stamp()
+		}
+		for i := range r.Messages {
+			r.Messages[i].Time = stamp()
+		}
+		for i := range r.Tests {
+			r.Tests[i].Time = stamp()
+		}
+		for i := range r.Work {
+			r.Work[i].Time = stamp()
+		}
+		if seed%5 == 1 { // already in time order: one file written as it ran
+			r = timeSorted(r)
+		}
+		want := referenceOrder(r)
+		r.order()
+		if got := describeRun(r); got != want {
+			t.Fatalf("seed %d: order gave\n%s\nwant\n%s", seed, got, want)
+		}
+	}
+}
+
+// timeSorted gives every item of r a time that rises with its Index.
+func timeSorted(r *StateRun) *StateRun {
+	at := func(i int) string { return fmt.Sprintf("2026-11-30T10:%04d", i) }
+	for i := range r.Ops {
+		r.Ops[i].Time = at(r.Ops[i].Index)
+	}
+	for i := range r.Compactions {
+		r.Compactions[i].Time = at(r.Compactions[i].Index)
+	}
+	for i := range r.Messages {
+		r.Messages[i].Time = at(r.Messages[i].Index)
+	}
+	for i := range r.Tests {
+		r.Tests[i].Time = at(r.Tests[i].Index)
+	}
+	for i := range r.Work {
+		r.Work[i].Time = at(r.Work[i].Index)
+	}
+	return r
+}
+
+// referenceOrder orders a copy of r the plain way and describes it.
+func referenceOrder(r *StateRun) string {
+	c := &StateRun{Ops: slices.Clone(r.Ops), Compactions: slices.Clone(r.Compactions),
+		Messages: slices.Clone(r.Messages), Tests: slices.Clone(r.Tests), Work: slices.Clone(r.Work)}
+	type item struct {
+		time  string
+		index int
+		set   *int
+	}
+	var items []item
+	for i := range c.Ops {
+		items = append(items, item{c.Ops[i].Time, c.Ops[i].Index, &c.Ops[i].Index})
+	}
+	for i := range c.Compactions {
+		items = append(items, item{c.Compactions[i].Time, c.Compactions[i].Index, &c.Compactions[i].Index})
+	}
+	for i := range c.Messages {
+		items = append(items, item{c.Messages[i].Time, c.Messages[i].Index, &c.Messages[i].Index})
+	}
+	for i := range c.Tests {
+		items = append(items, item{c.Tests[i].Time, c.Tests[i].Index, &c.Tests[i].Index})
+	}
+	for i := range c.Work {
+		items = append(items, item{c.Work[i].Time, c.Work[i].Index, &c.Work[i].Index})
+	}
+	if !slices.ContainsFunc(items, func(it item) bool { return it.time == "" }) {
+		slices.SortStableFunc(items, func(a, b item) int {
+			return cmp.Or(strings.Compare(a.time, b.time), cmp.Compare(a.index, b.index))
+		})
+		for n, it := range items {
+			*it.set = n
+		}
+	}
+	slices.SortStableFunc(c.Ops, func(a, b StateOp) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortStableFunc(c.Compactions, func(a, b Compaction) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortStableFunc(c.Messages, func(a, b Message) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortStableFunc(c.Tests, func(a, b RunOutcome) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortStableFunc(c.Work, func(a, b RunOutcome) int { return cmp.Compare(a.Index, b.Index) })
+	return describeRun(c)
+}
+
+func describeRun(r *StateRun) string {
+	var b strings.Builder
+	for _, op := range r.Ops {
+		fmt.Fprintf(&b, "op %d %s %s %s\n", op.Index, op.Time, op.Agent, op.Key)
+	}
+	for _, c := range r.Compactions {
+		fmt.Fprintf(&b, "compaction %d %s %s\n", c.Index, c.Time, c.Agent)
+	}
+	for _, m := range r.Messages {
+		fmt.Fprintf(&b, "message %d %s %s\n", m.Index, m.Time, m.Agent)
+	}
+	for _, x := range r.Tests {
+		fmt.Fprintf(&b, "test %d %s %s\n", x.Index, x.Time, x.Agent)
+	}
+	for _, x := range r.Work {
+		fmt.Fprintf(&b, "work %d %s %s\n", x.Index, x.Time, x.Agent)
+	}
+	return b.String()
+}
