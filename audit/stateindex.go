@@ -77,9 +77,6 @@ func newStateIndex(r *StateRun) *stateIndex {
 		p := int32(i)
 		ix.agentOps[op.Agent] = append(ix.agentOps[op.Agent], p)
 		ix.byAgentKey = append(ix.byAgentKey, p)
-		if !op.Write {
-			ix.readsByKey = append(ix.readsByKey, p)
-		}
 		if op.Value != "" {
 			ix.valued = append(ix.valued, p)
 		}
@@ -96,7 +93,11 @@ func newStateIndex(r *StateRun) *stateIndex {
 		}
 	}
 	slices.SortFunc(ix.byAgentKey, r.byOp(true))
-	slices.SortFunc(ix.readsByKey, r.byOp(true))
+	for _, p := range ix.byAgentKey { // the reads are in the same order: no second sort
+		if !r.Ops[p].Write {
+			ix.readsByKey = append(ix.readsByKey, p)
+		}
+	}
 	slices.SortFunc(ix.valued, r.byOp(false))
 	ix.peers = r.peersOf(ix.byAgentKey)
 	for i, c := range r.Compactions {
