@@ -2,6 +2,7 @@ package parse
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,12 +18,39 @@ type canonicalDecoder struct {
 
 func newCanonicalDecoder(s *sink) *canonicalDecoder { return &canonicalDecoder{s: s} }
 
-// prepare has nothing to read ahead: the records are small.
-func (d *canonicalDecoder) prepare(rec record, _ func(*Event)) any { return rec.json() }
+// prepare keeps the record's index of its members: decode asks for a
+// dozen of them, and gjson would walk the record from its start for each.
+func (d *canonicalDecoder) prepare(rec record, _ func(*Event)) any {
+	return &canonicalRecord{raw: rec.raw, fields: slices.Clone(rec.fields)}
+}
 
-func (d *canonicalDecoder) apply(p any, line int, off int64) { d.decode(p.(gjson.Result), line, off) }
+func (d *canonicalDecoder) apply(p any, line int, off int64) {
+	d.decode(p.(*canonicalRecord), line, off)
+}
 
-func (d *canonicalDecoder) decode(rec gjson.Result, line int, off int64) {
+// canonicalRecord is a validated record and the index of its members.
+type canonicalRecord struct {
+	raw    string
+	fields []field
+}
+
+// Get is gjson's Get for a top-level member: of a key written twice, the
+// first, and a key written with escapes read as it decodes, as gjson
+// reads them.
+func (r *canonicalRecord) Get(key string) gjson.Result {
+	for _, f := range r.fields {
+		k := r.raw[f.k0:f.k1]
+		if strings.IndexByte(k, '\\') >= 0 {
+			k = unescape(k)
+		}
+		if k == key {
+			return gjson.Parse(r.raw[f.v0:f.v1])
+		}
+	}
+	return gjson.Result{}
+}
+
+func (d *canonicalDecoder) decode(rec *canonicalRecord, line int, off int64) {
 	base := Event{Line: line, Offset: off, Agent: rec.Get("agent").Str, Time: rec.Get("ts").Str}
 	if base.Agent == "" {
 		base.Agent = d.s.agent
@@ -147,7 +175,7 @@ func (d *canonicalDecoder) decode(rec gjson.Result, line int, off int64) {
 
 // chat reads an OpenAI chat message: {role, content, tool_calls} or a tool
 // message {role: tool, tool_call_id, content}.
-func (d *canonicalDecoder) chat(rec gjson.Result, base Event) {
+func (d *canonicalDecoder) chat(rec *canonicalRecord, base Event) {
 	roleName := rec.Get("role").Str
 	if roleName == "function" {
 		roleName = "tool"
@@ -195,7 +223,7 @@ func sideOf(r Role) side {
 }
 
 // originField honours an explicit "origin" (rules or harness).
-func originField(rec gjson.Result) Origin {
+func originField(rec *canonicalRecord) Origin {
 	switch rec.Get("origin").Str {
 	case "rules":
 		return OriginRules
