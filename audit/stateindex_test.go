@@ -202,3 +202,27 @@ func walkPeers(r *StateRun, agent string) []string {
 	}
 	return out
 }
+
+// BenchmarkStateIndex builds the index of a run shaped like the canonical
+// multi-agent bench run: per task, a planner's write, an executor's read,
+// four writes of the task and its lock, and a verifier's read.
+func BenchmarkStateIndex(b *testing.B) {
+	r := &StateRun{}
+	add := func(agent, key string, write bool) {
+		r.Ops = append(r.Ops, StateOp{Index: len(r.Ops), Agent: agent, Key: key, Write: write, Value: "v"})
+	}
+	for n := range 80000 {
+		task, lock := fmt.Sprintf("task/%d", n), fmt.Sprintf("lock/%d", n)
+		add("planner", task, true)
+		add("executor", task, false)
+		add("executor", task, true)
+		add("executor", lock, true)
+		add("executor", task, true)
+		add("executor", lock, true)
+		add("verifier", task, false)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		newStateIndex(r)
+	}
+}
