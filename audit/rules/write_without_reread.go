@@ -32,19 +32,22 @@ the keys it writes.`,
 }
 
 func runWriteWithoutReread(p *audit.Pass) {
+	ops := p.State.Ops
 	// who touches each key over the whole run: a key no peer reads or
-	// writes is the writer's alone, and what it last wrote is the truth
-	touchers := map[string]map[string]bool{}
-	for _, op := range p.State.Ops {
-		if touchers[op.Key] == nil {
-			touchers[op.Key] = map[string]bool{}
-		}
-		touchers[op.Key][op.Agent] = true
+	// writes is the writer's alone, and what it last wrote is the truth.
+	// A run has as many keys as tasks, so a key's agents are the first
+	// and whether there are others, not a set per key.
+	touchers := map[string]agentsOf{}
+	for i := range ops {
+		t := touchers[ops[i].Key]
+		t.add(ops[i].Agent)
+		touchers[ops[i].Key] = t
 	}
 	exists := map[string]bool{}
-	writers := map[string]map[string]bool{}
+	writers := map[string]agentsOf{}
 	read := map[string]map[string]int{} // agent → key → last read index
-	for _, op := range p.State.Ops {
+	for i := range ops {
+		op := &ops[i]
 		if op.Private {
 			continue
 		}
@@ -58,12 +61,14 @@ func runWriteWithoutReread(p *audit.Pass) {
 			}
 			continue
 		}
+		w := writers[op.Key]
 		if !exists[op.Key] {
 			exists[op.Key] = true // creation needs no read
-			writers[op.Key] = map[string]bool{op.Agent: true}
+			w.add(op.Agent)
+			writers[op.Key] = w
 			continue
 		}
-		if len(touchers[op.Key]) < 2 {
+		if !touchers[op.Key].many {
 			continue
 		}
 		lastRead, hasRead := read[op.Agent][op.Key]
@@ -72,17 +77,15 @@ func runWriteWithoutReread(p *audit.Pass) {
 		switch {
 		case c != nil && (!hasRead || lastRead < c.Index):
 			why = fmt.Sprintf("its last compaction was at turn %d and it has not read %s since", c.Turn, op.Key)
-		case c == nil && !hasRead && !onlyWriter(writers[op.Key], op.Agent):
+		case c == nil && !hasRead && !w.only(op.Agent):
 			why = fmt.Sprintf("it never read %s, which another agent wrote", op.Key)
 		}
-		if writers[op.Key] == nil {
-			writers[op.Key] = map[string]bool{}
-		}
-		writers[op.Key][op.Agent] = true
+		w.add(op.Agent)
+		writers[op.Key] = w
 		if why == "" {
 			continue
 		}
-		f := p.State.OpFinding(op)
+		f := p.State.OpFinding(*op)
 		f.Message = fmt.Sprintf("%s wrote %s without reading it: %s", op.Agent, op.Key, why)
 		if prev, ok := p.State.LastValue(op.Key, op.Index); ok {
 			f.Evidence.Chain = append(f.Evidence.Chain, audit.OpStep("last value", prev, ""))
@@ -90,17 +93,27 @@ func runWriteWithoutReread(p *audit.Pass) {
 		if c != nil {
 			f.Evidence.Chain = append(f.Evidence.Chain, audit.CompactionStep(c, p.State.CompactionNumber(op.Agent, c.Index+1), "no read of "+op.Key+" since"))
 		}
-		f.Evidence.Chain = append(f.Evidence.Chain, audit.OpStep("wrote", op, "without a read"))
+		f.Evidence.Chain = append(f.Evidence.Chain, audit.OpStep("wrote", *op, "without a read"))
 		f.Key(op.Key, op.Value, fmt.Sprint(op.Revision))
 		p.Report(f)
 	}
 }
 
-func onlyWriter(writers map[string]bool, agent string) bool {
-	for w := range writers {
-		if w != agent {
-			return false
-		}
-	}
-	return true
+// agentsOf is which agents did something to a key: the first, and
+// whether any other did.
+type agentsOf struct {
+	first     string
+	any, many bool
 }
+
+func (a *agentsOf) add(agent string) {
+	switch {
+	case !a.any:
+		a.first, a.any = agent, true
+	case agent != a.first:
+		a.many = true
+	}
+}
+
+// only reports whether no agent but this one did it.
+func (a agentsOf) only(agent string) bool { return !a.any || !a.many && a.first == agent }
