@@ -255,12 +255,12 @@ func (r *StateRun) AgentKeyOps(agent, key string, after int) iter.Seq[StateOp] {
 	}
 }
 
-// AgentOps yields an agent's ops, in order.
-func (r *StateRun) AgentOps(agent string) iter.Seq[StateOp] {
+// AgentOps yields an agent's ops, in order: the run's own, not copies.
+func (r *StateRun) AgentOps(agent string) iter.Seq[*StateOp] {
 	ops := r.index().agentOps[agent]
-	return func(yield func(StateOp) bool) {
+	return func(yield func(*StateOp) bool) {
 		for _, i := range ops {
-			if !yield(r.Ops[i]) {
+			if !yield(&r.Ops[i]) {
 				return
 			}
 		}

@@ -32,13 +32,30 @@ compaction.`,
 }
 
 // confidence is one statement of an agent's confidence on a key, by a
-// write or in a message.
+// write or in a message. It points at its op or message rather than
+// closing over it: a long run states hundreds of thousands.
 type confidence struct {
 	index int
 	key   string
 	value float64
-	step  func(kind, detail string) audit.Step
-	find  func() audit.Finding
+	op    *audit.StateOp // the write that stated it, or
+	msg   *audit.Message // the message
+}
+
+func (c confidence) step(kind, detail string) audit.Step {
+	if c.op != nil {
+		return audit.OpStep(kind, *c.op, detail)
+	}
+	return audit.MessageStep(kind, *c.msg, detail)
+}
+
+func (c confidence) finding(st *audit.StateRun) audit.Finding {
+	if c.op != nil {
+		return st.OpFinding(*c.op)
+	}
+	m := c.msg
+	return audit.Finding{File: m.File, Line: m.Line, Turn: m.Turn, Agent: m.Agent, Offset: m.Offset,
+		Boundary: st.CompactionNumber(m.Agent, m.Index)}
 }
 
 // confidences lists every confidence an agent stated, in run order: on
@@ -47,22 +64,17 @@ func confidences(st *audit.StateRun, agent string, keys keyFinder) []confidence 
 	var out []confidence
 	for op := range st.AgentOps(agent) {
 		if op.HasConf {
-			out = append(out, confidence{op.Index, op.Key, op.Confidence,
-				func(k, d string) audit.Step { return audit.OpStep(k, op, d) },
-				func() audit.Finding { return st.OpFinding(op) }})
+			out = append(out, confidence{index: op.Index, key: op.Key, value: op.Confidence, op: op})
 		}
 	}
-	for _, m := range st.MessagesBetween(agent, -1, audit.EndOfRun) {
+	ms := st.MessagesBetween(agent, -1, audit.EndOfRun)
+	for i := range ms {
+		m := &ms[i]
 		if !m.HasConf {
 			continue
 		}
 		for _, key := range keys.in(m.Text) {
-			out = append(out, confidence{m.Index, key, m.Confidence,
-				func(k, d string) audit.Step { return audit.MessageStep(k, m, d) },
-				func() audit.Finding {
-					return audit.Finding{File: m.File, Line: m.Line, Turn: m.Turn, Agent: m.Agent, Offset: m.Offset,
-						Boundary: st.CompactionNumber(m.Agent, m.Index)}
-				}})
+			out = append(out, confidence{index: m.Index, key: key, value: m.Confidence, msg: m})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b confidence) int { return cmp.Compare(a.index, b.index) })
@@ -135,7 +147,7 @@ func runConfidenceInflation(p *audit.Pass) {
 			if !ok || x.value <= prev.value+0.05 || st.ReadBetween(c.Agent, x.key, c.Index, x.index) {
 				continue
 			}
-			f := x.find()
+			f := x.finding(st)
 			f.Message = fmt.Sprintf("%s's confidence on %s rose from %.2f to %.2f after its compaction at turn %d, with no read of it",
 				c.Agent, x.key, prev.value, x.value, c.Turn)
 			f.Evidence.Chain = []audit.Step{prev.step("before", fmt.Sprintf("confidence %.2f", prev.value)),
