@@ -3,6 +3,7 @@ package audit
 import (
 	"cmp"
 	"fmt"
+	"iter"
 	"regexp"
 	"slices"
 	"strings"
@@ -134,7 +135,7 @@ type RunOutcome struct {
 // order: small enough to keep whole, it is what the state rules walk.
 type StateRun struct {
 	// All five lists are in run order (Index) once the run is read.
-	Ops         []StateOp
+	Ops         OpList
 	Compactions []Compaction
 	Messages    []Message
 	Tests       []RunOutcome
@@ -148,6 +149,55 @@ type StateRun struct {
 	ix        *stateIndex // built on the first question (stateindex.go)
 }
 
+// OpList is a run's state operations, kept in pieces of opPiece. A
+// multi-agent run holds hundreds of thousands of them, and they are never
+// copied whole: appending to one slice copied them all at each growth (a
+// third of the audit of a 100 MB run), and making one list of collected
+// pieces once the run was read took about a tenth of it.
+type OpList struct {
+	pieces [][]StateOp
+	n      int
+}
+
+// opPiece is the ops of a full piece: 170 KB.
+const opPiece = 1024
+
+// Len is the number of ops.
+func (l *OpList) Len() int { return l.n }
+
+// At is the i-th op.
+func (l *OpList) At(i int) *StateOp { return &l.pieces[i/opPiece][i%opPiece] }
+
+// Add appends an op. The first piece grows as a slice does, so a short
+// run holds little; later ones are made whole.
+func (l *OpList) Add(op StateOp) {
+	if len(l.pieces) == 0 || len(l.pieces[len(l.pieces)-1]) == opPiece {
+		var p []StateOp
+		if len(l.pieces) > 0 {
+			p = make([]StateOp, 0, opPiece)
+		}
+		l.pieces = append(l.pieces, p)
+	}
+	last := &l.pieces[len(l.pieces)-1]
+	*last = append(*last, op)
+	l.n++
+}
+
+// All yields the ops in order with their positions.
+func (l *OpList) All() iter.Seq2[int, *StateOp] {
+	return func(yield func(int, *StateOp) bool) {
+		i := 0
+		for _, p := range l.pieces {
+			for j := range p {
+				if !yield(i, &p[j]) {
+					return
+				}
+				i++
+			}
+		}
+	}
+}
+
 // stateCollector builds the StateRun as events stream past.
 type stateCollector struct {
 	run      *StateRun
@@ -159,8 +209,7 @@ type stateCollector struct {
 	// when its last side-effecting call was noted: more calls before the
 	// next op or compaction say nothing WorkedBetween could ask.
 	workMarks map[string]int
-	// the run's ops and messages as they come (finish makes the lists)
-	ops      chunks[StateOp]
+	// the run's messages as they come (finish makes the list)
 	messages chunks[Message]
 	strs     map[string]string // see intern
 }
@@ -198,7 +247,7 @@ func (c *stateCollector) observe(ev *parse.Event) {
 	switch ev.Kind {
 	case parse.KindStateRead, parse.KindStateWrite:
 		st := ev.State
-		c.ops.add(StateOp{Index: ev.Index, Time: clone(ev.Time), File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
+		c.run.Ops.Add(StateOp{Index: ev.Index, Time: clone(ev.Time), File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
 			Agent: agent, Write: ev.Kind == parse.KindStateWrite, Key: c.intern(st.Key), Value: c.intern(st.Value), Revision: st.Revision,
 			HasRevision: st.HasRevision, PayloadHash: clone(st.PayloadHash), Confidence: st.Confidence, HasConf: st.HasConf, Via: "state"})
 	case parse.KindBoundary:
@@ -216,7 +265,7 @@ func (c *stateCollector) observe(ev *parse.Event) {
 		}
 	case parse.KindToolCall:
 		if c.isEffect(ev.Format, ev) && ev.ToolName != "TodoWrite" {
-			marks := c.ops.n + len(c.run.Compactions)
+			marks := c.run.Ops.Len() + len(c.run.Compactions)
 			if last, ok := c.workMarks[agent]; !ok || last != marks {
 				c.workMarks[agent] = marks
 				c.run.Work = append(c.run.Work, RunOutcome{Agent: agent, Index: ev.Index, Time: clone(ev.Time), Turn: ev.Turn})
@@ -268,17 +317,15 @@ func (c *stateCollector) finish() *StateRun {
 			}
 		}
 	}
-	c.run.Ops, c.run.Messages = c.ops.all(), c.messages.all()
-	c.ops, c.messages, c.strs = chunks[StateOp]{}, chunks[Message]{}, nil
+	c.run.Messages = c.messages.all()
+	c.messages, c.strs = chunks[Message]{}, nil
 	c.run.order()
 	return c.run
 }
 
-// chunks collects a long list without copying it as it grows: a
-// multi-agent run holds hundreds of thousands of state operations, and an
-// append copied all of them again at each growth, into fresh memory, which
-// took a third of the audit of a 100 MB run. The list is made whole once,
-// when the run has been read.
+// chunks collects a long list without copying it as it grows: an append
+// copies the whole list again at each growth, into fresh memory. The list
+// is made whole once, when the run has been read.
 type chunks[T any] struct {
 	full [][]T
 	cur  []T
@@ -338,7 +385,7 @@ func (r *StateRun) order() {
 	if r.timed() {
 		r.renumberByTime()
 	}
-	byIndex(r.Ops, func(op *StateOp) int { return op.Index })
+	r.Ops.byIndex()
 	byIndex(r.Compactions, func(c *Compaction) int { return c.Index })
 	byIndex(r.Messages, func(m *Message) int { return m.Index })
 	byIndex(r.Tests, func(t *RunOutcome) int { return t.Index })
@@ -347,8 +394,8 @@ func (r *StateRun) order() {
 
 // timed reports whether every item of the run carries a timestamp.
 func (r *StateRun) timed() bool {
-	for i := range r.Ops {
-		if r.Ops[i].Time == "" {
+	for _, op := range r.Ops.All() {
+		if op.Time == "" {
 			return false
 		}
 	}
@@ -383,9 +430,9 @@ func (r *StateRun) renumberByTime() {
 		at    int32
 	}
 	outcomes := [][]RunOutcome{r.Tests, r.Work}
-	items := make([]item, 0, len(r.Ops)+len(r.Compactions)+len(r.Messages)+len(r.Tests)+len(r.Work))
-	for i := range r.Ops {
-		items = append(items, item{r.Ops[i].Time, r.Ops[i].Index, 0, int32(i)})
+	items := make([]item, 0, r.Ops.Len()+len(r.Compactions)+len(r.Messages)+len(r.Tests)+len(r.Work))
+	for i, op := range r.Ops.All() {
+		items = append(items, item{op.Time, op.Index, 0, int32(i)})
 	}
 	for i := range r.Compactions {
 		items = append(items, item{r.Compactions[i].Time, r.Compactions[i].Index, 1, int32(i)})
@@ -405,7 +452,7 @@ func (r *StateRun) renumberByTime() {
 	for n, it := range items {
 		switch it.list {
 		case 0:
-			r.Ops[it.at].Index = n
+			r.Ops.At(int(it.at)).Index = n
 		case 1:
 			r.Compactions[it.at].Index = n
 		case 2:
@@ -424,6 +471,25 @@ func byIndex[T any](list []T, index func(*T) int) {
 	for i := 1; i < len(list); i++ {
 		if index(&list[i]) < index(&list[i-1]) {
 			slices.SortStableFunc(list, func(a, b T) int { return cmp.Compare(index(&a), index(&b)) })
+			return
+		}
+	}
+}
+
+// byIndex sorts the ops by Index, keeping the order of equals, unless
+// they already are. Only a run that times reordered needs it, and it
+// sorts a copy and puts it back piece by piece.
+func (l *OpList) byIndex() {
+	for i := 1; i < l.n; i++ {
+		if l.At(i).Index < l.At(i-1).Index {
+			all := make([]StateOp, 0, l.n)
+			for _, p := range l.pieces {
+				all = append(all, p...)
+			}
+			slices.SortStableFunc(all, func(a, b StateOp) int { return cmp.Compare(a.Index, b.Index) })
+			for _, p := range l.pieces {
+				all = all[copy(p, all):]
+			}
 			return
 		}
 	}
@@ -472,7 +538,7 @@ func (c *stateCollector) mapped(call, result *parse.Event, m StateMapping) {
 	if cf := get(m.Confidence); cf.Exists() {
 		op.Confidence, op.HasConf = cf.Float(), true
 	}
-	c.ops.add(op)
+	c.run.Ops.Add(op)
 }
 
 func valueOf(v gjson.Result) string {
@@ -516,7 +582,7 @@ func (c *stateCollector) todoWrite(ev *parse.Event) {
 		if content == "" {
 			continue
 		}
-		c.ops.add(StateOp{Index: ev.Index, Time: strings.Clone(ev.Time), File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
+		c.run.Ops.Add(StateOp{Index: ev.Index, Time: strings.Clone(ev.Time), File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
 			Agent: c.agent(ev.Agent), Write: true, Key: c.intern("todo: " + content), Value: c.intern(t.Get("status").String()), Private: true, Via: "TodoWrite"})
 	}
 }

@@ -53,15 +53,15 @@ func keyOrder(op *StateOp, byAgent bool, agent, key string) int {
 // byOp orders positions in Ops by agent (when byAgent), key and position.
 func (r *StateRun) byOp(byAgent bool) func(a, b int32) int {
 	return func(a, b int32) int {
-		y := &r.Ops[b]
-		return cmp.Or(keyOrder(&r.Ops[a], byAgent, y.Agent, y.Key), cmp.Compare(a, b))
+		y := r.Ops.At(int(b))
+		return cmp.Or(keyOrder(r.Ops.At(int(a)), byAgent, y.Agent, y.Key), cmp.Compare(a, b))
 	}
 }
 
 // stretch is the part of a list made by byOp that holds the agent's (when
 // byAgent) ops of key.
 func (r *StateRun) stretch(list []int32, byAgent bool, agent, key string) []int32 {
-	at := func(i int) int { return keyOrder(&r.Ops[list[i]], byAgent, agent, key) }
+	at := func(i int) int { return keyOrder(r.Ops.At(int(list[i])), byAgent, agent, key) }
 	lo := sort.Search(len(list), func(i int) bool { return at(i) >= 0 })
 	hi := lo + sort.Search(len(list)-lo, func(i int) bool { return at(lo+i) > 0 })
 	return list[lo:hi]
@@ -71,9 +71,9 @@ func newStateIndex(r *StateRun) *stateIndex {
 	ix := &stateIndex{agentOps: map[string][]int32{}, sharedWrites: map[string][]int32{}, peers: map[string][]string{},
 		compactions: map[string][]int{}, messages: map[string][]int{}, tests: map[string][]int{}, work: map[string][]int{},
 		shares: map[string]bool{}}
-	ix.byAgentKey = make([]int32, 0, len(r.Ops))
+	ix.byAgentKey = make([]int32, 0, r.Ops.Len())
 	sharedKey := map[string]bool{}
-	for i, op := range r.Ops {
+	for i, op := range r.Ops.All() {
 		p := int32(i)
 		ix.agentOps[op.Agent] = append(ix.agentOps[op.Agent], p)
 		ix.byAgentKey = append(ix.byAgentKey, p)
@@ -94,7 +94,7 @@ func newStateIndex(r *StateRun) *stateIndex {
 	}
 	slices.SortFunc(ix.byAgentKey, r.byOp(true))
 	for _, p := range ix.byAgentKey { // the reads are in the same order: no second sort
-		if !r.Ops[p].Write {
+		if !r.Ops.At(int(p)).Write {
 			ix.readsByKey = append(ix.readsByKey, p)
 		}
 	}
@@ -126,10 +126,10 @@ func (r *StateRun) peersOf(byAgentKey []int32) map[string][]string {
 	}
 	var touches []touch
 	for i := 0; i < len(byAgentKey); {
-		op := &r.Ops[byAgentKey[i]]
+		op := r.Ops.At(int(byAgentKey[i]))
 		t := touch{key: op.Key, agent: op.Agent, first: byAgentKey[i]}
 		for ; i < len(byAgentKey); i++ {
-			o := &r.Ops[byAgentKey[i]]
+			o := r.Ops.At(int(byAgentKey[i]))
 			if o.Agent != t.agent || o.Key != t.key {
 				break
 			}
@@ -177,7 +177,7 @@ func countBefore[P int | int32](positions []P, indexAt func(int) int, before int
 	return sort.Search(len(positions), func(i int) bool { return indexAt(int(positions[i])) >= before })
 }
 
-func (r *StateRun) opIndex(i int) int         { return r.Ops[i].Index }
+func (r *StateRun) opIndex(i int) int         { return r.Ops.At(i).Index }
 func (r *StateRun) compactionIndex(i int) int { return r.Compactions[i].Index }
 
 // LastCompaction is an agent's latest compaction before an event, or nil.
@@ -240,7 +240,7 @@ func (r *StateRun) MessagesBetween(agent string, from, to int) []Message {
 func (r *StateRun) ReadBetween(agent, key string, from, to int) bool {
 	reads := r.stretch(r.index().readsByKey, true, agent, key)
 	n := countBefore(reads, r.opIndex, from+1)
-	return n < len(reads) && r.Ops[reads[n]].Index < to
+	return n < len(reads) && r.Ops.At(int(reads[n])).Index < to
 }
 
 // AgentKeyOps yields an agent's ops of one key after an event, in order.
@@ -248,7 +248,7 @@ func (r *StateRun) AgentKeyOps(agent, key string, after int) iter.Seq[StateOp] {
 	ops := r.stretch(r.index().byAgentKey, true, agent, key)
 	return func(yield func(StateOp) bool) {
 		for _, i := range ops[countBefore(ops, r.opIndex, after+1):] {
-			if !yield(r.Ops[i]) {
+			if !yield(*r.Ops.At(int(i))) {
 				return
 			}
 		}
@@ -260,7 +260,7 @@ func (r *StateRun) AgentOps(agent string) iter.Seq[*StateOp] {
 	ops := r.index().agentOps[agent]
 	return func(yield func(*StateOp) bool) {
 		for _, i := range ops {
-			if !yield(&r.Ops[i]) {
+			if !yield(r.Ops.At(int(i))) {
 				return
 			}
 		}
@@ -272,7 +272,7 @@ func (r *StateRun) AgentOps(agent string) iter.Seq[*StateOp] {
 func (r *StateRun) NextWrite(agent string, after int) *StateOp {
 	ws := r.index().sharedWrites[agent]
 	if n := countBefore(ws, r.opIndex, after+1); n < len(ws) {
-		return &r.Ops[ws[n]]
+		return r.Ops.At(int(ws[n]))
 	}
 	return nil
 }
@@ -296,7 +296,7 @@ func (r *StateRun) LastValue(key string, before int) (StateOp, bool) {
 	if n == 0 {
 		return StateOp{}, false
 	}
-	return r.Ops[ops[n-1]], true
+	return *r.Ops.At(int(ops[n-1])), true
 }
 
 // LastTest is an agent's latest test run up to and including an event, or
@@ -324,7 +324,7 @@ func WriteBreadth(r *StateRun, agent string) []TurnBreadth {
 	var out []TurnBreadth
 	keys := map[string]bool{}
 	for _, i := range r.index().sharedWrites[agent] {
-		op := r.Ops[i]
+		op := r.Ops.At(int(i))
 		if len(out) == 0 || out[len(out)-1].Turn != op.Turn {
 			out = append(out, TurnBreadth{Turn: op.Turn, FirstIndex: op.Index, File: op.File, Line: op.Line, Offset: op.Offset})
 			clear(keys)

@@ -9,10 +9,13 @@ import (
 
 // randomRun is a run of three agents over five keys, with every kind of
 // item the index answers about, its Index values spread and interleaved.
-func randomRun(rng *rand.Rand) *StateRun {
+func randomRun(rng *rand.Rand) *StateRun { return randomRunOf(rng, 300) }
+
+// randomRunOf is randomRun with n items.
+func randomRunOf(rng *rand.Rand, n int) *StateRun {
 	r := &StateRun{Agents: []string{"a", "b", "c"}}
 	agent := func() string { return r.Agents[rng.IntN(3)] }
-	for index := range 300 {
+	for index := range n {
 		switch rng.IntN(6) {
 		case 0, 1, 2:
 			op := StateOp{Index: index, Agent: agent(), Key: fmt.Sprintf("k%d", rng.IntN(5)), Turn: index / 7,
@@ -20,7 +23,7 @@ func randomRun(rng *rand.Rand) *StateRun {
 			if rng.IntN(4) > 0 {
 				op.Value = fmt.Sprint(rng.IntN(3))
 			}
-			r.Ops = append(r.Ops, op)
+			r.Ops.Add(op)
 		case 3:
 			r.Compactions = append(r.Compactions, Compaction{Index: index, Agent: agent()})
 		case 4:
@@ -37,13 +40,23 @@ func randomRun(rng *rand.Rand) *StateRun {
 	return r
 }
 
+// opsOf is a copy of the run's ops as one list.
+func opsOf(r *StateRun) []StateOp {
+	var out []StateOp
+	for _, op := range r.Ops.All() {
+		out = append(out, *op)
+	}
+	return out
+}
+
 // TestStateIndex holds every question the index answers to its definition,
 // a walk over the whole run, on random runs.
 func TestStateIndex(t *testing.T) {
 	for seed := range uint64(12) {
 		r := randomRun(rand.New(rand.NewPCG(seed, 1)))
+		ops := opsOf(r)
 		for _, agent := range append(r.Agents, "nobody") {
-			if got, want := r.Shares(agent), slices.ContainsFunc(r.Ops, func(op StateOp) bool { return op.Agent == agent && !op.Private }); got != want {
+			if got, want := r.Shares(agent), slices.ContainsFunc(ops, func(op StateOp) bool { return op.Agent == agent && !op.Private }); got != want {
 				t.Fatalf("seed %d: Shares(%s) = %v, want %v", seed, agent, got, want)
 			}
 			if got, want := r.Peers(agent), walkPeers(r, agent); !slices.Equal(got, want) {
@@ -51,7 +64,7 @@ func TestStateIndex(t *testing.T) {
 			}
 			var turns []TurnBreadth
 			var keys []string
-			for _, op := range r.Ops {
+			for _, op := range ops {
 				if op.Agent != agent || !op.Write || op.Private {
 					continue
 				}
@@ -70,7 +83,7 @@ func TestStateIndex(t *testing.T) {
 			}
 			for index := -1; index <= 301; index += 2 {
 				for from := index - 40; from <= index; from += 13 {
-					checkAt(t, r, seed, agent, from, index)
+					checkAt(t, r, ops, seed, agent, from, index)
 				}
 				var base []TurnBreadth
 				for _, tb := range got {
@@ -95,7 +108,7 @@ func TestStateIndex(t *testing.T) {
 
 // checkAt compares the index's answers about an agent between two events
 // with walks.
-func checkAt(t *testing.T, r *StateRun, seed uint64, agent string, from, to int) {
+func checkAt(t *testing.T, r *StateRun, ops []StateOp, seed uint64, agent string, from, to int) {
 	t.Helper()
 	fail := func(q string, got, want any) {
 		t.Helper()
@@ -124,9 +137,9 @@ func checkAt(t *testing.T, r *StateRun, seed uint64, agent string, from, to int)
 		fail("NextCompaction", got, next)
 	}
 	var nextWrite *StateOp
-	for i, op := range r.Ops {
+	for i, op := range ops {
 		if op.Agent == agent && op.Write && !op.Private && op.Index > to {
-			nextWrite = &r.Ops[i]
+			nextWrite = r.Ops.At(i)
 			break
 		}
 	}
@@ -135,14 +148,14 @@ func checkAt(t *testing.T, r *StateRun, seed uint64, agent string, from, to int)
 	}
 	for k := range 6 {
 		key := fmt.Sprintf("k%d", k)
-		read := slices.ContainsFunc(r.Ops, func(op StateOp) bool {
+		read := slices.ContainsFunc(ops, func(op StateOp) bool {
 			return !op.Write && op.Agent == agent && op.Key == key && op.Index > from && op.Index < to
 		})
 		if got := r.ReadBetween(agent, key, from, to); got != read {
 			fail("ReadBetween "+key, got, read)
 		}
 		var want []StateOp
-		for _, op := range r.Ops {
+		for _, op := range ops {
 			if op.Agent == agent && op.Key == key && op.Index > from {
 				want = append(want, op)
 			}
@@ -152,7 +165,7 @@ func checkAt(t *testing.T, r *StateRun, seed uint64, agent string, from, to int)
 		}
 		var lastValue StateOp
 		found := false
-		for _, op := range r.Ops {
+		for _, op := range ops {
 			if op.Key == key && op.Index < to && op.Value != "" {
 				lastValue, found = op, true
 			}
@@ -189,13 +202,13 @@ func checkAt(t *testing.T, r *StateRun, seed uint64, agent string, from, to int)
 // key the agent touches shared, in order of that op.
 func walkPeers(r *StateRun, agent string) []string {
 	keys := map[string]bool{}
-	for _, op := range r.Ops {
+	for _, op := range opsOf(r) {
 		if op.Agent == agent && !op.Private {
 			keys[op.Key] = true
 		}
 	}
 	var out []string
-	for _, op := range r.Ops {
+	for _, op := range opsOf(r) {
 		if op.Agent != agent && keys[op.Key] && !slices.Contains(out, op.Agent) {
 			out = append(out, op.Agent)
 		}
@@ -209,7 +222,7 @@ func walkPeers(r *StateRun, agent string) []string {
 func BenchmarkStateIndex(b *testing.B) {
 	r := &StateRun{}
 	add := func(agent, key string, write bool) {
-		r.Ops = append(r.Ops, StateOp{Index: len(r.Ops), Agent: agent, Key: key, Write: write, Value: "v"})
+		r.Ops.Add(StateOp{Index: r.Ops.Len(), Agent: agent, Key: key, Write: write, Value: "v"})
 	}
 	for n := range 80000 {
 		task, lock := fmt.Sprintf("task/%d", n), fmt.Sprintf("lock/%d", n)

@@ -15,7 +15,11 @@ import (
 func TestRunOrder(t *testing.T) {
 	for seed := range uint64(40) {
 		rng := rand.New(rand.NewPCG(seed, 2))
-		r := randomRun(rng)
+		n := 300
+		if seed%3 == 0 {
+			n = 6000 // ops in several pieces
+		}
+		r := randomRunOf(rng, n)
 		untimed := seed%4 == 0
 		stamp := func() string {
 			if untimed && rng.IntN(50) == 0 {
@@ -25,8 +29,8 @@ func TestRunOrder(t *testing.T) {
 			// after another put later times before earlier ones
 			return fmt.Sprintf("2026-11-30T10:%02d:00Z", rng.IntN(20))
 		}
-		for i := range r.Ops {
-			r.Ops[i].Time = stamp()
+		for _, op := range r.Ops.All() {
+			op.Time = stamp()
 		}
 		for i := range r.Compactions {
 			r.Compactions[i].Time = stamp()
@@ -54,8 +58,8 @@ func TestRunOrder(t *testing.T) {
 // timeSorted gives every item of r a time that rises with its Index.
 func timeSorted(r *StateRun) *StateRun {
 	at := func(i int) string { return fmt.Sprintf("2026-11-30T10:%04d", i) }
-	for i := range r.Ops {
-		r.Ops[i].Time = at(r.Ops[i].Index)
+	for _, op := range r.Ops.All() {
+		op.Time = at(op.Index)
 	}
 	for i := range r.Compactions {
 		r.Compactions[i].Time = at(r.Compactions[i].Index)
@@ -74,7 +78,8 @@ func timeSorted(r *StateRun) *StateRun {
 
 // referenceOrder orders a copy of r the plain way and describes it.
 func referenceOrder(r *StateRun) string {
-	c := &StateRun{Ops: slices.Clone(r.Ops), Compactions: slices.Clone(r.Compactions),
+	ops := opsOf(r)
+	c := &StateRun{Compactions: slices.Clone(r.Compactions),
 		Messages: slices.Clone(r.Messages), Tests: slices.Clone(r.Tests), Work: slices.Clone(r.Work)}
 	type item struct {
 		time  string
@@ -82,8 +87,8 @@ func referenceOrder(r *StateRun) string {
 		set   *int
 	}
 	var items []item
-	for i := range c.Ops {
-		items = append(items, item{c.Ops[i].Time, c.Ops[i].Index, &c.Ops[i].Index})
+	for i := range ops {
+		items = append(items, item{ops[i].Time, ops[i].Index, &ops[i].Index})
 	}
 	for i := range c.Compactions {
 		items = append(items, item{c.Compactions[i].Time, c.Compactions[i].Index, &c.Compactions[i].Index})
@@ -105,7 +110,10 @@ func referenceOrder(r *StateRun) string {
 			*it.set = n
 		}
 	}
-	slices.SortStableFunc(c.Ops, func(a, b StateOp) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortStableFunc(ops, func(a, b StateOp) int { return cmp.Compare(a.Index, b.Index) })
+	for _, op := range ops {
+		c.Ops.Add(op)
+	}
 	slices.SortStableFunc(c.Compactions, func(a, b Compaction) int { return cmp.Compare(a.Index, b.Index) })
 	slices.SortStableFunc(c.Messages, func(a, b Message) int { return cmp.Compare(a.Index, b.Index) })
 	slices.SortStableFunc(c.Tests, func(a, b RunOutcome) int { return cmp.Compare(a.Index, b.Index) })
@@ -115,7 +123,7 @@ func referenceOrder(r *StateRun) string {
 
 func describeRun(r *StateRun) string {
 	var b strings.Builder
-	for _, op := range r.Ops {
+	for _, op := range r.Ops.All() {
 		fmt.Fprintf(&b, "op %d %s %s %s\n", op.Index, op.Time, op.Agent, op.Key)
 	}
 	for _, c := range r.Compactions {
@@ -131,4 +139,39 @@ func describeRun(r *StateRun) string {
 		fmt.Fprintf(&b, "work %d %s %s\n", x.Index, x.Time, x.Agent)
 	}
 	return b.String()
+}
+
+// TestOpList holds the pieces to one list: positions, order, and sorting
+// by Index across pieces.
+func TestOpList(t *testing.T) {
+	for _, n := range []int{0, 1, opPiece - 1, opPiece, opPiece + 1, 3*opPiece + 17} {
+		var l OpList
+		var want []StateOp
+		rng := rand.New(rand.NewPCG(uint64(n), 4))
+		for i := range n {
+			op := StateOp{Index: rng.IntN(n/2 + 1), Key: fmt.Sprint("k", i)}
+			l.Add(op)
+			want = append(want, op)
+		}
+		if l.Len() != n {
+			t.Fatalf("n=%d: Len = %d", n, l.Len())
+		}
+		i := 0
+		for at, op := range l.All() {
+			if at != i || op != l.At(i) || *op != want[i] {
+				t.Fatalf("n=%d: All yields %d %v at %d, want %v", n, at, *op, i, want[i])
+			}
+			i++
+		}
+		if i != n {
+			t.Fatalf("n=%d: All yields %d ops", n, i)
+		}
+		l.byIndex()
+		slices.SortStableFunc(want, func(a, b StateOp) int { return cmp.Compare(a.Index, b.Index) })
+		for i := range n {
+			if *l.At(i) != want[i] {
+				t.Fatalf("n=%d: after byIndex, op %d is %v, want %v", n, i, *l.At(i), want[i])
+			}
+		}
+	}
 }

@@ -56,7 +56,7 @@ func agentDocs(st *audit.StateRun, baselineTurns int) []agentDoc {
 			}
 			d.Compactions = append(d.Compactions, compactionDoc{Turn: c.Turn, Line: c.Line, Notified: notified, Baseline: base})
 		}
-		for _, op := range st.Ops {
+		for _, op := range st.Ops.All() {
 			if op.Agent != name {
 				continue
 			}

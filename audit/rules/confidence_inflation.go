@@ -88,7 +88,7 @@ type keyFinder map[int]map[string]bool // key length → keys
 
 func newKeyFinder(st *audit.StateRun) keyFinder {
 	kf := keyFinder{}
-	for _, op := range st.Ops {
+	for _, op := range st.Ops.All() {
 		if kf[len(op.Key)] == nil {
 			kf[len(op.Key)] = map[string]bool{}
 		}

@@ -35,7 +35,8 @@ completion; never let a summary stand in for it.`,
 
 func runFalseCompletion(p *audit.Pass) {
 	st := p.State
-	for _, op := range st.Ops {
+	for _, o := range st.Ops.All() {
+		op := *o
 		if !op.Write || !audit.IsCompletion(op.Value) {
 			continue
 		}

@@ -40,7 +40,8 @@ func runStaleRevision(p *audit.Pass) {
 	}
 	maxRev := map[string]audit.StateOp{}
 	writes := map[seenWrite]bool{}
-	for _, op := range p.State.Ops {
+	for _, o := range p.State.Ops.All() {
+		op := *o
 		if op.Private || !op.HasRevision {
 			continue
 		}

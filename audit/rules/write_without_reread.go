@@ -32,22 +32,20 @@ the keys it writes.`,
 }
 
 func runWriteWithoutReread(p *audit.Pass) {
-	ops := p.State.Ops
 	// who touches each key over the whole run: a key no peer reads or
 	// writes is the writer's alone, and what it last wrote is the truth.
 	// A run has as many keys as tasks, so a key's agents are the first
 	// and whether there are others, not a set per key.
 	touchers := map[string]agentsOf{}
-	for i := range ops {
-		t := touchers[ops[i].Key]
-		t.add(ops[i].Agent)
-		touchers[ops[i].Key] = t
+	for _, op := range p.State.Ops.All() {
+		t := touchers[op.Key]
+		t.add(op.Agent)
+		touchers[op.Key] = t
 	}
 	exists := map[string]bool{}
 	writers := map[string]agentsOf{}
 	read := map[string]map[string]int{} // agent → key → last read index
-	for i := range ops {
-		op := &ops[i]
+	for _, op := range p.State.Ops.All() {
 		if op.Private {
 			continue
 		}
