@@ -11,6 +11,9 @@
 #   - a ~1 GB session, for peak memory;
 #   - a folder of 1,000 sessions (~512 KB each, one compaction each);
 #   - a ~100 MB Codex CLI rollout, the same work in Codex's record shapes;
+#   - a ~25 MB multi-agent run in compaudit's canonical JSONL (a planner, an
+#     executor and a verifier; nine state operations a task), the run the
+#     state rules' benchmark audits;
 #   - when ../shared/corpus is there, its real Claude Code sessions repeated
 #     to ~100 MB, each copy's uuids made its own (the corpus itself is only
 #     read; the file is written in WORKDIR).
@@ -18,8 +21,8 @@
 #   compaudit audit --format ndjson big.jsonl      against
 #   jq -c 'select(.type=="user")' big.jsonl
 # and prints the ratio, compaudit's MB/s and peak RSS, the peak RSS on 1 GB,
-# the same comparison on the Codex rollout and on the real sessions, and the
-# folder audited with 1 and with 2 workers (--jobs).
+# the same comparison on the Codex rollout, on the real sessions and on the
+# multi-agent run, and the folder audited with 1 and with 2 workers (--jobs).
 #
 # Needs: go, jq, GNU time (/usr/bin/time; Debian package "time").
 # WORKDIR defaults to a fresh temporary folder; it needs ~1.8 GB of disk.
@@ -43,6 +46,7 @@ echo "== generating transcripts in $work"
 [ -s "$work/huge.jsonl" ] || "$work/gentranscript" -size 1GB -seed 2 -o "$work/huge.jsonl"
 [ -d "$work/folder" ] || "$work/gentranscript" -sessions 1000 -size 512KB -compact-every 20 -seed 3 -dir "$work/folder"
 [ -s "$work/codex.jsonl" ] || "$work/gentranscript" -format codex -size 100MB -seed 4 -o "$work/codex.jsonl"
+[ -s "$work/multi.jsonl" ] || "$work/gentranscript" -format multiagent -size 25MB -o "$work/multi.jsonl"
 
 # seconds CMD... — wall-clock seconds of one run; output discarded. compaudit
 # exits 1 when it finds errors, which is not a failure here.
@@ -80,7 +84,8 @@ versus() {
   echo "jq -c 'select(.type==\"user\")': ${jq_s} s"
   echo "compaudit audit --format ndjson: ${ca_s} s"
   awk -v j="$jq_s" -v c="$ca_s" -v m="$mb" -v r="$ca_rss" 'BEGIN {
-    printf "ratio: compaudit is %.1fx faster than jq\n", j / c
+    if (j >= c) printf "ratio: compaudit is %.1fx faster than jq\n", j / c
+    else printf "ratio: compaudit is %.1fx slower than jq\n", c / j
     printf "compaudit: %.0f MB/s, peak RSS %.0f MB\n", m / c, r / 1024
   }'
 }
@@ -118,6 +123,8 @@ if [ -d "$corpus" ]; then
   fi
   versus "$real" "of real Claude Code sessions (../shared/corpus, repeated)"
 fi
+
+versus "$work/multi.jsonl" "multi-agent run (canonical JSONL)"
 
 echo "== folder of 1,000 sessions: 1 and 2 workers, alternating, best of $RUNS"
 folder_mb=$(du -sm "$work/folder" | cut -f1)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/parse"
+	"github.com/compaudit/compaudit/scripts/gentranscript/multiagent"
 )
 
 // multiAgentRun writes a canonical multi-agent run of n tasks: a planner
@@ -23,37 +24,8 @@ import (
 // every state rule has work to do on every task.
 func multiAgentRun(n int) []byte {
 	var b bytes.Buffer
-	turn := map[string]int{}
-	line := func(agent, format string, args ...any) {
-		turn[agent]++
-		fmt.Fprintf(&b, `{"agent":%q,"turn":%d,`, agent, turn[agent])
-		fmt.Fprintf(&b, format, args...)
-		b.WriteString("}\n")
-	}
-	line("planner", `"type":"message","role":"user","content":"Run every task once, verify each, and never mark a task done without reading it."`)
-	for i := 1; i <= n; i++ {
-		key := fmt.Sprintf("task/%d", i)
-		line("planner", `"type":"state","op":"write","key":%q,"value":"pending","revision":1`, key)
-		line("executor", `"type":"state","op":"read","key":%q,"value":"pending","revision":1`, key)
-		line("executor", `"type":"state","op":"write","key":%q,"value":"running","revision":2,"confidence":0.6`, key)
-		line("executor", `"type":"state","op":"write","key":"lock/%d","value":"executor","revision":1`, i)
-		line("executor", `"type":"tool_call","id":"c%d","name":"run_task","arguments":{"task":%q}`, i, key)
-		outcome, value := "done", "complete"
-		if i%7 == 0 {
-			outcome, value = "timeout after 600s", "failed"
-		}
-		line("executor", `"type":"tool_result","id":"c%d","content":"%s: %s","is_error":%t`, i, key, outcome, value == "failed")
-		line("executor", `"type":"state","op":"write","key":%q,"value":%q,"revision":3,"confidence":0.7`, key, value)
-		line("executor", `"type":"state","op":"write","key":"lock/%d","value":"released","revision":2`, i)
-		line("executor", `"type":"message","role":"assistant","content":"Finished %s: %s, confidence 0.7."`, key, value)
-		if i%40 == 0 {
-			line("executor", `"type":"compaction","summary":"Ran tasks up to %s; the failed ones are retried.","notified":["planner"]`, key)
-			failed := fmt.Sprintf("task/%d", i/7*7)
-			line("executor", `"type":"state","op":"write","key":%q,"value":"complete","revision":4,"confidence":0.95`, failed)
-			line("executor", `"type":"message","role":"assistant","content":"Retried %s: complete, confidence 0.95."`, failed)
-		}
-		line("verifier", `"type":"state","op":"read","key":%q,"value":%q,"revision":3`, key, value)
-		line("verifier", `"type":"message","role":"assistant","content":"Verified %s is %s, confidence 0.8."`, key, value)
+	if err := multiagent.Write(&b, n); err != nil {
+		panic(err)
 	}
 	return b.Bytes()
 }

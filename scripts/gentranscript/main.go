@@ -1,6 +1,7 @@
 // Command gentranscript writes synthetic Claude Code session transcripts
-// (and, with -format codex, Codex CLI rollouts: codex.go) for the benchmark
-// in scripts/bench.sh. The records have the exact shapes
+// (and, with -format codex, Codex CLI rollouts: codex.go; with -format
+// multiagent, a multi-agent run in compaudit's canonical JSONL: package
+// multiagent) for the benchmark in scripts/bench.sh. The records have the exact shapes
 // Claude Code writes (see ../shared/corpus): assistant messages split one
 // block per line under a shared message id, thinking blocks, tool results
 // duplicated in toolUseResult, bash and hook progress records, file-history
@@ -15,6 +16,7 @@
 //	gentranscript -size 100MB -o big.jsonl
 //	gentranscript -sessions 1000 -size 200KB -dir folder/
 //	gentranscript -format codex -size 100MB -o rollout.jsonl
+//	gentranscript -format multiagent -size 25MB -o run.jsonl
 package main
 
 import (
@@ -28,6 +30,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/compaudit/compaudit/scripts/gentranscript/multiagent"
 )
 
 func main() {
@@ -38,15 +42,22 @@ func main() {
 		sessions = flag.Int("sessions", 1, "number of session files to write into -dir")
 		seed     = flag.Uint64("seed", 1, "random seed; the same seed writes the same bytes")
 		every    = flag.Int("compact-every", 300, "turns between compactions")
-		format   = flag.String("format", "claude", "claude (Claude Code session) or codex (Codex CLI rollout)")
+		format   = flag.String("format", "claude", "claude (Claude Code session), codex (Codex CLI rollout) or multiagent (canonical multi-agent run)")
 	)
 	flag.Parse()
 	target, err := parseSize(*size)
 	if err != nil {
 		fatal(err)
 	}
-	if *format != "claude" && *format != "codex" {
-		fatal(fmt.Errorf("-format %q: want claude or codex", *format))
+	switch *format {
+	case "claude", "codex":
+	case "multiagent":
+		if err := writeRun(*out, target); err != nil {
+			fatal(err)
+		}
+		return
+	default:
+		fatal(fmt.Errorf("-format %q: want claude, codex or multiagent", *format))
 	}
 	gen := func(seed uint64) *generator {
 		g := newGenerator(seed, *every)
@@ -105,6 +116,27 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("bad size %q", s)
 	}
 	return int64(n * float64(mult)), nil
+}
+
+// writeRun writes a multi-agent run of about target bytes to path, or to
+// standard output for -. Its tasks are numbered, not drawn, so it has no
+// seed, and it is one run: no -dir.
+func writeRun(path string, target int64) error {
+	switch path {
+	case "":
+		return fmt.Errorf("-format multiagent writes one run: give -o FILE")
+	case "-":
+		return multiagent.WriteSize(os.Stdout, target)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := multiagent.WriteSize(f, target); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func writeFile(path string, g *generator, target int64) error {
