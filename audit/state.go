@@ -6,6 +6,7 @@ import (
 	"iter"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -619,6 +620,31 @@ func hasRNumber(lower string) bool {
 	return false
 }
 
+// mayReferTask reports whether lower, a message folded to lower case, holds
+// "task", "tasks", "entry" or "key" followed by a space: what taskRefRE
+// needs before it can match, checked first. A run's messages name tasks
+// as task/35 far more often than as "task 35", and the expression, tried
+// at every byte of each, cost about a tenth of a multi-agent audit's reading.
+func mayReferTask(lower string) bool {
+	for _, w := range []string{"task", "entry", "key"} {
+		for i := 0; ; {
+			j := strings.Index(lower[i:], w)
+			if j < 0 {
+				break
+			}
+			i += j + len(w)
+			k := i
+			if w == "task" && k < len(lower) && lower[k] == 's' {
+				k++
+			}
+			if k < len(lower) && strings.IndexByte(" \t\n\f\r\v", lower[k]) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // categoricalNouns are the words categoricalRE needs, checked first.
 var categoricalNouns = []string{"tasks", "entries", "items", "keys", "ones", "jobs", "records", "tickets", "issues", "rows", "shards", "steps", "fields", "cases", "changes", "updates"}
 
@@ -655,7 +681,7 @@ func messageContent(text string, literals []literalHit, claims []sentenceClaims)
 			cite(r)
 		}
 	}
-	if strings.Contains(lower, "task") || strings.Contains(lower, "entry") || strings.Contains(lower, "key") {
+	if mayReferTask(lower) {
 		for _, t := range taskRefRE.FindAllString(text, -1) {
 			cite(t)
 		}
@@ -667,8 +693,7 @@ func messageContent(text string, literals []literalHit, claims []sentenceClaims)
 		// nothing to read
 	} else if cm := confidenceRE.FindStringSubmatch(text); cm != nil {
 		v := strings.TrimSpace(strings.TrimSuffix(cm[1], "%"))
-		var f float64
-		fmt.Sscanf(v, "%g", &f)
+		f, _ := strconv.ParseFloat(v, 64) // the expression matched digits and a point
 		if strings.HasSuffix(cm[1], "%") {
 			f /= 100
 		}
