@@ -465,9 +465,9 @@ func (r *StateRun) renumberByTime() {
 }
 
 // byIndex sorts a list by Index, keeping the order of equals, unless it
-// already is (it is unless times reordered it). An op is 170 bytes, so the
-// check reads the items in place rather than through slices.IsSortedFunc,
-// which passes each by value.
+// already is (it is unless times reordered it). The check reads the items
+// in place: through slices.IsSortedFunc each comparison took two copies,
+// which index's pointer put on the heap.
 func byIndex[T any](list []T, index func(*T) int) {
 	for i := 1; i < len(list); i++ {
 		if index(&list[i]) < index(&list[i-1]) {
