@@ -1,12 +1,12 @@
 // Command gentranscript writes synthetic Claude Code session transcripts
 // (and, with -format codex, Codex CLI rollouts: codex.go; with -format
 // multiagent, a multi-agent run in compaudit's canonical JSONL: package
-// multiagent) for the benchmark in scripts/bench.sh. The records have the exact shapes
-// Claude Code writes (see ../shared/corpus): assistant messages split one
-// block per line under a shared message id, thinking blocks, tool results
-// duplicated in toolUseResult, bash and hook progress records, file-history
-// snapshots, turn durations, and a compact_boundary with its summary every
-// few hundred turns. The proportions follow the public corpus: about half the
+// multiagent) for the benchmark in scripts/bench.sh. The records have the
+// exact shapes Claude Code writes (see ../shared/corpus): assistant
+// messages split one block per line under a shared message id, thinking
+// blocks, tool results duplicated in toolUseResult, bash and hook progress
+// records, file-history snapshots, turn durations, and a compact_boundary
+// with its summary every few hundred turns. The proportions follow the public corpus: about half the
 // bytes are tool results, a third progress records, the rest assistant turns.
 //
 // Obligations are in play throughout (a bucket, a prohibition, a retry limit,
