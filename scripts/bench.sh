@@ -12,7 +12,7 @@
 #   - a folder of 1,000 sessions (~512 KB each, one compaction each);
 #   - a ~100 MB Codex CLI rollout, the same work in Codex's record shapes;
 #   - a ~25 MB multi-agent run in compaudit's canonical JSONL (a planner, an
-#     executor and a verifier; nine state operations a task), the run the
+#     executor and a verifier; seven state operations a task), the run the
 #     state rules' benchmark audits;
 #   - when ../shared/corpus is there, its real Claude Code sessions repeated
 #     to ~100 MB, each copy's uuids made its own (the corpus itself is only

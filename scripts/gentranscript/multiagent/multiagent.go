@@ -1,5 +1,5 @@
 // Package multiagent writes a multi-agent run in compaudit's canonical
-// JSONL: a planner, an executor and a verifier over numbered tasks, nine
+// JSONL: a planner, an executor and a verifier over numbered tasks, seven
 // state operations a task, with the executor compacting every 40 tasks and,
 // after each compaction, marking a failed task complete without reading it
 // again. The state rules' benchmark audits it in memory, and gentranscript
