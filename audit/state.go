@@ -150,45 +150,48 @@ type StateRun struct {
 	ix        *stateIndex // built on the first question (stateindex.go)
 }
 
-// OpList is a run's state operations, kept in pieces of opPiece. A
-// multi-agent run holds hundreds of thousands of them, and they are never
-// copied whole: appending to one slice copied them all at each growth (a
-// third of the audit of a 100 MB run), and making one list of collected
-// pieces once the run was read took about a tenth of it.
-type OpList struct {
-	pieces [][]StateOp
-	n      int
+// OpList is a run's state operations, in order. A multi-agent run holds
+// hundreds of thousands of them, so they stay in pieces (see pieces).
+type OpList struct{ pieces[StateOp] }
+
+// pieces is a long list kept in pieces of pieceLen, never copied whole:
+// appending to one slice copied all of a run's ops at each growth (a third
+// of the audit of a 100 MB run), and making one list of collected pieces
+// once the run was read took about a tenth of it.
+type pieces[T any] struct {
+	parts [][]T
+	n     int
 }
 
-// opPiece is the ops of a full piece: 170 KB.
-const opPiece = 1024
+// pieceLen is the items of a full piece: 170 KB of ops.
+const pieceLen = 1024
 
-// Len is the number of ops.
-func (l *OpList) Len() int { return l.n }
+// Len is the number of items.
+func (l *pieces[T]) Len() int { return l.n }
 
-// At is the i-th op.
-func (l *OpList) At(i int) *StateOp { return &l.pieces[i/opPiece][i%opPiece] }
+// At is the i-th item.
+func (l *pieces[T]) At(i int) *T { return &l.parts[i/pieceLen][i%pieceLen] }
 
-// Add appends an op. The first piece grows as a slice does, so a short
-// run holds little; later ones are made whole.
-func (l *OpList) Add(op StateOp) {
-	if len(l.pieces) == 0 || len(l.pieces[len(l.pieces)-1]) == opPiece {
-		var p []StateOp
-		if len(l.pieces) > 0 {
-			p = make([]StateOp, 0, opPiece)
+// Add appends an item. The first piece grows as a slice does, so a short
+// list holds little; later ones are made whole.
+func (l *pieces[T]) Add(v T) {
+	if len(l.parts) == 0 || len(l.parts[len(l.parts)-1]) == pieceLen {
+		var p []T
+		if len(l.parts) > 0 {
+			p = make([]T, 0, pieceLen)
 		}
-		l.pieces = append(l.pieces, p)
+		l.parts = append(l.parts, p)
 	}
-	last := &l.pieces[len(l.pieces)-1]
-	*last = append(*last, op)
+	last := &l.parts[len(l.parts)-1]
+	*last = append(*last, v)
 	l.n++
 }
 
-// All yields the ops in order with their positions.
-func (l *OpList) All() iter.Seq2[int, *StateOp] {
-	return func(yield func(int, *StateOp) bool) {
+// All yields the items in order with their positions.
+func (l *pieces[T]) All() iter.Seq2[int, *T] {
+	return func(yield func(int, *T) bool) {
 		i := 0
-		for _, p := range l.pieces {
+		for _, p := range l.parts {
 			for j := range p {
 				if !yield(i, &p[j]) {
 					return
@@ -197,6 +200,18 @@ func (l *OpList) All() iter.Seq2[int, *StateOp] {
 			}
 		}
 	}
+}
+
+// flat is a copy of the list as one slice, nil when it is empty.
+func (l *pieces[T]) flat() []T {
+	if l.n == 0 {
+		return nil
+	}
+	out := make([]T, 0, l.n)
+	for _, p := range l.parts {
+		out = append(out, p...)
+	}
+	return out
 }
 
 // stateCollector builds the StateRun as events stream past.
@@ -211,7 +226,7 @@ type stateCollector struct {
 	// next op or compaction say nothing WorkedBetween could ask.
 	workMarks map[string]int
 	// the run's messages as they come (finish makes the list)
-	messages chunks[Message]
+	messages pieces[Message]
 	strs     map[string]string // see intern
 }
 
@@ -262,7 +277,7 @@ func (c *stateCollector) observe(ev *parse.Event) {
 			}
 			m := messageOf(ev, content)
 			m.Agent, m.Time = agent, clone(m.Time)
-			c.messages.add(m)
+			c.messages.Add(m)
 		}
 	case parse.KindToolCall:
 		if c.isEffect(ev.Format, ev) && ev.ToolName != "TodoWrite" {
@@ -318,42 +333,10 @@ func (c *stateCollector) finish() *StateRun {
 			}
 		}
 	}
-	c.run.Messages = c.messages.all()
-	c.messages, c.strs = chunks[Message]{}, nil
+	c.run.Messages = c.messages.flat()
+	c.messages, c.strs = pieces[Message]{}, nil
 	c.run.order()
 	return c.run
-}
-
-// chunks collects a long list without copying it as it grows: an append
-// copies the whole list again at each growth, into fresh memory. The list
-// is made whole once, when the run has been read.
-type chunks[T any] struct {
-	full [][]T
-	cur  []T
-	n    int
-}
-
-func (c *chunks[T]) add(v T) {
-	if len(c.cur) == cap(c.cur) {
-		if c.cur != nil {
-			c.full = append(c.full, c.cur)
-		}
-		c.cur = make([]T, 0, min(max(64, 2*cap(c.cur)), 4096))
-	}
-	c.cur = append(c.cur, v)
-	c.n++
-}
-
-// all is the list, in the order added.
-func (c *chunks[T]) all() []T {
-	if c.n == 0 {
-		return nil
-	}
-	out := make([]T, 0, c.n)
-	for _, f := range c.full {
-		out = append(out, f...)
-	}
-	return append(out, c.cur...)
 }
 
 // maxInterned bounds the strings a run shares among its ops: keys and
@@ -483,12 +466,9 @@ func byIndex[T any](list []T, index func(*T) int) {
 func (l *OpList) byIndex() {
 	for i := 1; i < l.n; i++ {
 		if l.At(i).Index < l.At(i-1).Index {
-			all := make([]StateOp, 0, l.n)
-			for _, p := range l.pieces {
-				all = append(all, p...)
-			}
+			all := l.flat()
 			slices.SortStableFunc(all, func(a, b StateOp) int { return cmp.Compare(a.Index, b.Index) })
-			for _, p := range l.pieces {
+			for _, p := range l.parts {
 				all = all[copy(p, all):]
 			}
 			return

@@ -144,7 +144,7 @@ func describeRun(r *StateRun) string {
 // TestOpList holds the pieces to one list: positions, order, and sorting
 // by Index across pieces.
 func TestOpList(t *testing.T) {
-	for _, n := range []int{0, 1, opPiece - 1, opPiece, opPiece + 1, 3*opPiece + 17} {
+	for _, n := range []int{0, 1, pieceLen - 1, pieceLen, pieceLen + 1, 3*pieceLen + 17} {
 		var l OpList
 		var want []StateOp
 		rng := rand.New(rand.NewPCG(uint64(n), 4))

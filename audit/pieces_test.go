@@ -8,17 +8,17 @@ import (
 	"unsafe"
 )
 
-// TestChunksKeepOrder: a list collected in chunks comes out whole and in
-// the order it was added, across the chunks' edges.
-func TestChunksKeepOrder(t *testing.T) {
-	for _, n := range []int{0, 1, 63, 64, 65, 4096, 4097, 20000} {
-		var c chunks[int]
+// TestPiecesKeepOrder: a list kept in pieces comes out whole and in the
+// order it was added, across the pieces' edges.
+func TestPiecesKeepOrder(t *testing.T) {
+	for _, n := range []int{0, 1, pieceLen - 1, pieceLen, pieceLen + 1, 4*pieceLen + 1, 20000} {
+		var l pieces[int]
 		var want []int
 		for i := range n {
-			c.add(i * 3)
+			l.Add(i * 3)
 			want = append(want, i*3)
 		}
-		if got := c.all(); !slices.Equal(got, want) || c.n != n {
+		if got := l.flat(); !slices.Equal(got, want) || l.Len() != n {
 			t.Errorf("%d added: got %d back, out of order or short", n, len(got))
 		}
 	}
