@@ -243,23 +243,22 @@ func (r *StateRun) ReadBetween(agent, key string, from, to int) bool {
 	return n < len(reads) && r.Ops.At(int(reads[n])).Index < to
 }
 
-// AgentKeyOps yields an agent's ops of one key after an event, in order.
-func (r *StateRun) AgentKeyOps(agent, key string, after int) iter.Seq[StateOp] {
+// AgentKeyOps yields an agent's ops of one key after an event, in order:
+// the run's own, not copies.
+func (r *StateRun) AgentKeyOps(agent, key string, after int) iter.Seq[*StateOp] {
 	ops := r.stretch(r.index().byAgentKey, true, agent, key)
-	return func(yield func(StateOp) bool) {
-		for _, i := range ops[countBefore(ops, r.opIndex, after+1):] {
-			if !yield(*r.Ops.At(int(i))) {
-				return
-			}
-		}
-	}
+	return r.opsAt(ops[countBefore(ops, r.opIndex, after+1):])
 }
 
 // AgentOps yields an agent's ops, in order: the run's own, not copies.
 func (r *StateRun) AgentOps(agent string) iter.Seq[*StateOp] {
-	ops := r.index().agentOps[agent]
+	return r.opsAt(r.index().agentOps[agent])
+}
+
+// opsAt yields the ops at positions in Ops.
+func (r *StateRun) opsAt(positions []int32) iter.Seq[*StateOp] {
 	return func(yield func(*StateOp) bool) {
-		for _, i := range ops {
+		for _, i := range positions {
 			if !yield(r.Ops.At(int(i))) {
 				return
 			}

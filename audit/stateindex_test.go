@@ -62,6 +62,18 @@ func TestStateIndex(t *testing.T) {
 			if got, want := r.Peers(agent), walkPeers(r, agent); !slices.Equal(got, want) {
 				t.Fatalf("seed %d: Peers(%s) = %v, want %v", seed, agent, got, want)
 			}
+			var mine, agentOps []StateOp
+			for _, op := range ops {
+				if op.Agent == agent {
+					mine = append(mine, op)
+				}
+			}
+			for op := range r.AgentOps(agent) {
+				agentOps = append(agentOps, *op)
+			}
+			if !slices.Equal(agentOps, mine) {
+				t.Fatalf("seed %d: AgentOps(%s) yields %d ops, want its %d in order", seed, agent, len(agentOps), len(mine))
+			}
 			var turns []TurnBreadth
 			var keys []string
 			for _, op := range ops {
@@ -160,7 +172,11 @@ func checkAt(t *testing.T, r *StateRun, ops []StateOp, seed uint64, agent string
 				want = append(want, op)
 			}
 		}
-		if got := slices.Collect(r.AgentKeyOps(agent, key, from)); !slices.Equal(got, want) {
+		var got []StateOp
+		for op := range r.AgentKeyOps(agent, key, from) {
+			got = append(got, *op)
+		}
+		if !slices.Equal(got, want) {
 			fail("AgentKeyOps "+key, got, want)
 		}
 		var lastValue StateOp
