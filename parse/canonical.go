@@ -2,7 +2,7 @@ package parse
 
 import (
 	"encoding/json"
-	"slices"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -18,14 +18,79 @@ type canonicalDecoder struct {
 
 func newCanonicalDecoder(s *sink) *canonicalDecoder { return &canonicalDecoder{s: s} }
 
-// prepare keeps the record's index of its members: decode asks for a
-// dozen of them, and gjson would walk the record from its start for each.
-func (d *canonicalDecoder) prepare(rec record, _ func(*Event)) any {
-	return &canonicalRecord{raw: rec.raw, fields: slices.Clone(rec.fields)}
+// prepare reads a record into its events on a reading worker, with all
+// but what needs the records before it: the agent's turn, the default
+// agent, the line's place. A multi-agent run is mostly small records, and
+// reading them in the ordered stage kept one core busy while the other
+// waited.
+func (d *canonicalDecoder) prepare(rec record, annotate func(*Event)) any {
+	r := &canonicalRead{}
+	readCanonical(&canonicalRecord{raw: rec.raw, fields: rec.fields}, r)
+	for i := range r.drafts {
+		r.drafts[i].repaired = settle(&r.drafts[i].ev, rec.utf8, annotate)
+	}
+	return r
 }
 
 func (d *canonicalDecoder) apply(p any, line int, off int64) {
-	d.decode(p.(*canonicalRecord), line, off)
+	r := p.(*canonicalRead)
+	if r.problem != "" {
+		d.s.diag.add(r.severity, line, "%s", r.problem)
+		return
+	}
+	agent := r.agent
+	if agent == "" {
+		agent = d.s.agent
+	}
+	if agent == "" {
+		agent = MainAgent
+	}
+	for i := range r.drafts {
+		dr := &r.drafts[i]
+		ev := &dr.ev
+		ev.Line, ev.Offset, ev.Agent = line, off, agent
+		if b := ev.Boundary; b != nil {
+			b.ReplacesThrough = d.turns.current(agent)
+		}
+		switch {
+		case r.hasTurn:
+			ev.Turn = d.turns.set(agent, dr.side, r.turn)
+		case dr.side == sideBoundary:
+			ev.Turn = d.turns.boundary(agent)
+		default:
+			ev.Turn = d.turns.next(agent, dr.side, "")
+		}
+		if dr.repaired {
+			d.s.diag.add(Warning, line, invalidUTF8Msg)
+		}
+		d.s.put(ev)
+	}
+}
+
+// canonicalRead is what a worker reads of one record: its events, or the
+// problem that skips it.
+type canonicalRead struct {
+	agent    string // the record's own agent; "" for the file's
+	turn     int    // the record's explicit turn, when hasTurn
+	hasTurn  bool
+	drafts   []canonicalDraft
+	severity Severity
+	problem  string
+}
+
+// canonicalDraft is an event and the side of the conversation it counts on.
+type canonicalDraft struct {
+	ev       Event
+	side     side
+	repaired bool // its text was not UTF-8 and was mended
+}
+
+func (r *canonicalRead) skip(sev Severity, format string, args ...any) {
+	r.severity, r.problem = sev, fmt.Sprintf(format, args...)
+}
+
+func (r *canonicalRead) add(ev Event, s side) {
+	r.drafts = append(r.drafts, canonicalDraft{ev: ev, side: s})
 }
 
 // canonicalRecord is a validated record and the index of its members.
@@ -50,51 +115,43 @@ func (r *canonicalRecord) Get(key string) gjson.Result {
 	return gjson.Result{}
 }
 
-func (d *canonicalDecoder) decode(rec *canonicalRecord, line int, off int64) {
-	base := Event{Line: line, Offset: off, Agent: rec.Get("agent").Str, Time: rec.Get("ts").Str}
-	if base.Agent == "" {
-		base.Agent = d.s.agent
-	}
-	if base.Agent == "" {
-		base.Agent = MainAgent
-	}
+// readCanonical reads one record of the canonical format, or a chat
+// message, into r.
+func readCanonical(rec *canonicalRecord, r *canonicalRead) {
+	r.agent = rec.Get("agent").Str
+	base := Event{Time: rec.Get("ts").Str}
 	if cwd := rec.Get("cwd").Str; cwd != "" {
 		base.Cwd = cwd
 	}
 	typ := rec.Get("type")
 	if !typ.Exists() {
 		if rec.Get("role").Type == gjson.String {
-			d.chat(rec, base)
+			readChat(rec, base, r)
 			return
 		}
-		d.s.diag.add(Error, line, `record has neither "type" nor "role": skipped`)
+		r.skip(Error, `record has neither "type" nor "role": skipped`)
 		return
 	}
-	explicit := rec.Get("turn")
-	turn := func(s side) int {
-		if explicit.Type == gjson.Number {
-			return d.turns.set(base.Agent, s, int(explicit.Int()))
-		}
-		return d.turns.next(base.Agent, s, "")
+	if explicit := rec.Get("turn"); explicit.Type == gjson.Number {
+		r.turn, r.hasTurn = int(explicit.Int()), true
 	}
 	switch typ.Str {
 	case "message":
 		role, ok := ParseRole(rec.Get("role").Str)
 		if !ok || role == RoleTool {
-			d.s.diag.add(Error, line, "message with role %q (want user, assistant, system or developer): skipped", rec.Get("role").Str)
+			r.skip(Error, "message with role %q (want user, assistant, system or developer): skipped", rec.Get("role").Str)
 			return
 		}
 		ev := base
 		ev.Kind, ev.Role, ev.Text = KindMessage, role, rec.Get("content").Str
 		ev.Origin = originField(rec)
-		ev.Turn = turn(sideOf(role))
-		d.s.put(&ev)
+		r.add(ev, sideOf(role))
 	case "tool_call":
 		ev := base
 		ev.Kind, ev.Role = KindToolCall, RoleAssistant
 		ev.ToolID, ev.ToolName = idString(rec.Get("id")), rec.Get("name").Str
 		if ev.ToolName == "" {
-			d.s.diag.add(Error, line, "tool_call without a name: skipped")
+			r.skip(Error, "tool_call without a name: skipped")
 			return
 		}
 		ev.Args = rawArgs(rec.Get("arguments").Raw)
@@ -102,20 +159,17 @@ func (d *canonicalDecoder) decode(rec *canonicalRecord, line int, off int64) {
 			v := se.Bool()
 			ev.SideEffect = &v
 		}
-		ev.Turn = turn(sideAssistant)
-		d.s.put(&ev)
+		r.add(ev, sideAssistant)
 	case "tool_result":
 		ev := base
 		ev.Kind, ev.Role = KindToolResult, RoleTool
 		ev.ToolID = idString(rec.Get("id"))
 		ev.Text = textOf(rec.Get("content"))
 		ev.IsError = rec.Get("is_error").Bool()
-		ev.Turn = turn(sideTool)
-		d.s.put(&ev)
+		r.add(ev, sideTool)
 	case "compaction":
 		b := &Boundary{Kind: BoundaryCompact, Trigger: rec.Get("trigger").Str,
 			PreTokens: int(rec.Get("pre_tokens").Int())}
-		b.ReplacesThrough = d.turns.current(base.Agent)
 		if s := rec.Get("summary"); s.Type == gjson.String {
 			b.Summary, b.Readable = s.Str, true
 		} else {
@@ -137,26 +191,21 @@ func (d *canonicalDecoder) decode(rec *canonicalRecord, line int, off int64) {
 		}
 		ev := base
 		ev.Kind, ev.Role, ev.Origin, ev.Boundary = KindBoundary, RoleSystem, OriginHarness, b
-		if explicit.Type == gjson.Number {
-			ev.Turn = d.turns.set(base.Agent, sideBoundary, int(explicit.Int()))
-		} else {
-			ev.Turn = d.turns.boundary(base.Agent)
-		}
-		d.s.put(&ev)
+		r.add(ev, sideBoundary)
 	case "state":
 		op := rec.Get("op").Str
 		if op != "read" && op != "write" {
-			d.s.diag.add(Error, line, "state event with op %q (want read or write): skipped", op)
+			r.skip(Error, "state event with op %q (want read or write): skipped", op)
 			return
 		}
 		key := rec.Get("key").Str
 		if key == "" {
-			d.s.diag.add(Error, line, "state event without a key: skipped")
+			r.skip(Error, "state event without a key: skipped")
 			return
 		}
 		st := &StateOp{Key: key, Value: valueString(rec.Get("value")), PayloadHash: rec.Get("payload_hash").Str}
-		if r := rec.Get("revision"); r.Type == gjson.Number {
-			st.Revision, st.HasRevision = r.Int(), true
+		if rv := rec.Get("revision"); rv.Type == gjson.Number {
+			st.Revision, st.HasRevision = rv.Int(), true
 		}
 		if c := rec.Get("confidence"); c.Type == gjson.Number {
 			st.Confidence, st.HasConf = c.Float(), true
@@ -166,23 +215,23 @@ func (d *canonicalDecoder) decode(rec *canonicalRecord, line int, off int64) {
 		if op == "write" {
 			ev.Kind = KindStateWrite
 		}
-		ev.Turn = turn(sideAssistant)
-		d.s.put(&ev)
+		r.add(ev, sideAssistant)
 	default:
-		d.s.diag.add(Warning, line, "unknown event type %q: skipped", typ.Str)
+		r.skip(Warning, "unknown event type %q: skipped", typ.Str)
 	}
 }
 
-// chat reads an OpenAI chat message: {role, content, tool_calls} or a tool
-// message {role: tool, tool_call_id, content}.
-func (d *canonicalDecoder) chat(rec *canonicalRecord, base Event) {
+// readChat reads an OpenAI chat message: {role, content, tool_calls} or a
+// tool message {role: tool, tool_call_id, content}. A chat message's turns
+// are counted, whatever "turn" it carries.
+func readChat(rec *canonicalRecord, base Event, r *canonicalRead) {
 	roleName := rec.Get("role").Str
 	if roleName == "function" {
 		roleName = "tool"
 	}
 	role, ok := ParseRole(roleName)
 	if !ok {
-		d.s.diag.add(Error, base.Line, "chat message with unknown role %q: skipped", roleName)
+		r.skip(Error, "chat message with unknown role %q: skipped", roleName)
 		return
 	}
 	text := textOf(rec.Get("content"))
@@ -191,16 +240,14 @@ func (d *canonicalDecoder) chat(rec *canonicalRecord, base Event) {
 		ev.Kind, ev.Role, ev.Text = KindToolResult, RoleTool, text
 		ev.ToolID = idString(rec.Get("tool_call_id"))
 		ev.IsError = rec.Get("is_error").Bool()
-		ev.Turn = d.turns.next(base.Agent, sideTool, "")
-		d.s.put(&ev)
+		r.add(ev, sideTool)
 		return
 	}
 	if strings.TrimSpace(text) != "" {
 		ev := base
 		ev.Kind, ev.Role, ev.Text = KindMessage, role, text
 		ev.Origin = originField(rec)
-		ev.Turn = d.turns.next(base.Agent, sideOf(role), "")
-		d.s.put(&ev)
+		r.add(ev, sideOf(role))
 	}
 	for _, c := range rec.Get("tool_calls").Array() {
 		ev := base
@@ -208,8 +255,7 @@ func (d *canonicalDecoder) chat(rec *canonicalRecord, base Event) {
 		ev.ToolID = idString(c.Get("id"))
 		ev.ToolName = c.Get("function.name").Str
 		ev.Args = rawArgs(c.Get("function.arguments").Raw)
-		ev.Turn = d.turns.next(base.Agent, sideAssistant, "")
-		d.s.put(&ev)
+		r.add(ev, sideAssistant)
 	}
 }
 

@@ -1,7 +1,9 @@
 package parse
 
 import (
+	"reflect"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -64,4 +66,89 @@ func FuzzCanonicalRecordGet(f *testing.F) {
 		f.Add(c)
 	}
 	f.Fuzz(checkCanonicalGet)
+}
+
+// A canonical record is read on a worker and numbered in order: the turns,
+// agents and problems of a file must come out as the format defines them,
+// however many workers read it.
+func TestCanonicalTurnsAgentsProblems(t *testing.T) {
+	lines := []string{
+		`{"type":"message","role":"user","content":"deploy to staging"}`,
+		`{"type":"message","role":"assistant","content":"on it","agent":"planner"}`,
+		`{"type":"tool_call","name":"shell","id":1,"arguments":{"cmd":"ls"}}`,
+		`{"type":"tool_result","id":1,"content":"a b"}`,
+		`{"type":"bogus"}`,
+		`{"type":"compaction","summary":"deploying"}`,
+		`{"type":"message","role":"user","content":"later","turn":9}`,
+		`{"type":"state","op":"write","key":"task/1","value":"done","agent":"planner","turn":4}`,
+		`{"role":"assistant","content":"calling f","tool_calls":[{"id":"c1","function":{"name":"f","arguments":"{}"}}],"turn":50}`,
+		`{"nope":1}`,
+		"{\"type\":\"message\",\"role\":\"user\",\"content\":\"caf\xff\"}",
+		`{"type":"message","role":"tool","content":"x"}`,
+	}
+	type got struct {
+		Line         int
+		Agent        string
+		Kind         Kind
+		Turn         int
+		Text         string
+		ReplacesUpTo int
+		StateKey     string
+		ToolName     string
+		ToolID       string
+	}
+	want := []got{
+		{Line: 1, Agent: MainAgent, Kind: KindMessage, Turn: 1, Text: "deploy to staging"},
+		{Line: 2, Agent: "planner", Kind: KindMessage, Turn: 1, Text: "on it"},
+		{Line: 3, Agent: MainAgent, Kind: KindToolCall, Turn: 2, ToolName: "shell", ToolID: "1"},
+		{Line: 4, Agent: MainAgent, Kind: KindToolResult, Turn: 2, Text: "a b", ToolID: "1"},
+		// a compaction replaces the turns so far and takes effect in the next
+		{Line: 6, Agent: MainAgent, Kind: KindBoundary, Turn: 3, ReplacesUpTo: 2},
+		{Line: 7, Agent: MainAgent, Kind: KindMessage, Turn: 9, Text: "later"},
+		{Line: 8, Agent: "planner", Kind: KindStateWrite, Turn: 4, StateKey: "task/1"},
+		// a chat message's turns are counted from the last, whatever it says
+		{Line: 9, Agent: MainAgent, Kind: KindMessage, Turn: 10, Text: "calling f"},
+		{Line: 9, Agent: MainAgent, Kind: KindToolCall, Turn: 10, ToolName: "f", ToolID: "c1"},
+		{Line: 11, Agent: MainAgent, Kind: KindMessage, Turn: 11, Text: "caf\uFFFD"},
+	}
+	wantDiags := []struct {
+		line int
+		sev  Severity
+		has  string
+	}{
+		{5, Warning, `unknown event type "bogus"`},
+		{10, Error, `neither "type" nor "role"`},
+		{11, Warning, "UTF-8"},
+		{12, Error, `role "tool"`},
+	}
+	data := strings.Join(lines, "\n") + "\n"
+	for _, workers := range []int{1, 2} {
+		var evs []got
+		res, err := ReadFile(File{Path: "-"}, Options{Format: FormatCanonical, Stdin: strings.NewReader(data), Workers: workers}, 0, func(ev *Event) error {
+			g := got{Line: ev.Line, Agent: ev.Agent, Kind: ev.Kind, Turn: ev.Turn, Text: ev.Text, ToolName: ev.ToolName, ToolID: ev.ToolID}
+			if ev.Boundary != nil {
+				g.ReplacesUpTo = ev.Boundary.ReplacesThrough
+			}
+			if ev.State != nil {
+				g.StateKey = ev.State.Key
+			}
+			evs = append(evs, g)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(evs, want) {
+			t.Errorf("%d workers: events\n%+v\nwant\n%+v", workers, evs, want)
+		}
+		if len(res.Diagnostics) != len(wantDiags) {
+			t.Fatalf("%d workers: diagnostics %+v, want %d", workers, res.Diagnostics, len(wantDiags))
+		}
+		for i, d := range res.Diagnostics {
+			w := wantDiags[i]
+			if d.Line != w.line || d.Severity != w.sev || !strings.Contains(d.Message, w.has) {
+				t.Errorf("%d workers: diagnostic %d is %+v, want line %d, %v, saying %q", workers, i, d, w.line, w.sev, w.has)
+			}
+		}
+	}
 }
