@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/compaudit/compaudit/parse"
 	"github.com/tidwall/gjson"
@@ -228,6 +229,9 @@ type stateCollector struct {
 	// the run's messages as they come (finish makes the list)
 	messages pieces[Message]
 	strs     map[string]string // see intern
+	// holding is told of each full piece of ops (Options.Holding)
+	holding func(bytes int64)
+	held    int64
 }
 
 type pendingCall struct {
@@ -263,7 +267,7 @@ func (c *stateCollector) observe(ev *parse.Event) {
 	switch ev.Kind {
 	case parse.KindStateRead, parse.KindStateWrite:
 		st := ev.State
-		c.run.Ops.Add(StateOp{Index: ev.Index, Time: clone(ev.Time), File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
+		c.addOp(StateOp{Index: ev.Index, Time: clone(ev.Time), File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
 			Agent: agent, Write: ev.Kind == parse.KindStateWrite, Key: c.intern(st.Key), Value: c.intern(st.Value), Revision: st.Revision,
 			HasRevision: st.HasRevision, PayloadHash: clone(st.PayloadHash), Confidence: st.Confidence, HasConf: st.HasConf, Via: "state"})
 	case parse.KindBoundary:
@@ -320,6 +324,26 @@ func (c *stateCollector) observe(ev *parse.Event) {
 				c.run.Tests = append(c.run.Tests, RunOutcome{Agent: agent, Index: ev.Index, Time: clone(ev.Time), Turn: ev.Turn, Value: val})
 			}
 		}
+	}
+}
+
+// addOp adds an op to the run, and tells holding of each piece of ops
+// once it fills. Only the ops are told of: a session holds its agent's
+// messages too, within the floor its memory budget was set by.
+func (c *stateCollector) addOp(op StateOp) {
+	c.run.Ops.Add(op)
+	if c.holding != nil && c.run.Ops.Len()%pieceLen == 0 {
+		b := int64(pieceLen * unsafe.Sizeof(StateOp{}))
+		c.held += b
+		c.holding(b)
+	}
+}
+
+// letGo tells holding that what it was told of is no longer held.
+func (c *stateCollector) letGo() {
+	if c.holding != nil && c.held > 0 {
+		c.holding(-c.held)
+		c.held = 0
 	}
 }
 
@@ -519,7 +543,7 @@ func (c *stateCollector) mapped(call, result *parse.Event, m StateMapping) {
 	if cf := get(m.Confidence); cf.Exists() {
 		op.Confidence, op.HasConf = cf.Float(), true
 	}
-	c.run.Ops.Add(op)
+	c.addOp(op)
 }
 
 func valueOf(v gjson.Result) string {
@@ -563,7 +587,7 @@ func (c *stateCollector) todoWrite(ev *parse.Event) {
 		if content == "" {
 			continue
 		}
-		c.run.Ops.Add(StateOp{Index: ev.Index, Time: strings.Clone(ev.Time), File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
+		c.addOp(StateOp{Index: ev.Index, Time: strings.Clone(ev.Time), File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
 			Agent: c.agent(ev.Agent), Write: true, Key: c.intern("todo: " + content), Value: c.intern(t.Get("status").String()), Private: true, Via: "TodoWrite"})
 	}
 }

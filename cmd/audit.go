@@ -392,7 +392,9 @@ func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, ful
 		limit = wholeResultsAhead
 	}
 	ahead := min(len(transcripts), max(limit, 2*jobs))
-	defer setMemoryBudget(transcripts, ahead, full)()
+	budget := setMemoryBudget(transcripts, ahead, full)
+	defer budget.stop()
+	aopts.Holding = budget.hold
 	prog := newProgress(a, len(transcripts))
 	type outcome struct {
 		res  *audit.Result

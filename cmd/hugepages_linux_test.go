@@ -82,8 +82,8 @@ func budgetChild(t *testing.T, input string) {
 			t.Fatal(err)
 		}
 	}
-	stop := setMemoryBudget([]parse.Transcript{{Path: path, Files: []parse.File{{Path: path, Agent: parse.MainAgent}}}}, 1, false)
-	stop()
+	budget := setMemoryBudget([]parse.Transcript{{Path: path, Files: []parse.File{{Path: path, Agent: parse.MainAgent}}}}, 1, false)
+	budget.stop()
 	if countAdvised(t) > 0 {
 		fmt.Println("heap: advised")
 	} else {

@@ -30,9 +30,16 @@ import (
 // An audit of 16 MB or more (largeInput) also asks for its heap to be backed
 // by huge pages (preferHugePages), whatever GOGC and GOMEMLIMIT say.
 //
+// What an audit keeps to its end however it streams (a multi-agent run's
+// state operations, audit.Options.Holding) is told to the budget's hold and
+// raises the floor by as much: a 26 MB multi-agent run holds about 60 MiB
+// at its end, three quarters of the floor, where the limit left the heap
+// 20 MiB to grow in and the collector ran every few milliseconds (2.3 s
+// against 1.7 s with the floor raised).
+//
 // held is how many results are held at once: every transcript's when the
 // results are kept to the end, fewer when they are streamed.
-func setMemoryBudget(transcripts []parse.Transcript, held int, full bool) (stop func()) {
+func setMemoryBudget(transcripts []parse.Transcript, held int, full bool) *memoryBudget {
 	perResult := int64(64 << 10) // findings and counts
 	if full {
 		perResult = 4 << 20 // survivals, trails and ledgers too
@@ -42,12 +49,12 @@ func setMemoryBudget(transcripts []parse.Transcript, held int, full bool) (stop 
 		preferHugePages(int(min(b.floor, 256<<20)))
 	}
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
+		return b
 	}
 	debug.SetGCPercent(gcPercent(0))
 	debug.SetMemoryLimit(b.floor)
 	b.watch()
-	return func() { b.stopped.Store(true) }
+	return b
 }
 
 // hugeHeapInput is the input size from which an audit's heap grows past
@@ -79,8 +86,16 @@ func largeInput(transcripts []parse.Transcript) bool {
 // memoryBudget follows the heap from one collection to the next.
 type memoryBudget struct {
 	floor   int64
+	holding atomic.Int64 // what the audits running keep to their ends (hold)
 	stopped atomic.Bool
 }
+
+// stop ends the tuning.
+func (b *memoryBudget) stop() { b.stopped.Store(true) }
+
+// hold is audit.Options.Holding: it counts what an audit keeps to its end,
+// by which the floor rises from the next collection on.
+func (b *memoryBudget) hold(bytes int64) { b.holding.Add(bytes) }
 
 // watch runs afterGC once the next collection has run: the cleanup of an
 // object nothing refers to runs after the cycle that found it unreachable.
@@ -89,7 +104,9 @@ func (b *memoryBudget) watch() {
 }
 
 // limit is the soft memory limit for an audit holding held bytes.
-func (b *memoryBudget) limit(held int64) int64 { return max(b.floor, 2*held-b.floor/2) }
+func (b *memoryBudget) limit(held int64) int64 {
+	return max(b.floor+max(b.holding.Load(), 0), 2*held-b.floor/2)
+}
 
 // minHeapGoal is the heap an audit may reach before it collects, however
 // little it holds: half the smallest floor.

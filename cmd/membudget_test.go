@@ -25,6 +25,28 @@ func TestMemoryBudgetLimit(t *testing.T) {
 	}
 }
 
+// TestMemoryBudgetHold: what an audit keeps to its end raises the floor
+// by as much while it is held, and the limit comes back once it is let go.
+func TestMemoryBudgetHold(t *testing.T) {
+	const mib = 1 << 20
+	b := &memoryBudget{floor: 80 * mib}
+	b.hold(24 * mib) // a 26 MB multi-agent run's state ops
+	for _, c := range []struct{ held, want int64 }{
+		{0, 104 * mib},
+		{58 * mib, 104 * mib}, // that run at its end
+		{100 * mib, 160 * mib},
+		{400 * mib, 760 * mib}, // past the raised floor, as before
+	} {
+		if got := b.limit(c.held); got != c.want {
+			t.Errorf("holding 24 MiB: limit(%d MiB) = %d MiB, want %d MiB", c.held/mib, got/mib, c.want/mib)
+		}
+	}
+	b.hold(-24 * mib)
+	if got := b.limit(58 * mib); got != 80*mib {
+		t.Errorf("let go: limit(58 MiB) = %d MiB, want the floor, 80 MiB", got/mib)
+	}
+}
+
 // TestMemoryBudgetPercent: the heap may grow to 3x what an audit holds,
 // and never needs to stay below 40 MiB: a streamed audit holding 3 MiB
 // collects at 40 MiB, not at 9, whatever the results it keeps.
