@@ -147,9 +147,9 @@ func mappingRange(line string) (lo, hi uintptr, ok bool) {
 	return uintptr(x), uintptr(y), true
 }
 
-// TestLargeInput: files count by size; standard input and gzip files
-// count as large whatever their size.
-func TestLargeInput(t *testing.T) {
+// TestInputBytes: files count by size; standard input and gzip files
+// count as hugeHeapInput whatever their size; the count stops at its bound.
+func TestInputBytes(t *testing.T) {
 	dir := t.TempDir()
 	transcript := func(name string, size int) parse.Transcript {
 		p := "-"
@@ -165,16 +165,18 @@ func TestLargeInput(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		ts   []parse.Transcript
-		want bool
+		upTo int64
+		want int64
 	}{
-		{"one small file", []parse.Transcript{small}, false},
-		{"two files that come to the mark", []parse.Transcript{small, big}, true},
-		{"one of them", []parse.Transcript{big}, false},
-		{"standard input", []parse.Transcript{small, transcript("-", 0)}, true},
-		{"a small gzip file", []parse.Transcript{transcript("s.jsonl.gz", 1000)}, true},
+		{"one small file", []parse.Transcript{small}, maxAdvised, 1000},
+		{"two files that come to the mark", []parse.Transcript{small, big}, maxAdvised, hugeHeapInput + 1},
+		{"one of them", []parse.Transcript{big}, maxAdvised, hugeHeapInput - 999},
+		{"standard input", []parse.Transcript{small, transcript("-", 0)}, maxAdvised, 1000 + hugeHeapInput},
+		{"a small gzip file", []parse.Transcript{transcript("s.jsonl.gz", 1000)}, maxAdvised, hugeHeapInput},
+		{"past the bound", []parse.Transcript{small, big, big}, hugeHeapInput, hugeHeapInput},
 	} {
-		if got := largeInput(c.ts); got != c.want {
-			t.Errorf("%s: largeInput = %v, want %v", c.name, got, c.want)
+		if got := inputBytes(c.ts, c.upTo); got != c.want {
+			t.Errorf("%s: inputBytes = %d, want %d", c.name, got, c.want)
 		}
 	}
 }

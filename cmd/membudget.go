@@ -27,8 +27,13 @@ import (
 // floor: it stays at the floor while the audit holds up to 60% of it (a 1
 // GB transcript holds about 55 MiB) and leaves ever more room above that.
 //
-// An audit of 16 MB or more (largeInput) also asks for its heap to be backed
-// by huge pages (preferHugePages), whatever GOGC and GOMEMLIMIT say.
+// An audit of 16 MB or more (inputBytes) also asks for its heap to be
+// backed by huge pages (preferHugePages), whatever GOGC and GOMEMLIMIT say:
+// a region the size of the floor and the input together, at most
+// maxAdvised. A session's heap stays within the floor; a multi-agent run's
+// grows past it by about the size of its state ops, themselves about the
+// size of the run's file, and a region of the floor alone left it to take
+// small pages there (a tenth of its CPU went on their first touches).
 //
 // What an audit keeps to its end however it streams (a multi-agent run's
 // state operations, audit.Options.Holding) is told to the budget's hold and
@@ -45,8 +50,8 @@ func setMemoryBudget(transcripts []parse.Transcript, held int, full bool) *memor
 		perResult = 4 << 20 // survivals, trails and ledgers too
 	}
 	b := &memoryBudget{floor: 80<<20 + int64(held)*perResult}
-	if largeInput(transcripts) {
-		preferHugePages(int(min(b.floor, 256<<20)))
+	if in := inputBytes(transcripts, maxAdvised); in >= hugeHeapInput {
+		preferHugePages(int(min(b.floor+in, maxAdvised)))
 	}
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return b
@@ -61,26 +66,27 @@ func setMemoryBudget(transcripts []parse.Transcript, held int, full bool) *memor
 // the few megabytes the runtime starts with, so that huge pages pay.
 const hugeHeapInput = 16 << 20
 
-// largeInput reports whether the transcripts' files come to hugeHeapInput
-// or more; it stops looking once they do. Standard input, whose size is
-// not known, and a gzip file, whose size says little of what it holds,
-// count as large.
-func largeInput(transcripts []parse.Transcript) bool {
+// maxAdvised bounds the region advised for huge pages.
+const maxAdvised = 256 << 20
+
+// inputBytes is the size of the transcripts' files, counted up to upTo.
+// Standard input, whose size is not known, and a gzip file, whose size
+// says little of what it holds, count as hugeHeapInput each.
+func inputBytes(transcripts []parse.Transcript, upTo int64) int64 {
 	var n int64
 	for _, t := range transcripts {
 		for _, f := range t.Files {
 			if f.Path == "-" || strings.HasSuffix(f.Path, ".gz") {
-				return true
-			}
-			if fi, err := os.Stat(f.Path); err == nil {
+				n += hugeHeapInput
+			} else if fi, err := os.Stat(f.Path); err == nil {
 				n += fi.Size()
 			}
-			if n >= hugeHeapInput {
-				return true
+			if n >= upTo {
+				return upTo
 			}
 		}
 	}
-	return false
+	return n
 }
 
 // memoryBudget follows the heap from one collection to the next.
