@@ -50,16 +50,65 @@ func keyOrder(op *StateOp, byAgent bool, agent, key string) int {
 	return strings.Compare(op.Key, key)
 }
 
-// byOp orders positions in Ops by agent (when byAgent), key and position.
-func (r *StateRun) byOp(byAgent bool) func(a, b int32) int {
-	return func(a, b int32) int {
-		y := r.Ops.At(int(b))
-		return cmp.Or(keyOrder(r.Ops.At(int(a)), byAgent, y.Agent, y.Key), cmp.Compare(a, b))
+// opRanks ranks each op's agent and key among the run's, in string order:
+// the lists by key are then made by counting, stably, where sorting the
+// positions with string comparisons was most of the index's time.
+func (r *StateRun) opRanks() (agent, key []int32, agents, keys int) {
+	agentIDs, keyIDs := map[string]int32{}, map[string]int32{}
+	var agentNames, keyNames []string
+	id := func(ids map[string]int32, names *[]string, s string) int32 {
+		i, ok := ids[s]
+		if !ok {
+			i = int32(len(*names))
+			ids[s] = i
+			*names = append(*names, s)
+		}
+		return i
 	}
+	agent, key = make([]int32, r.Ops.Len()), make([]int32, r.Ops.Len())
+	for i, op := range r.Ops.All() {
+		agent[i], key[i] = id(agentIDs, &agentNames, op.Agent), id(keyIDs, &keyNames, op.Key)
+	}
+	agentRank, keyRank := stringRanks(agentNames), stringRanks(keyNames)
+	for i := range agent {
+		agent[i], key[i] = agentRank[agent[i]], keyRank[key[i]]
+	}
+	return agent, key, len(agentNames), len(keyNames)
 }
 
-// stretch is the part of a list made by byOp that holds the agent's (when
-// byAgent) ops of key.
+// stringRanks gives each of distinct names its place in string order.
+func stringRanks(names []string) []int32 {
+	order := make([]int32, len(names))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(names[a], names[b]) })
+	rank := make([]int32, len(names))
+	for r, i := range order {
+		rank[i] = int32(r)
+	}
+	return rank
+}
+
+// sortByRank orders positions stably by rank[position], of n ranks.
+func sortByRank(list, rank []int32, n int, scratch []int32) {
+	count := make([]int32, n+1)
+	for _, p := range list {
+		count[rank[p]+1]++
+	}
+	for i := 1; i <= n; i++ {
+		count[i] += count[i-1]
+	}
+	out := scratch[:len(list)]
+	for _, p := range list {
+		out[count[rank[p]]] = p
+		count[rank[p]]++
+	}
+	copy(list, out)
+}
+
+// stretch is the part of a list in order of agent (when byAgent), key and
+// position that holds the agent's (when byAgent) ops of key.
 func (r *StateRun) stretch(list []int32, byAgent bool, agent, key string) []int32 {
 	at := func(i int) int { return keyOrder(r.Ops.At(int(list[i])), byAgent, agent, key) }
 	lo := sort.Search(len(list), func(i int) bool { return at(i) >= 0 })
@@ -92,13 +141,18 @@ func newStateIndex(r *StateRun) *stateIndex {
 			ix.sharedKeys = append(ix.sharedKeys, op.Key)
 		}
 	}
-	slices.SortFunc(ix.byAgentKey, r.byOp(true))
+	// by agent, key and position: the positions are in order, and each
+	// counting pass keeps the order of the last
+	agentRank, keyRank, agents, keys := r.opRanks()
+	scratch := make([]int32, len(ix.byAgentKey))
+	sortByRank(ix.byAgentKey, keyRank, keys, scratch)
+	sortByRank(ix.byAgentKey, agentRank, agents, scratch)
 	for _, p := range ix.byAgentKey { // the reads are in the same order: no second sort
 		if !r.Ops.At(int(p)).Write {
 			ix.readsByKey = append(ix.readsByKey, p)
 		}
 	}
-	slices.SortFunc(ix.valued, r.byOp(false))
+	sortByRank(ix.valued, keyRank, keys, scratch)
 	ix.peers = r.peersOf(ix.byAgentKey)
 	for i, c := range r.Compactions {
 		ix.compactions[c.Agent] = append(ix.compactions[c.Agent], i)

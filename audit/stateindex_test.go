@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -253,5 +254,58 @@ func BenchmarkStateIndex(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		newStateIndex(r)
+	}
+}
+
+// TestIndexListsByKey holds the lists by key, made by counting ranks, to
+// a sort of the positions by agent, key and position with string
+// comparisons, on runs whose keys share prefixes, differ in case and
+// bytes past ASCII, and include the empty key.
+func TestIndexListsByKey(t *testing.T) {
+	keys := []string{"", "k", "k1", "k10", "k2", "K", "task/9", "task/10", "é", "e\u0301", "\xff"}
+	agents := []string{"planner", "executor", "verifier", "Executor", ""}
+	for seed := range uint64(20) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		r := &StateRun{}
+		for i := range 50 + rng.IntN(3000) {
+			op := StateOp{Index: i, Agent: agents[rng.IntN(len(agents))], Key: keys[rng.IntN(len(keys))], Write: rng.IntN(2) == 0}
+			if rng.IntN(3) > 0 {
+				op.Value = "v"
+			}
+			r.Ops.Add(op)
+		}
+		ix := newStateIndex(r)
+		all := make([]int32, r.Ops.Len())
+		for i := range all {
+			all[i] = int32(i)
+		}
+		byKey := func(byAgent bool) func(a, b int32) int {
+			return func(a, b int32) int {
+				x, y := r.Ops.At(int(a)), r.Ops.At(int(b))
+				if byAgent {
+					if c := strings.Compare(x.Agent, y.Agent); c != 0 {
+						return c
+					}
+				}
+				if c := strings.Compare(x.Key, y.Key); c != 0 {
+					return c
+				}
+				return int(a - b)
+			}
+		}
+		want := slices.Clone(all)
+		slices.SortFunc(want, byKey(true))
+		if !slices.Equal(ix.byAgentKey, want) {
+			t.Fatalf("seed %d: byAgentKey %v, want %v", seed, ix.byAgentKey, want)
+		}
+		reads := slices.DeleteFunc(slices.Clone(want), func(p int32) bool { return r.Ops.At(int(p)).Write })
+		if !slices.Equal(ix.readsByKey, reads) {
+			t.Fatalf("seed %d: readsByKey %v, want %v", seed, ix.readsByKey, reads)
+		}
+		valued := slices.DeleteFunc(slices.Clone(all), func(p int32) bool { return r.Ops.At(int(p)).Value == "" })
+		slices.SortFunc(valued, byKey(false))
+		if !slices.Equal(ix.valued, valued) {
+			t.Fatalf("seed %d: valued %v, want %v", seed, ix.valued, valued)
+		}
 	}
 }
