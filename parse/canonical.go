@@ -25,7 +25,8 @@ func newCanonicalDecoder(s *sink) *canonicalDecoder { return &canonicalDecoder{s
 // waited.
 func (d *canonicalDecoder) prepare(rec record, annotate func(*Event)) any {
 	r := &canonicalRead{}
-	readCanonical(&canonicalRecord{raw: rec.raw, fields: rec.fields}, r)
+	cr := newCanonicalRecord(rec.raw, rec.fields)
+	readCanonical(&cr, r)
 	for i := range r.drafts {
 		r.drafts[i].repaired = settle(&r.drafts[i].ev, rec.utf8, annotate)
 	}
@@ -76,6 +77,9 @@ type canonicalRead struct {
 	drafts   []canonicalDraft
 	severity Severity
 	problem  string
+	// one holds the first draft: most records are one event, and a
+	// multi-agent run has hundreds of thousands
+	one [1]canonicalDraft
 }
 
 // canonicalDraft is an event and the side of the conversation it counts on.
@@ -90,13 +94,28 @@ func (r *canonicalRead) skip(sev Severity, format string, args ...any) {
 }
 
 func (r *canonicalRead) add(ev Event, s side) {
+	if r.drafts == nil {
+		r.drafts = r.one[:0]
+	}
 	r.drafts = append(r.drafts, canonicalDraft{ev: ev, side: s})
 }
 
 // canonicalRecord is a validated record and the index of its members.
 type canonicalRecord struct {
-	raw    string
-	fields []field
+	raw     string
+	fields  []field
+	escapes bool // some key is written with escapes
+}
+
+func newCanonicalRecord(raw string, fields []field) canonicalRecord {
+	r := canonicalRecord{raw: raw, fields: fields}
+	for _, f := range fields {
+		if strings.IndexByte(raw[f.k0:f.k1], '\\') >= 0 {
+			r.escapes = true
+			break
+		}
+	}
+	return r
 }
 
 // Get is gjson's Get for a top-level member: of a key written twice, the
@@ -105,7 +124,7 @@ type canonicalRecord struct {
 func (r *canonicalRecord) Get(key string) gjson.Result {
 	for _, f := range r.fields {
 		k := r.raw[f.k0:f.k1]
-		if strings.IndexByte(k, '\\') >= 0 {
+		if r.escapes && strings.IndexByte(k, '\\') >= 0 {
 			k = unescape(k)
 		}
 		if k == key {
