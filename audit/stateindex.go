@@ -309,6 +309,18 @@ func (r *StateRun) AgentOps(agent string) iter.Seq[*StateOp] {
 	return r.opsAt(r.index().agentOps[agent])
 }
 
+// AgentMessages yields an agent's messages, in order: the run's own, not
+// copies.
+func (r *StateRun) AgentMessages(agent string) iter.Seq[*Message] {
+	return func(yield func(*Message) bool) {
+		for _, i := range r.index().messages[agent] {
+			if !yield(&r.Messages[i]) {
+				return
+			}
+		}
+	}
+}
+
 // opsAt yields the ops at positions in Ops.
 func (r *StateRun) opsAt(positions []int32) iter.Seq[*StateOp] {
 	return func(yield func(*StateOp) bool) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // randomRun is a run of three agents over five keys, with every kind of
@@ -74,6 +75,19 @@ func TestStateIndex(t *testing.T) {
 			}
 			if !slices.Equal(agentOps, mine) {
 				t.Fatalf("seed %d: AgentOps(%s) yields %d ops, want its %d in order", seed, agent, len(agentOps), len(mine))
+			}
+			var myMessages, agentMessages []int
+			for i, m := range r.Messages {
+				if m.Agent == agent {
+					myMessages = append(myMessages, i)
+				}
+			}
+			for m := range r.AgentMessages(agent) {
+				// the run's own messages, not copies
+				agentMessages = append(agentMessages, int((uintptr(unsafe.Pointer(m))-uintptr(unsafe.Pointer(&r.Messages[0])))/unsafe.Sizeof(Message{})))
+			}
+			if !slices.Equal(agentMessages, myMessages) {
+				t.Fatalf("seed %d: AgentMessages(%s) yields the run's messages %v, want %v", seed, agent, agentMessages, myMessages)
 			}
 			var turns []TurnBreadth
 			var keys []string

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 
@@ -60,50 +59,101 @@ func (c confidence) finding(st *audit.StateRun) audit.Finding {
 
 // confidences lists every confidence an agent stated, in run order: on
 // writes, and in messages that name a key ("task/B done, confidence 0.9").
+// Both come in run order, so they are merged, a write before a message at
+// the same place.
 func confidences(st *audit.StateRun, agent string, keys keyFinder) []confidence {
-	var out []confidence
+	var byOps, byMessages []confidence
 	for op := range st.AgentOps(agent) {
 		if op.HasConf {
-			out = append(out, confidence{index: op.Index, key: op.Key, value: op.Confidence, op: op})
+			byOps = append(byOps, confidence{index: op.Index, key: op.Key, value: op.Confidence, op: op})
 		}
 	}
-	ms := st.MessagesBetween(agent, -1, audit.EndOfRun)
-	for i := range ms {
-		m := &ms[i]
+	for m := range st.AgentMessages(agent) {
 		if !m.HasConf {
 			continue
 		}
 		for _, key := range keys.in(m.Text) {
-			out = append(out, confidence{index: m.Index, key: key, value: m.Confidence, msg: m})
+			byMessages = append(byMessages, confidence{index: m.Index, key: key, value: m.Confidence, msg: m})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b confidence) int { return cmp.Compare(a.index, b.index) })
-	return out
+	out := make([]confidence, 0, len(byOps)+len(byMessages))
+	for len(byOps) > 0 && len(byMessages) > 0 {
+		if byOps[0].index <= byMessages[0].index {
+			out, byOps = append(out, byOps[0]), byOps[1:]
+		} else {
+			out, byMessages = append(out, byMessages[0]), byMessages[1:]
+		}
+	}
+	return append(append(out, byOps...), byMessages...)
 }
 
 // keyFinder finds the run's keys in a message: a run has thousands of
 // keys, so a message is read once per key length rather than searched once
-// per key.
-type keyFinder map[int]map[string]bool // key length → keys
+// per key, and a place is tried only where some key of four bytes or more
+// starts with the four bytes there (heads), which most places of a message
+// are not.
+type keyFinder struct {
+	byLen map[int]map[string]bool // key length → keys
+	long  []int                   // the lengths of four bytes and more, ascending
+	short []int                   // the shorter ones
+	heads []uint64                // a bit per headSlot of the longer keys' first four bytes
+}
+
+// headSlot is where four bytes fall in keyFinder.heads.
+func headSlot(s string) uint32 {
+	h := uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+	return (h * 0x9E3779B1) >> 16
+}
 
 func newKeyFinder(st *audit.StateRun) keyFinder {
-	kf := keyFinder{}
+	kf := keyFinder{byLen: map[int]map[string]bool{}, heads: make([]uint64, 1<<16/64)}
 	for _, op := range st.Ops.All() {
-		if kf[len(op.Key)] == nil {
-			kf[len(op.Key)] = map[string]bool{}
+		n := len(op.Key)
+		if kf.byLen[n] == nil {
+			kf.byLen[n] = map[string]bool{}
+			if n >= 4 {
+				kf.long = append(kf.long, n)
+			} else {
+				kf.short = append(kf.short, n)
+			}
 		}
-		kf[len(op.Key)][op.Key] = true
+		kf.byLen[n][op.Key] = true
+		if n >= 4 {
+			h := headSlot(op.Key)
+			kf.heads[h/64] |= 1 << (h % 64)
+		}
 	}
+	slices.Sort(kf.long)
 	return kf
 }
 
 // in lists the keys that occur in text, sorted.
 func (kf keyFinder) in(text string) []string {
 	var out []string
-	for n, keys := range kf {
+	add := func(k string) {
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	if len(kf.long) > 0 {
+		for i := 0; i+kf.long[0] <= len(text); i++ {
+			if h := headSlot(text[i:]); kf.heads[h/64]&(1<<(h%64)) == 0 {
+				continue
+			}
+			for _, n := range kf.long {
+				if i+n > len(text) {
+					break
+				}
+				if k := text[i : i+n]; kf.byLen[n][k] {
+					add(k)
+				}
+			}
+		}
+	}
+	for _, n := range kf.short {
 		for i := 0; i+n <= len(text); i++ {
-			if k := text[i : i+n]; keys[k] && !slices.Contains(out, k) {
-				out = append(out, k)
+			if k := text[i : i+n]; kf.byLen[n][k] {
+				add(k)
 			}
 		}
 	}
