@@ -157,6 +157,11 @@ const maxIndexedText = 256 << 10
 // prepare does an event's stateless work. It is safe to call on several
 // events at once.
 func (h tokenHasher) prepare(ev *parse.Event) *prepared {
+	switch ev.Kind {
+	case parse.KindToolCall, parse.KindMessage, parse.KindToolResult:
+	default:
+		return preparedNothing
+	}
 	p := &prepared{}
 	// hashes gather in a pooled buffer; the event keeps an exact copy
 	sp := hashBuffers.Get().(*[]uint64)
@@ -201,8 +206,6 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 			text = text[:maxIndexedText]
 		}
 		scanTokens(text, func(tok string) { hs = append(hs, h.hash(tok)) })
-	default:
-		return p
 	}
 	for _, l := range p.literals {
 		hs = append(hs, h.hash(l.value))
@@ -211,6 +214,11 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 	p.hashes = slices.Clone(hs)
 	return p
 }
+
+// preparedNothing is what every event with nothing to prepare (reasoning,
+// a boundary, a state operation) gets: one value, never written, where a
+// multi-agent run of small records made one for each.
+var preparedNothing = &prepared{}
 
 // hashBuffers gather an event's token hashes: a long tool output holds
 // thousands, and growing a fresh slice for each event showed in profiles.
