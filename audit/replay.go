@@ -371,7 +371,10 @@ func windowEventOf(ev *parse.Event) *WindowEvent {
 }
 
 func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []literalHit) {
-	if ev.Kind == parse.KindReasoning || ev.Kind == parse.KindBoundary {
+	switch ev.Kind {
+	case parse.KindReasoning, parse.KindBoundary, parse.KindStateRead, parse.KindStateWrite:
+		// No window rule reads them; state operations are the run rules'
+		// (StateRun), and in a multi-agent run they are most of its events.
 		return
 	}
 	b := a.open
