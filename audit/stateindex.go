@@ -153,7 +153,7 @@ func newStateIndex(r *StateRun) *stateIndex {
 		}
 	}
 	sortByRank(ix.valued, keyRank, keys, scratch)
-	ix.peers = r.peersOf(ix.byAgentKey)
+	ix.peers = r.peersOf(ix.byAgentKey, keyRank)
 	for i, c := range r.Compactions {
 		ix.compactions[c.Agent] = append(ix.compactions[c.Agent], i)
 	}
@@ -172,26 +172,27 @@ func newStateIndex(r *StateRun) *stateIndex {
 // peersOf finds each agent's peers (Peers) from the ops by agent and key:
 // each stretch of one agent's ops of one key gives its first op of the
 // key, and whether it shares the key (a private op does not).
-func (r *StateRun) peersOf(byAgentKey []int32) map[string][]string {
+func (r *StateRun) peersOf(byAgentKey, keyRank []int32) map[string][]string {
 	type touch struct {
-		key, agent string
-		first      int32
-		shared     bool
+		agent  string
+		key    int32 // its rank (opRanks)
+		first  int32
+		shared bool
 	}
 	var touches []touch
 	for i := 0; i < len(byAgentKey); {
 		op := r.Ops.At(int(byAgentKey[i]))
-		t := touch{key: op.Key, agent: op.Agent, first: byAgentKey[i]}
+		t := touch{key: keyRank[byAgentKey[i]], agent: op.Agent, first: byAgentKey[i]}
 		for ; i < len(byAgentKey); i++ {
 			o := r.Ops.At(int(byAgentKey[i]))
-			if o.Agent != t.agent || o.Key != t.key {
+			if o.Agent != t.agent || keyRank[byAgentKey[i]] != t.key {
 				break
 			}
 			t.shared = t.shared || !o.Private
 		}
 		touches = append(touches, t)
 	}
-	slices.SortFunc(touches, func(a, b touch) int { return cmp.Or(strings.Compare(a.key, b.key), cmp.Compare(a.first, b.first)) })
+	slices.SortFunc(touches, func(a, b touch) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.first, b.first)) })
 	first := map[string]map[string]int32{} // agent → peer → its first op on a key they share
 	for i := 0; i < len(touches); {
 		j := i
