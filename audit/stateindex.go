@@ -387,20 +387,40 @@ func (r *StateRun) WorkedBetween(agent string, from, to int) bool {
 // WriteBreadth lists an agent's writing turns with their distinct shared
 // keys, in order.
 func WriteBreadth(r *StateRun, agent string) []TurnBreadth {
-	var out []TurnBreadth
-	keys := map[string]bool{}
-	for _, i := range r.index().sharedWrites[agent] {
+	writes := r.index().sharedWrites[agent]
+	// at most a turn a write: grown by appending, a long run's list was
+	// copied a dozen times over
+	out := make([]TurnBreadth, 0, len(writes))
+	// the current turn's keys: a turn writes a few, looked through; past
+	// manyKeys they go in a map, which clearing for every turn cost more
+	const manyKeys = 32
+	var keys []string
+	var many map[string]bool
+	for _, i := range writes {
 		op := r.Ops.At(int(i))
 		if len(out) == 0 || out[len(out)-1].Turn != op.Turn {
 			out = append(out, TurnBreadth{Turn: op.Turn, FirstIndex: op.Index, File: op.File, Line: op.Line, Offset: op.Offset})
-			clear(keys)
+			keys, many = keys[:0], nil
 		}
-		if !keys[op.Key] {
-			keys[op.Key] = true
-			out[len(out)-1].Keys++
+		switch {
+		case many != nil:
+			if many[op.Key] {
+				continue
+			}
+			many[op.Key] = true
+		case slices.Contains(keys, op.Key):
+			continue
+		case len(keys) < manyKeys:
+			keys = append(keys, op.Key)
+		default:
+			many = map[string]bool{op.Key: true}
+			for _, k := range keys {
+				many[k] = true
+			}
 		}
+		out[len(out)-1].Keys++
 	}
-	return out
+	return slices.Clip(out)
 }
 
 // TurnsFrom are the writing turns (from WriteBreadth) that begin at or

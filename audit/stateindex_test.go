@@ -323,3 +323,30 @@ func TestIndexListsByKey(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteBreadthManyKeys: a turn's distinct keys are counted the same
+// way whether it writes a few or many, with repeats on either side of the
+// change from looking through them to a map.
+func TestWriteBreadthManyKeys(t *testing.T) {
+	r := &StateRun{Agents: []string{"a"}}
+	write := func(turn int, key string) {
+		r.Ops.Add(StateOp{Index: r.Ops.Len(), Agent: "a", Key: key, Turn: turn, Write: true})
+	}
+	for _, n := range []int{31, 32, 33, 100} {
+		for range 2 {
+			for k := range n {
+				write(n, fmt.Sprintf("k%d", k))
+			}
+		}
+	}
+	write(200, "k0")
+	write(200, "k1")
+	write(200, "k0")
+	var got []int
+	for _, tb := range WriteBreadth(r, "a") {
+		got = append(got, tb.Turn, tb.Keys)
+	}
+	if want := []int{31, 31, 32, 32, 33, 33, 100, 100, 200, 2}; !slices.Equal(got, want) {
+		t.Errorf("turns and keys %v, want %v", got, want)
+	}
+}
