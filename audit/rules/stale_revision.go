@@ -38,10 +38,9 @@ func runStaleRevision(p *audit.Pass) {
 		rev  int64
 		hash string
 	}
-	maxRev := map[string]audit.StateOp{}
+	maxRev := map[string]*audit.StateOp{} // the run's own ops: a long run has a copy's worth of keys
 	writes := map[seenWrite]bool{}
-	for _, o := range p.State.Ops.All() {
-		op := *o
+	for _, op := range p.State.Ops.All() {
 		if op.Private || !op.HasRevision {
 			continue
 		}
@@ -51,15 +50,15 @@ func runStaleRevision(p *audit.Pass) {
 				continue
 			}
 			if observed && op.Revision <= prev.Revision {
-				f := p.State.OpFinding(op)
+				f := p.State.OpFinding(*op)
 				f.Obligation = nil
 				f.Message = fmt.Sprintf("%s wrote %s at revision %d, but revision %d was already observed (%s, turn %d)",
 					op.Agent, op.Key, op.Revision, prev.Revision, prev.Agent, prev.Turn)
-				f.Evidence.Chain = []audit.Step{audit.OpStep("observed", prev, fmt.Sprintf("revision %d", prev.Revision))}
+				f.Evidence.Chain = []audit.Step{audit.OpStep("observed", *prev, fmt.Sprintf("revision %d", prev.Revision))}
 				if c := p.State.LastCompaction(op.Agent, op.Index); c != nil {
 					f.Evidence.Chain = append(f.Evidence.Chain, audit.CompactionStep(c, p.State.CompactionNumber(op.Agent, c.Index+1), ""))
 				}
-				f.Evidence.Chain = append(f.Evidence.Chain, audit.OpStep("wrote", op, fmt.Sprintf("revision %d ≤ %d", op.Revision, prev.Revision)))
+				f.Evidence.Chain = append(f.Evidence.Chain, audit.OpStep("wrote", *op, fmt.Sprintf("revision %d ≤ %d", op.Revision, prev.Revision)))
 				f.Key(op.Key, fmt.Sprint(op.Revision))
 				p.Report(f)
 			}
