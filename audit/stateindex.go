@@ -28,6 +28,8 @@ type stateIndex struct {
 	tests        map[string][]int    // positions in Tests
 	work         map[string][]int    // positions in Work
 	shares       map[string]bool     // see Shares
+	keyRank      []int32             // each op's key's place in string order (opRanks)
+	keys         int                 // how many keys the run has
 	// The lists by key hold one 4-byte position per op. They were maps of
 	// lists per agent and key: a run of 80,000 tasks has 160,000 keys, and
 	// the maps took 136 MB for its 562,000 ops.
@@ -144,6 +146,7 @@ func newStateIndex(r *StateRun) *stateIndex {
 	// by agent, key and position: the positions are in order, and each
 	// counting pass keeps the order of the last
 	agentRank, keyRank, agents, keys := r.opRanks()
+	ix.keyRank, ix.keys = keyRank, keys
 	scratch := make([]int32, len(ix.byAgentKey))
 	sortByRank(ix.byAgentKey, keyRank, keys, scratch)
 	sortByRank(ix.byAgentKey, agentRank, agents, scratch)
@@ -309,6 +312,16 @@ func (r *StateRun) AgentKeyOps(agent, key string, after int) iter.Seq[*StateOp] 
 func (r *StateRun) AgentOps(agent string) iter.Seq[*StateOp] {
 	return r.opsAt(r.index().agentOps[agent])
 }
+
+// KeyNumber is a number for the key of the op at position i of Ops, from
+// 0 up to Keys, the same for every op of one key: a rule that follows
+// every key keeps what it knows in a list by number rather than a map by
+// key, whose hashing was most of such a rule's time on a run of as many
+// keys as tasks.
+func (r *StateRun) KeyNumber(i int) int { return int(r.index().keyRank[i]) }
+
+// Keys is how many keys the run's ops have between them.
+func (r *StateRun) Keys() int { return r.index().keys }
 
 // AgentMessages yields an agent's messages, in order: the run's own, not
 // copies.

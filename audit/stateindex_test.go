@@ -321,6 +321,25 @@ func TestIndexListsByKey(t *testing.T) {
 		if !slices.Equal(ix.valued, valued) {
 			t.Fatalf("seed %d: valued %v, want %v", seed, ix.valued, valued)
 		}
+		// KeyNumber: one number per key, from 0 up to Keys
+		numbers := map[string]int{}
+		for i, op := range r.Ops.All() {
+			n := r.KeyNumber(i)
+			if n < 0 || n >= r.Keys() {
+				t.Fatalf("seed %d: key %q numbered %d of %d", seed, op.Key, n, r.Keys())
+			}
+			if m, ok := numbers[op.Key]; ok && m != n {
+				t.Fatalf("seed %d: key %q numbered %d and %d", seed, op.Key, m, n)
+			}
+			numbers[op.Key] = n
+		}
+		distinct := map[int]bool{}
+		for _, n := range numbers {
+			distinct[n] = true
+		}
+		if len(distinct) != len(numbers) || r.Keys() != len(numbers) {
+			t.Fatalf("seed %d: %d keys numbered with %d numbers, Keys() = %d", seed, len(numbers), len(distinct), r.Keys())
+		}
 	}
 }
 

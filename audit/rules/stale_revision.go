@@ -34,19 +34,22 @@ re-read before it writes.`,
 func runStaleRevision(p *audit.Pass) {
 	// a write repeating an earlier one's revision and payload is a retry
 	type seenWrite struct {
-		key  string
+		key  int // KeyNumber
 		rev  int64
 		hash string
 	}
-	maxRev := map[string]*audit.StateOp{} // the run's own ops: a long run has a copy's worth of keys
+	// the op of each key's highest revision, by key number: the run's own
+	maxRev := make([]*audit.StateOp, p.State.Keys())
 	writes := map[seenWrite]bool{}
-	for _, op := range p.State.Ops.All() {
+	for i, op := range p.State.Ops.All() {
 		if op.Private || !op.HasRevision {
 			continue
 		}
-		prev, observed := maxRev[op.Key]
+		k := p.State.KeyNumber(i)
+		prev := maxRev[k]
+		observed := prev != nil
 		if op.Write {
-			if op.PayloadHash != "" && writes[seenWrite{op.Key, op.Revision, op.PayloadHash}] {
+			if op.PayloadHash != "" && writes[seenWrite{k, op.Revision, op.PayloadHash}] {
 				continue
 			}
 			if observed && op.Revision <= prev.Revision {
@@ -62,10 +65,10 @@ func runStaleRevision(p *audit.Pass) {
 				f.Key(op.Key, fmt.Sprint(op.Revision))
 				p.Report(f)
 			}
-			writes[seenWrite{op.Key, op.Revision, op.PayloadHash}] = true
+			writes[seenWrite{k, op.Revision, op.PayloadHash}] = true
 		}
 		if !observed || op.Revision > prev.Revision {
-			maxRev[op.Key] = op
+			maxRev[k] = op
 		}
 	}
 }

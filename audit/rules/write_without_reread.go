@@ -35,41 +35,41 @@ func runWriteWithoutReread(p *audit.Pass) {
 	// who touches each key over the whole run: a key no peer reads or
 	// writes is the writer's alone, and what it last wrote is the truth.
 	// A run has as many keys as tasks, so a key's agents are the first
-	// and whether there are others, not a set per key.
-	touchers := map[string]agentsOf{}
-	for _, op := range p.State.Ops.All() {
-		t := touchers[op.Key]
-		t.add(op.Agent)
-		touchers[op.Key] = t
+	// and whether there are others, not a set per key, and each key's
+	// facts sit in lists by its number (KeyNumber), not maps by key.
+	keys := p.State.Keys()
+	touchers := make([]agentsOf, keys)
+	for i, op := range p.State.Ops.All() {
+		touchers[p.State.KeyNumber(i)].add(op.Agent)
 	}
-	exists := map[string]bool{}
-	writers := map[string]agentsOf{}
-	read := map[string]map[string]int{} // agent → key → last read index
-	for _, op := range p.State.Ops.All() {
+	exists := make([]bool, keys)
+	writers := make([]agentsOf, keys)
+	read := map[string]map[int]int{} // agent → key number → last read index
+	for i, op := range p.State.Ops.All() {
 		if op.Private {
 			continue
 		}
+		k := p.State.KeyNumber(i)
 		if !op.Write {
 			if read[op.Agent] == nil {
-				read[op.Agent] = map[string]int{}
+				read[op.Agent] = map[int]int{}
 			}
-			read[op.Agent][op.Key] = op.Index
+			read[op.Agent][k] = op.Index
 			if op.Value != "" {
-				exists[op.Key] = true
+				exists[k] = true
 			}
 			continue
 		}
-		w := writers[op.Key]
-		if !exists[op.Key] {
-			exists[op.Key] = true // creation needs no read
+		w := &writers[k]
+		if !exists[k] {
+			exists[k] = true // creation needs no read
 			w.add(op.Agent)
-			writers[op.Key] = w
 			continue
 		}
-		if !touchers[op.Key].many {
+		if !touchers[k].many {
 			continue
 		}
-		lastRead, hasRead := read[op.Agent][op.Key]
+		lastRead, hasRead := read[op.Agent][k]
 		c := p.State.LastCompaction(op.Agent, op.Index)
 		var why string
 		switch {
@@ -79,7 +79,6 @@ func runWriteWithoutReread(p *audit.Pass) {
 			why = fmt.Sprintf("it never read %s, which another agent wrote", op.Key)
 		}
 		w.add(op.Agent)
-		writers[op.Key] = w
 		if why == "" {
 			continue
 		}
