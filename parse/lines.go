@@ -192,10 +192,11 @@ func releaseChunk(c *[]byte) {
 // copies out what it keeps (lineInChunk). A record cut by the end of the
 // chunk is carried into the next; one longer than the chunk grows it.
 // Blank lines are counted, not returned. ok is false once the stream has
-// ended and nothing was read.
-func (lr *lineReader) nextChunk() (lines []batchLine, chunk *[]byte, ok bool) {
+// ended and nothing was read. The lines are appended to lines, which the
+// caller may pass in for reuse.
+func (lr *lineReader) nextChunk(lines []batchLine) (_ []batchLine, chunk *[]byte, ok bool) {
 	if lr.err != nil && len(lr.carry) == 0 {
-		return nil, nil, false
+		return lines, nil, false
 	}
 	if 2*len(lr.carry) > chunkBytes { // a long record, cut by the last chunk
 		b := make([]byte, 2*len(lr.carry))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -252,6 +253,7 @@ type batch struct {
 	lines []batchLine
 	chunk *[]byte // what the lines are views of
 	out   []any
+	lists *batchLists // lines and out
 	done  chan struct{}
 }
 
@@ -260,6 +262,37 @@ type batchLine struct {
 	num  int
 	off  int64
 	last bool
+}
+
+// batchLists are a batch's lines and what was prepared of them, reused with
+// its chunk: a chunk of small records (a multi-agent run's) holds thousands,
+// and making both lists afresh for every chunk showed as page faults.
+type batchLists struct {
+	lines []batchLine
+	out   []any
+}
+
+// freeLists holds batchLists for reuse, as freeChunks holds chunks.
+var freeLists = make(chan *batchLists, 32)
+
+func takeLists() *batchLists {
+	select {
+	case l := <-freeLists:
+		return l
+	default:
+		return &batchLists{}
+	}
+}
+
+// releaseLists hands a batch's lists back once it is applied, holding
+// nothing of what they held.
+func releaseLists(l *batchLists) {
+	clear(l.lines)
+	clear(l.out)
+	select {
+	case freeLists <- l:
+	default:
+	}
 }
 
 // streamParallel decodes the rest of the file with workers preparing
@@ -276,12 +309,14 @@ func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
 		// and a bounded number are in flight, so memory does not grow with
 		// the file.
 		for !stop.Load() {
-			lines, chunk, ok := lr.nextChunk()
+			lists := takeLists()
+			lines, chunk, ok := lr.nextChunk(lists.lines[:0])
 			if !ok {
 				break
 			}
 			records += len(lines)
-			b := &batch{lines: lines, chunk: chunk, out: make([]any, len(lines)), done: make(chan struct{})}
+			lists.lines, lists.out = lines, slices.Grow(lists.out[:0], len(lines))[:len(lines)]
+			b := &batch{lines: lines, chunk: chunk, out: lists.out, lists: lists, done: make(chan struct{})}
 			ordered <- b
 			work <- b
 		}
@@ -311,6 +346,7 @@ func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
 		// applied: no record of it is read again, and what the events keep
 		// was copied out
 		releaseChunk(b.chunk)
+		releaseLists(b.lists)
 	}
 	wg.Wait()
 	return records
