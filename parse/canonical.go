@@ -34,7 +34,10 @@ func (d *canonicalDecoder) prepare(rec record, annotate func(*Event)) any {
 }
 
 func (d *canonicalDecoder) apply(p any, line int, off int64) {
-	r := p.(*canonicalRead)
+	r, _ := p.(*canonicalRead)
+	if r == nil {
+		return
+	}
 	if r.problem != "" {
 		d.s.diag.add(r.severity, line, "%s", r.problem)
 		return
