@@ -301,15 +301,16 @@ func (r *StateRun) ReadBetween(agent, key string, from, to int) bool {
 	return n < len(reads) && r.Ops.At(int(reads[n])).Index < to
 }
 
-// AgentKeyOps yields an agent's ops of one key after an event, in order:
-// the run's own, not copies.
-func (r *StateRun) AgentKeyOps(agent, key string, after int) iter.Seq[*StateOp] {
+// AgentKeyOps yields an agent's ops of one key after an event, in order,
+// with their positions in Ops: the run's own, not copies.
+func (r *StateRun) AgentKeyOps(agent, key string, after int) iter.Seq2[int, *StateOp] {
 	ops := r.stretch(r.index().byAgentKey, true, agent, key)
 	return r.opsAt(ops[countBefore(ops, r.opIndex, after+1):])
 }
 
-// AgentOps yields an agent's ops, in order: the run's own, not copies.
-func (r *StateRun) AgentOps(agent string) iter.Seq[*StateOp] {
+// AgentOps yields an agent's ops, in order, with their positions in Ops:
+// the run's own, not copies.
+func (r *StateRun) AgentOps(agent string) iter.Seq2[int, *StateOp] {
 	return r.opsAt(r.index().agentOps[agent])
 }
 
@@ -323,23 +324,23 @@ func (r *StateRun) KeyNumber(i int) int { return int(r.index().keyRank[i]) }
 // Keys is how many keys the run's ops have between them.
 func (r *StateRun) Keys() int { return r.index().keys }
 
-// AgentMessages yields an agent's messages, in order: the run's own, not
-// copies.
-func (r *StateRun) AgentMessages(agent string) iter.Seq[*Message] {
-	return func(yield func(*Message) bool) {
+// AgentMessages yields an agent's messages, in order, with their positions
+// in Messages: the run's own, not copies.
+func (r *StateRun) AgentMessages(agent string) iter.Seq2[int, *Message] {
+	return func(yield func(int, *Message) bool) {
 		for _, i := range r.index().messages[agent] {
-			if !yield(&r.Messages[i]) {
+			if !yield(i, &r.Messages[i]) {
 				return
 			}
 		}
 	}
 }
 
-// opsAt yields the ops at positions in Ops.
-func (r *StateRun) opsAt(positions []int32) iter.Seq[*StateOp] {
-	return func(yield func(*StateOp) bool) {
+// opsAt yields the ops at positions in Ops, with their positions.
+func (r *StateRun) opsAt(positions []int32) iter.Seq2[int, *StateOp] {
+	return func(yield func(int, *StateOp) bool) {
 		for _, i := range positions {
-			if !yield(r.Ops.At(int(i))) {
+			if !yield(int(i), r.Ops.At(int(i))) {
 				return
 			}
 		}

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unsafe"
 )
 
 // randomRun is a run of three agents over five keys, with every kind of
@@ -70,7 +69,10 @@ func TestStateIndex(t *testing.T) {
 					mine = append(mine, op)
 				}
 			}
-			for op := range r.AgentOps(agent) {
+			for i, op := range r.AgentOps(agent) {
+				if op != r.Ops.At(i) {
+					t.Fatalf("seed %d: AgentOps(%s) yields an op not at its position %d", seed, agent, i)
+				}
 				agentOps = append(agentOps, *op)
 			}
 			if !slices.Equal(agentOps, mine) {
@@ -82,9 +84,11 @@ func TestStateIndex(t *testing.T) {
 					myMessages = append(myMessages, i)
 				}
 			}
-			for m := range r.AgentMessages(agent) {
-				// the run's own messages, not copies
-				agentMessages = append(agentMessages, int((uintptr(unsafe.Pointer(m))-uintptr(unsafe.Pointer(&r.Messages[0])))/unsafe.Sizeof(Message{})))
+			for i, m := range r.AgentMessages(agent) {
+				if m != &r.Messages[i] { // the run's own messages, not copies
+					t.Fatalf("seed %d: AgentMessages(%s) yields a message not at its position %d", seed, agent, i)
+				}
+				agentMessages = append(agentMessages, i)
 			}
 			if !slices.Equal(agentMessages, myMessages) {
 				t.Fatalf("seed %d: AgentMessages(%s) yields the run's messages %v, want %v", seed, agent, agentMessages, myMessages)
@@ -188,7 +192,10 @@ func checkAt(t *testing.T, r *StateRun, ops []StateOp, seed uint64, agent string
 			}
 		}
 		var got []StateOp
-		for op := range r.AgentKeyOps(agent, key, from) {
+		for i, op := range r.AgentKeyOps(agent, key, from) {
+			if op != r.Ops.At(i) {
+				t.Fatalf("seed %d: AgentKeyOps yields an op not at its position %d", seed, i)
+			}
 			got = append(got, *op)
 		}
 		if !slices.Equal(got, want) {

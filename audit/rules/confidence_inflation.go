@@ -31,28 +31,29 @@ compaction.`,
 }
 
 // confidence is one statement of an agent's confidence on a key, by a
-// write or in a message. It points at its op or message rather than
-// closing over it: a long run states hundreds of thousands.
+// write or in a message. It holds no pointers, only the key's number and
+// where its op or message is: a long run states hundreds of thousands, and
+// lists of them grew through the collector's write barriers when they did.
 type confidence struct {
 	index int
-	key   string
 	value float64
-	op    *audit.StateOp // the write that stated it, or
-	msg   *audit.Message // the message
+	key   int32 // KeyNumber
+	at    int32 // the op's position in Ops, or the message's in Messages
+	byMsg bool
 }
 
-func (c confidence) step(kind, detail string) audit.Step {
-	if c.op != nil {
-		return audit.OpStep(kind, *c.op, detail)
+func (c confidence) step(st *audit.StateRun, kind, detail string) audit.Step {
+	if !c.byMsg {
+		return audit.OpStep(kind, *st.Ops.At(int(c.at)), detail)
 	}
-	return audit.MessageStep(kind, *c.msg, detail)
+	return audit.MessageStep(kind, st.Messages[c.at], detail)
 }
 
 func (c confidence) finding(st *audit.StateRun) audit.Finding {
-	if c.op != nil {
-		return st.OpFinding(*c.op)
+	if !c.byMsg {
+		return st.OpFinding(*st.Ops.At(int(c.at)))
 	}
-	m := c.msg
+	m := &st.Messages[c.at]
 	return audit.Finding{File: m.File, Line: m.Line, Turn: m.Turn, Agent: m.Agent, Offset: m.Offset,
 		Boundary: st.CompactionNumber(m.Agent, m.Index)}
 }
@@ -63,17 +64,17 @@ func (c confidence) finding(st *audit.StateRun) audit.Finding {
 // the same place.
 func confidences(st *audit.StateRun, agent string, keys keyFinder) []confidence {
 	var byOps, byMessages []confidence
-	for op := range st.AgentOps(agent) {
+	for i, op := range st.AgentOps(agent) {
 		if op.HasConf {
-			byOps = append(byOps, confidence{index: op.Index, key: op.Key, value: op.Confidence, op: op})
+			byOps = append(byOps, confidence{index: op.Index, value: op.Confidence, key: int32(st.KeyNumber(i)), at: int32(i)})
 		}
 	}
-	for m := range st.AgentMessages(agent) {
+	for i, m := range st.AgentMessages(agent) {
 		if !m.HasConf {
 			continue
 		}
 		for _, key := range keys.in(m.Text) {
-			byMessages = append(byMessages, confidence{index: m.Index, key: key, value: m.Confidence, msg: m})
+			byMessages = append(byMessages, confidence{index: m.Index, value: m.Confidence, key: key, at: int32(i), byMsg: true})
 		}
 	}
 	out := make([]confidence, 0, len(byOps)+len(byMessages))
@@ -93,10 +94,11 @@ func confidences(st *audit.StateRun, agent string, keys keyFinder) []confidence 
 // starts with the four bytes there (heads), which most places of a message
 // are not.
 type keyFinder struct {
-	byLen map[int]map[string]bool // key length → keys
-	long  []int                   // the lengths of four bytes and more, ascending
-	short []int                   // the shorter ones
-	heads []uint64                // a bit per headSlot of the longer keys' first four bytes
+	byLen map[int]map[string]int32 // key length → key → its number (KeyNumber)
+	names []string                 // each number's key
+	long  []int                    // the lengths of four bytes and more, ascending
+	short []int                    // the shorter ones
+	heads []uint64                 // a bit per headSlot of the longer keys' first four bytes
 }
 
 // headSlot is where four bytes fall in keyFinder.heads.
@@ -106,18 +108,19 @@ func headSlot(s string) uint32 {
 }
 
 func newKeyFinder(st *audit.StateRun) keyFinder {
-	kf := keyFinder{byLen: map[int]map[string]bool{}, heads: make([]uint64, 1<<16/64)}
-	for _, op := range st.Ops.All() {
+	kf := keyFinder{byLen: map[int]map[string]int32{}, names: make([]string, st.Keys()), heads: make([]uint64, 1<<16/64)}
+	for i, op := range st.Ops.All() {
 		n := len(op.Key)
 		if kf.byLen[n] == nil {
-			kf.byLen[n] = map[string]bool{}
+			kf.byLen[n] = map[string]int32{}
 			if n >= 4 {
 				kf.long = append(kf.long, n)
 			} else {
 				kf.short = append(kf.short, n)
 			}
 		}
-		kf.byLen[n][op.Key] = true
+		number := int32(st.KeyNumber(i))
+		kf.byLen[n][op.Key], kf.names[number] = number, op.Key
 		if n >= 4 {
 			h := headSlot(op.Key)
 			kf.heads[h/64] |= 1 << (h % 64)
@@ -127,12 +130,13 @@ func newKeyFinder(st *audit.StateRun) keyFinder {
 	return kf
 }
 
-// in lists the keys that occur in text, sorted.
-func (kf keyFinder) in(text string) []string {
-	var out []string
-	add := func(k string) {
-		if !slices.Contains(out, k) {
-			out = append(out, k)
+// in lists the numbers of the keys that occur in text, in order (which is
+// the keys' string order).
+func (kf keyFinder) in(text string) []int32 {
+	var out []int32
+	add := func(k string, n int) {
+		if number, ok := kf.byLen[n][k]; ok && !slices.Contains(out, number) {
+			out = append(out, number)
 		}
 	}
 	if len(kf.long) > 0 {
@@ -144,17 +148,13 @@ func (kf keyFinder) in(text string) []string {
 				if i+n > len(text) {
 					break
 				}
-				if k := text[i : i+n]; kf.byLen[n][k] {
-					add(k)
-				}
+				add(text[i:i+n], n)
 			}
 		}
 	}
 	for _, n := range kf.short {
 		for i := 0; i+n <= len(text); i++ {
-			if k := text[i : i+n]; kf.byLen[n][k] {
-				add(k)
-			}
+			add(text[i:i+n], n)
 		}
 	}
 	slices.Sort(out)
@@ -165,8 +165,8 @@ func (kf keyFinder) in(text string) []string {
 // compactions, which come in order.
 type agentConfidences struct {
 	all    []confidence
-	next   int                   // the first not before the current compaction
-	before map[string]confidence // the latest on each key before it
+	next   int                  // the first not before the current compaction
+	before map[int32]confidence // the latest on each key before it, by key number
 }
 
 func runConfidenceInflation(p *audit.Pass) {
@@ -176,7 +176,7 @@ func runConfidenceInflation(p *audit.Pass) {
 	for _, c := range st.Compactions {
 		a := agents[c.Agent]
 		if a == nil {
-			a = &agentConfidences{all: confidences(st, c.Agent, keys), before: map[string]confidence{}}
+			a = &agentConfidences{all: confidences(st, c.Agent, keys), before: map[int32]confidence{}}
 			agents[c.Agent] = a
 		}
 		for ; a.next < len(a.all) && a.all[a.next].index < c.Index; a.next++ {
@@ -184,7 +184,7 @@ func runConfidenceInflation(p *audit.Pass) {
 		}
 		// what the agent stated after this compaction and before its next
 		end := st.NextCompaction(c.Agent, c.Index)
-		done := map[string]bool{}
+		done := map[int32]bool{}
 		for _, x := range a.all[a.next:] {
 			if x.index >= end {
 				break
@@ -193,17 +193,18 @@ func runConfidenceInflation(p *audit.Pass) {
 				continue
 			}
 			done[x.key] = true
+			key := keys.names[x.key]
 			prev, ok := a.before[x.key]
-			if !ok || x.value <= prev.value+0.05 || st.ReadBetween(c.Agent, x.key, c.Index, x.index) {
+			if !ok || x.value <= prev.value+0.05 || st.ReadBetween(c.Agent, key, c.Index, x.index) {
 				continue
 			}
 			f := x.finding(st)
 			f.Message = fmt.Sprintf("%s's confidence on %s rose from %.2f to %.2f after its compaction at turn %d, with no read of it",
-				c.Agent, x.key, prev.value, x.value, c.Turn)
-			f.Evidence.Chain = []audit.Step{prev.step("before", fmt.Sprintf("confidence %.2f", prev.value)),
+				c.Agent, key, prev.value, x.value, c.Turn)
+			f.Evidence.Chain = []audit.Step{prev.step(st, "before", fmt.Sprintf("confidence %.2f", prev.value)),
 				audit.CompactionStep(&c, st.CompactionNumber(c.Agent, c.Index+1), ""),
-				x.step("after", fmt.Sprintf("confidence %.2f, no read since the compaction", x.value))}
-			f.Key(x.key, fmt.Sprint(c.Turn))
+				x.step(st, "after", fmt.Sprintf("confidence %.2f, no read since the compaction", x.value))}
+			f.Key(key, fmt.Sprint(c.Turn))
 			p.Report(f)
 		}
 	}

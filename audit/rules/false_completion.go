@@ -101,7 +101,7 @@ func keysOf(st *audit.StateRun, subject string) []string {
 }
 
 func wroteCompletion(st *audit.StateRun, agent, key string, from, to int) bool {
-	for op := range st.AgentKeyOps(agent, key, from) {
+	for _, op := range st.AgentKeyOps(agent, key, from) {
 		if op.Index > to {
 			break
 		}
