@@ -55,7 +55,8 @@ func keyOrder(op *StateOp, byAgent bool, agent, key string) int {
 // opRanks ranks each op's agent and key among the run's, in string order:
 // the lists by key are then made by counting, stably, where sorting the
 // positions with string comparisons was most of the index's time.
-func (r *StateRun) opRanks() (agent, key []int32, agents, keys int) {
+// It also gives the agents' names by rank.
+func (r *StateRun) opRanks() (agent, key []int32, agents []string, keys int) {
 	agentIDs, keyIDs := map[string]int32{}, map[string]int32{}
 	var agentNames, keyNames []string
 	id := func(ids map[string]int32, names *[]string, s string) int32 {
@@ -75,7 +76,11 @@ func (r *StateRun) opRanks() (agent, key []int32, agents, keys int) {
 	for i := range agent {
 		agent[i], key[i] = agentRank[agent[i]], keyRank[key[i]]
 	}
-	return agent, key, len(agentNames), len(keyNames)
+	agents = make([]string, len(agentNames))
+	for i, name := range agentNames {
+		agents[agentRank[i]] = name
+	}
+	return agent, key, agents, len(keyNames)
 }
 
 // stringRanks gives each of distinct names its place in string order.
@@ -149,14 +154,14 @@ func newStateIndex(r *StateRun) *stateIndex {
 	ix.keyRank, ix.keys = keyRank, keys
 	scratch := make([]int32, len(ix.byAgentKey))
 	sortByRank(ix.byAgentKey, keyRank, keys, scratch)
-	sortByRank(ix.byAgentKey, agentRank, agents, scratch)
+	sortByRank(ix.byAgentKey, agentRank, len(agents), scratch)
 	for _, p := range ix.byAgentKey { // the reads are in the same order: no second sort
 		if !r.Ops.At(int(p)).Write {
 			ix.readsByKey = append(ix.readsByKey, p)
 		}
 	}
 	sortByRank(ix.valued, keyRank, keys, scratch)
-	ix.peers = r.peersOf(ix.byAgentKey, keyRank)
+	ix.peers = peersOf(ix.byAgentKey, agentRank, keyRank, agents, func(p int32) bool { return r.Ops.At(int(p)).Private })
 	for i, c := range r.Compactions {
 		ix.compactions[c.Agent] = append(ix.compactions[c.Agent], i)
 	}
@@ -174,29 +179,31 @@ func newStateIndex(r *StateRun) *stateIndex {
 
 // peersOf finds each agent's peers (Peers) from the ops by agent and key:
 // each stretch of one agent's ops of one key gives its first op of the
-// key, and whether it shares the key (a private op does not).
-func (r *StateRun) peersOf(byAgentKey, keyRank []int32) map[string][]string {
+// key, and whether it shares the key (a private op does not). Agents and
+// keys go by rank (opRanks), so nothing it sorts or looks up holds a
+// string.
+func peersOf(byAgentKey, agentRank, keyRank []int32, agents []string, private func(int32) bool) map[string][]string {
 	type touch struct {
-		agent  string
-		key    int32 // its rank (opRanks)
-		first  int32
-		shared bool
+		agent, key int32 // ranks
+		first      int32
+		shared     bool
 	}
 	var touches []touch
 	for i := 0; i < len(byAgentKey); {
-		op := r.Ops.At(int(byAgentKey[i]))
-		t := touch{key: keyRank[byAgentKey[i]], agent: op.Agent, first: byAgentKey[i]}
+		p := byAgentKey[i]
+		t := touch{agent: agentRank[p], key: keyRank[p], first: p}
 		for ; i < len(byAgentKey); i++ {
-			o := r.Ops.At(int(byAgentKey[i]))
-			if o.Agent != t.agent || keyRank[byAgentKey[i]] != t.key {
+			q := byAgentKey[i]
+			if agentRank[q] != t.agent || keyRank[q] != t.key {
 				break
 			}
-			t.shared = t.shared || !o.Private
+			t.shared = t.shared || !private(q)
 		}
 		touches = append(touches, t)
 	}
 	slices.SortFunc(touches, func(a, b touch) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.first, b.first)) })
-	first := map[string]map[string]int32{} // agent → peer → its first op on a key they share
+	first := map[[2]int32]int32{}  // agent and peer → the peer's first op on a key they share
+	byAgent := map[int32][]int32{} // every agent that shares a key → its peers
 	for i := 0; i < len(touches); {
 		j := i
 		for j < len(touches) && touches[j].key == touches[i].key {
@@ -206,25 +213,29 @@ func (r *StateRun) peersOf(byAgentKey, keyRank []int32) map[string][]string {
 			if !a.shared {
 				continue
 			}
-			if first[a.agent] == nil {
-				first[a.agent] = map[string]int32{}
+			if byAgent[a.agent] == nil {
+				byAgent[a.agent] = []int32{}
 			}
 			for _, b := range touches[i:j] {
-				if p, ok := first[a.agent][b.agent]; b.agent != a.agent && (!ok || b.first < p) {
-					first[a.agent][b.agent] = b.first
+				pair := [2]int32{a.agent, b.agent}
+				if p, ok := first[pair]; b.agent != a.agent && (!ok || b.first < p) {
+					first[pair] = b.first
 				}
 			}
 		}
 		i = j
 	}
+	for pair := range first {
+		byAgent[pair[0]] = append(byAgent[pair[0]], pair[1])
+	}
 	peers := map[string][]string{}
-	for agent, f := range first {
-		ps := make([]string, 0, len(f))
-		for a := range f {
-			ps = append(ps, a)
+	for a, ps := range byAgent {
+		slices.SortFunc(ps, func(x, y int32) int { return cmp.Compare(first[[2]int32{a, x}], first[[2]int32{a, y}]) })
+		names := make([]string, len(ps))
+		for i, p := range ps {
+			names[i] = agents[p]
 		}
-		slices.SortFunc(ps, func(a, b string) int { return cmp.Compare(f[a], f[b]) })
-		peers[agent] = ps
+		peers[agents[a]] = names
 	}
 	return peers
 }
