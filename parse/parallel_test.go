@@ -13,9 +13,21 @@ func TestParallelReadSameEvents(t *testing.T) {
 	parallelMin = 0
 	// small chunks, so every file is cut into many that are released and
 	// reused while its events are still held here: a piece of a line kept
-	// by mistake would read as the NULs a released chunk is cleared to
-	defer func(n int, p bool) { chunkBytes, poisonReleased = n, p }(chunkBytes, poisonReleased)
+	// by mistake would read as the NULs a released chunk is cleared to;
+	// and a chunk in one batch, then in many, each of which must leave it
+	// in place until the last is applied
+	defer func(n, lines int, p bool) { chunkBytes, batchLines, poisonReleased = n, lines, p }(chunkBytes, batchLines, poisonReleased)
 	chunkBytes, poisonReleased = 4<<10, true
+	for _, lines := range []int{2048, 3} {
+		batchLines = lines
+		readAllWays(t)
+	}
+}
+
+// readAllWays reads every shipped and corpus transcript with 1, 2, 3 and
+// 8 workers, and holds the others to the first.
+func readAllWays(t *testing.T) {
+	t.Helper()
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "transcripts", "*.jsonl"))
 	if corpus, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "*", "*.jsonl")); len(corpus) > 0 {
 		files = append(files, corpus...)

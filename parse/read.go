@@ -251,11 +251,18 @@ func (s *sink) stream(lr *lineReader, dec decoder) int {
 // file order.
 type batch struct {
 	lines []batchLine
-	chunk *[]byte // what the lines are views of
+	chunk *[]byte // what the lines are views of, on a chunk's last batch
 	out   []any
-	lists *batchLists // lines and out
+	lists *batchLists // the chunk's lines and out, on its last batch
 	done  chan struct{}
 }
+
+// batchLines is the most lines a batch holds. A chunk of a session holds a
+// few hundred records; one of a multi-agent run, about 9,000 small ones,
+// whose prepared events take several times the chunk's size, and whole
+// chunks in flight held tens of megabytes of them. A variable so tests can
+// cut a chunk into many batches.
+var batchLines = 2048
 
 type batchLine struct {
 	text string
@@ -305,9 +312,10 @@ func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
 	go func() {
 		defer close(ordered)
 		defer close(work)
-		// A batch is one read chunk: a worker has plenty to do per hand-off,
-		// and a bounded number are in flight, so memory does not grow with
-		// the file.
+		// A batch is a read chunk, or batchLines of its lines: a worker has
+		// plenty to do per hand-off, and a bounded number are in flight, so
+		// memory does not grow with the file. The last batch of a chunk
+		// releases it.
 		for !stop.Load() {
 			lists := takeLists()
 			lines, chunk, ok := lr.nextChunk(lists.lines[:0])
@@ -316,9 +324,18 @@ func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
 			}
 			records += len(lines)
 			lists.lines, lists.out = lines, slices.Grow(lists.out[:0], len(lines))[:len(lines)]
-			b := &batch{lines: lines, chunk: chunk, out: lists.out, lists: lists, done: make(chan struct{})}
-			ordered <- b
-			work <- b
+			for start := 0; ; start += batchLines {
+				end := min(start+batchLines, len(lines))
+				b := &batch{lines: lines[start:end], out: lists.out[start:end], done: make(chan struct{})}
+				if end == len(lines) {
+					b.chunk, b.lists = chunk, lists
+				}
+				ordered <- b
+				work <- b
+				if end == len(lines) {
+					break
+				}
+			}
 		}
 	}()
 	var wg sync.WaitGroup
@@ -345,8 +362,11 @@ func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
 		}
 		// applied: no record of it is read again, and what the events keep
 		// was copied out
-		releaseChunk(b.chunk)
-		releaseLists(b.lists)
+		clear(b.out)
+		if b.lists != nil {
+			releaseChunk(b.chunk)
+			releaseLists(b.lists)
+		}
 	}
 	wg.Wait()
 	return records
