@@ -121,63 +121,141 @@ func newCanonicalRecord(raw string, fields []field) canonicalRecord {
 	return r
 }
 
-// Get is gjson's Get for a top-level member: of a key written twice, the
-// first, and a key written with escapes read as it decodes, as gjson
-// reads them.
-func (r *canonicalRecord) Get(key string) gjson.Result {
+// canonicalMembers are the raw values of the members the canonical format
+// and chat messages define, read from a record's index in one pass: a
+// member written twice keeps its first, as Get has it. Asking Get for each
+// walked the index a dozen times a record, a twentieth of a multi-agent
+// run's time.
+type canonicalMembers struct {
+	agent, ts, cwd, typ, role, turn, content, origin, id, name,
+	arguments, sideEffect, isError, trigger, preTokens, summary, kind, kept, notified, cleared,
+	op, key, value, payloadHash, revision, confidence, toolCallID, toolCalls string
+}
+
+// members reads the record's members in one pass.
+func (r *canonicalRecord) members() canonicalMembers {
+	var m canonicalMembers
 	for _, f := range r.fields {
 		k := r.raw[f.k0:f.k1]
 		if r.escapes && strings.IndexByte(k, '\\') >= 0 {
 			k = unescape(k)
 		}
-		if k == key {
-			return gjson.Parse(r.raw[f.v0:f.v1])
+		var slot *string
+		switch k {
+		case "agent":
+			slot = &m.agent
+		case "ts":
+			slot = &m.ts
+		case "cwd":
+			slot = &m.cwd
+		case "type":
+			slot = &m.typ
+		case "role":
+			slot = &m.role
+		case "turn":
+			slot = &m.turn
+		case "content":
+			slot = &m.content
+		case "origin":
+			slot = &m.origin
+		case "id":
+			slot = &m.id
+		case "name":
+			slot = &m.name
+		case "arguments":
+			slot = &m.arguments
+		case "side_effect":
+			slot = &m.sideEffect
+		case "is_error":
+			slot = &m.isError
+		case "trigger":
+			slot = &m.trigger
+		case "pre_tokens":
+			slot = &m.preTokens
+		case "summary":
+			slot = &m.summary
+		case "kind":
+			slot = &m.kind
+		case "kept":
+			slot = &m.kept
+		case "notified":
+			slot = &m.notified
+		case "cleared":
+			slot = &m.cleared
+		case "op":
+			slot = &m.op
+		case "key":
+			slot = &m.key
+		case "value":
+			slot = &m.value
+		case "payload_hash":
+			slot = &m.payloadHash
+		case "revision":
+			slot = &m.revision
+		case "confidence":
+			slot = &m.confidence
+		case "tool_call_id":
+			slot = &m.toolCallID
+		case "tool_calls":
+			slot = &m.toolCalls
+		}
+		if slot != nil && *slot == "" {
+			*slot = r.raw[f.v0:f.v1]
 		}
 	}
-	return gjson.Result{}
+	return m
+}
+
+// rawResult is gjson's reading of a member's raw value; none for "".
+func rawResult(raw string) gjson.Result {
+	if raw == "" {
+		return gjson.Result{}
+	}
+	return gjson.Parse(raw)
 }
 
 // readCanonical reads one record of the canonical format, or a chat
 // message, into r.
 func readCanonical(rec *canonicalRecord, r *canonicalRead) {
-	r.agent = rec.Get("agent").Str
-	base := Event{Time: rec.Get("ts").Str}
-	if cwd := rec.Get("cwd").Str; cwd != "" {
+	m := rec.members()
+	r.agent = rawResult(m.agent).Str
+	base := Event{Time: rawResult(m.ts).Str}
+	if cwd := rawResult(m.cwd).Str; cwd != "" {
 		base.Cwd = cwd
 	}
-	typ := rec.Get("type")
+	typ := rawResult(m.typ)
 	if !typ.Exists() {
-		if rec.Get("role").Type == gjson.String {
-			readChat(rec, base, r)
+		if rawResult(m.role).Type == gjson.String {
+			readChat(&m, base, r)
 			return
 		}
 		r.skip(Error, `record has neither "type" nor "role": skipped`)
 		return
 	}
-	if explicit := rec.Get("turn"); explicit.Type == gjson.Number {
+	if explicit := rawResult(m.turn); explicit.Type == gjson.Number {
 		r.turn, r.hasTurn = int(explicit.Int()), true
 	}
 	switch typ.Str {
 	case "message":
-		role, ok := ParseRole(rec.Get("role").Str)
+		role, ok := ParseRole(rawResult(m.role).Str)
 		if !ok || role == RoleTool {
-			r.skip(Error, "message with role %q (want user, assistant, system or developer): skipped", rec.Get("role").Str)
+			r.skip(Error, "message with role %q (want user, assistant, system or developer): skipped", rawResult(m.role).Str)
 			return
 		}
 		ev := base
-		ev.Kind, ev.Role, ev.Text = KindMessage, role, rec.Get("content").Str
-		ev.Origin = originField(rec)
+		ev.Kind, ev.Role, ev.Text = KindMessage, role, rawResult(m.content).Str
+		ev.Origin = originField(&m)
 		r.add(ev, sideOf(role))
 	case "tool_call":
 		ev := base
 		ev.Kind, ev.Role = KindToolCall, RoleAssistant
-		ev.ToolID, ev.ToolName = idString(rec.Get("id")), rec.Get("name").Str
+		ev.ToolID, ev.ToolName = idString(rawResult(m.id)), rawResult(m.name).Str
 		if ev.ToolName == "" {
 			r.skip(Error, "tool_call without a name: skipped")
 			return
 		}
-		ev.Args = rawArgs(rec.Get("arguments").Raw)
-		if se := rec.Get("side_effect"); se.IsBool() {
+		ev.Args = rawArgs(rawResult(m.arguments).Raw)
+		if se := rawResult(m.sideEffect); se.IsBool() {
 			v := se.Bool()
 			ev.SideEffect = &v
 		}
@@ -185,51 +263,51 @@ func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 	case "tool_result":
 		ev := base
 		ev.Kind, ev.Role = KindToolResult, RoleTool
-		ev.ToolID = idString(rec.Get("id"))
-		ev.Text = textOf(rec.Get("content"))
-		ev.IsError = rec.Get("is_error").Bool()
+		ev.ToolID = idString(rawResult(m.id))
+		ev.Text = textOf(rawResult(m.content))
+		ev.IsError = rawResult(m.isError).Bool()
 		r.add(ev, sideTool)
 	case "compaction":
-		b := &Boundary{Kind: BoundaryCompact, Trigger: rec.Get("trigger").Str,
-			PreTokens: int(rec.Get("pre_tokens").Int())}
-		if s := rec.Get("summary"); s.Type == gjson.String {
+		b := &Boundary{Kind: BoundaryCompact, Trigger: rawResult(m.trigger).Str,
+			PreTokens: int(rawResult(m.preTokens).Int())}
+		if s := rawResult(m.summary); s.Type == gjson.String {
 			b.Summary, b.Readable = s.Str, true
 		} else {
 			b.Unreadable = "the summary is absent or null (opaque compaction)"
 		}
-		if k := rec.Get("kind").Str; k == "microcompact" {
+		if k := rawResult(m.kind).Str; k == "microcompact" {
 			b.Kind, b.Readable, b.Unreadable = BoundaryMicrocompact, true, ""
 		}
-		for _, k := range rec.Get("kept").Array() {
+		for _, k := range rawResult(m.kept).Array() {
 			if k.Type == gjson.Number {
 				b.KeptTurns = append(b.KeptTurns, int(k.Int()))
 			}
 		}
-		for _, n := range rec.Get("notified").Array() {
+		for _, n := range rawResult(m.notified).Array() {
 			b.Notified = append(b.Notified, n.Str)
 		}
-		for _, c := range rec.Get("cleared").Array() {
+		for _, c := range rawResult(m.cleared).Array() {
 			b.ClearedToolIDs = append(b.ClearedToolIDs, idString(c))
 		}
 		ev := base
 		ev.Kind, ev.Role, ev.Origin, ev.Boundary = KindBoundary, RoleSystem, OriginHarness, b
 		r.add(ev, sideBoundary)
 	case "state":
-		op := rec.Get("op").Str
+		op := rawResult(m.op).Str
 		if op != "read" && op != "write" {
 			r.skip(Error, "state event with op %q (want read or write): skipped", op)
 			return
 		}
-		key := rec.Get("key").Str
+		key := rawResult(m.key).Str
 		if key == "" {
 			r.skip(Error, "state event without a key: skipped")
 			return
 		}
-		st := &StateOp{Key: key, Value: valueString(rec.Get("value")), PayloadHash: rec.Get("payload_hash").Str}
-		if rv := rec.Get("revision"); rv.Type == gjson.Number {
+		st := &StateOp{Key: key, Value: valueString(rawResult(m.value)), PayloadHash: rawResult(m.payloadHash).Str}
+		if rv := rawResult(m.revision); rv.Type == gjson.Number {
 			st.Revision, st.HasRevision = rv.Int(), true
 		}
-		if c := rec.Get("confidence"); c.Type == gjson.Number {
+		if c := rawResult(m.confidence); c.Type == gjson.Number {
 			st.Confidence, st.HasConf = c.Float(), true
 		}
 		ev := base
@@ -246,8 +324,8 @@ func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 // readChat reads an OpenAI chat message: {role, content, tool_calls} or a
 // tool message {role: tool, tool_call_id, content}. A chat message's turns
 // are counted, whatever "turn" it carries.
-func readChat(rec *canonicalRecord, base Event, r *canonicalRead) {
-	roleName := rec.Get("role").Str
+func readChat(m *canonicalMembers, base Event, r *canonicalRead) {
+	roleName := rawResult(m.role).Str
 	if roleName == "function" {
 		roleName = "tool"
 	}
@@ -256,22 +334,22 @@ func readChat(rec *canonicalRecord, base Event, r *canonicalRead) {
 		r.skip(Error, "chat message with unknown role %q: skipped", roleName)
 		return
 	}
-	text := textOf(rec.Get("content"))
+	text := textOf(rawResult(m.content))
 	if role == RoleTool {
 		ev := base
 		ev.Kind, ev.Role, ev.Text = KindToolResult, RoleTool, text
-		ev.ToolID = idString(rec.Get("tool_call_id"))
-		ev.IsError = rec.Get("is_error").Bool()
+		ev.ToolID = idString(rawResult(m.toolCallID))
+		ev.IsError = rawResult(m.isError).Bool()
 		r.add(ev, sideTool)
 		return
 	}
 	if strings.TrimSpace(text) != "" {
 		ev := base
 		ev.Kind, ev.Role, ev.Text = KindMessage, role, text
-		ev.Origin = originField(rec)
+		ev.Origin = originField(m)
 		r.add(ev, sideOf(role))
 	}
-	for _, c := range rec.Get("tool_calls").Array() {
+	for _, c := range rawResult(m.toolCalls).Array() {
 		ev := base
 		ev.Kind, ev.Role = KindToolCall, RoleAssistant
 		ev.ToolID = idString(c.Get("id"))
@@ -291,8 +369,8 @@ func sideOf(r Role) side {
 }
 
 // originField honours an explicit "origin" (rules or harness).
-func originField(rec *canonicalRecord) Origin {
-	switch rec.Get("origin").Str {
+func originField(m *canonicalMembers) Origin {
+	switch rawResult(m.origin).Str {
 	case "rules":
 		return OriginRules
 	case "harness":

@@ -2,7 +2,6 @@ package parse
 
 import (
 	"reflect"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -21,44 +20,67 @@ var canonicalGetCases = []string{
 	`{}`,
 }
 
-// canonicalKeys are the members decode asks a record for, and some it
-// does not hold.
-var canonicalKeys = []string{"agent", "ts", "cwd", "type", "role", "turn", "content", "origin", "id", "name",
-	"arguments", "side_effect", "is_error", "trigger", "pre_tokens", "summary", "kind", "kept", "notified",
-	"cleared", "op", "key", "value", "payload_hash", "revision", "confidence", "tool_call_id", "tool_calls",
-	"", "nested", "absent"}
+// canonicalMemberOf is each member members reads, by name.
+var canonicalMemberOf = map[string]func(*canonicalMembers) string{
+	"agent":        func(m *canonicalMembers) string { return m.agent },
+	"ts":           func(m *canonicalMembers) string { return m.ts },
+	"cwd":          func(m *canonicalMembers) string { return m.cwd },
+	"type":         func(m *canonicalMembers) string { return m.typ },
+	"role":         func(m *canonicalMembers) string { return m.role },
+	"turn":         func(m *canonicalMembers) string { return m.turn },
+	"content":      func(m *canonicalMembers) string { return m.content },
+	"origin":       func(m *canonicalMembers) string { return m.origin },
+	"id":           func(m *canonicalMembers) string { return m.id },
+	"name":         func(m *canonicalMembers) string { return m.name },
+	"arguments":    func(m *canonicalMembers) string { return m.arguments },
+	"side_effect":  func(m *canonicalMembers) string { return m.sideEffect },
+	"is_error":     func(m *canonicalMembers) string { return m.isError },
+	"trigger":      func(m *canonicalMembers) string { return m.trigger },
+	"pre_tokens":   func(m *canonicalMembers) string { return m.preTokens },
+	"summary":      func(m *canonicalMembers) string { return m.summary },
+	"kind":         func(m *canonicalMembers) string { return m.kind },
+	"kept":         func(m *canonicalMembers) string { return m.kept },
+	"notified":     func(m *canonicalMembers) string { return m.notified },
+	"cleared":      func(m *canonicalMembers) string { return m.cleared },
+	"op":           func(m *canonicalMembers) string { return m.op },
+	"key":          func(m *canonicalMembers) string { return m.key },
+	"value":        func(m *canonicalMembers) string { return m.value },
+	"payload_hash": func(m *canonicalMembers) string { return m.payloadHash },
+	"revision":     func(m *canonicalMembers) string { return m.revision },
+	"confidence":   func(m *canonicalMembers) string { return m.confidence },
+	"tool_call_id": func(m *canonicalMembers) string { return m.toolCallID },
+	"tool_calls":   func(m *canonicalMembers) string { return m.toolCalls },
+}
 
-// checkCanonicalGet holds canonicalRecord.Get, which reads the validator's
-// index, to gjson's Get on the whole record, which decode asked before.
-func checkCanonicalGet(t *testing.T, line string) {
+// checkCanonicalMembers holds a record's members, read from the
+// validator's index in one pass, to gjson's Get on the whole record, which
+// decode asked before: of a key written twice, the first; a key written
+// with escapes, as it decodes.
+func checkCanonicalMembers(t *testing.T, line string) {
 	t.Helper()
 	rec, ok := readRecord(line, nil)
 	if !ok {
 		return
 	}
 	cr := newCanonicalRecord(rec.raw, rec.fields)
-	crp := &cr
-	keys := canonicalKeys
-	for _, f := range rec.fields {
-		keys = append(keys, unescape(line[f.k0:f.k1]))
-	}
+	m := cr.members()
 	whole := gjson.Parse(line)
-	for _, k := range keys {
-		if !plainKey.MatchString(k) {
-			continue // gjson reads it as a path (a dot, a wildcard, an escape): decode asks for none
-		}
-		got, want := crp.Get(k), whole.Get(k)
+	for name, of := range canonicalMemberOf {
+		got, want := rawResult(of(&m)), whole.Get(name)
 		if got.Type != want.Type || got.Raw != want.Raw || got.Str != want.Str || got.Num != want.Num {
-			t.Fatalf("record %s, key %q: Get = %v %q %q, gjson gives %v %q %q", line, k, got.Type, got.Raw, got.Str, want.Type, want.Raw, want.Str)
+			t.Fatalf("record %s, member %q: %v %q %q, gjson gives %v %q %q", line, name, got.Type, got.Raw, got.Str, want.Type, want.Raw, want.Str)
 		}
 	}
 }
 
-var plainKey = regexp.MustCompile(`^[A-Za-z0-9_/ -]*$`)
-
+// TestCanonicalRecordGet checks the members of the cases, and that the
+// table names every member members reads.
 func TestCanonicalRecordGet(t *testing.T) {
+	if n := reflect.TypeFor[canonicalMembers]().NumField(); n != len(canonicalMemberOf) {
+		t.Fatalf("canonicalMembers has %d members, the table names %d", n, len(canonicalMemberOf))
+	}
 	for _, c := range canonicalGetCases {
-		checkCanonicalGet(t, c)
+		checkCanonicalMembers(t, c)
 	}
 }
 
@@ -66,7 +88,7 @@ func FuzzCanonicalRecordGet(f *testing.F) {
 	for _, c := range canonicalGetCases {
 		f.Add(c)
 	}
-	f.Fuzz(checkCanonicalGet)
+	f.Fuzz(checkCanonicalMembers)
 }
 
 // A canonical record is read on a worker and numbered in order: the turns,
