@@ -156,12 +156,33 @@ func maybeGunzip(br *bufio.Reader) (io.Reader, error) {
 // small file into many.
 var chunkBytes = 1 << 20
 
+// reuse holds values for reuse: a channel rather than a sync.Pool, which
+// the collector empties at every cycle — a dozen times a second here. What
+// it has no room for is left to the collector.
+type reuse[T any] chan T
+
+// take returns a value held for reuse, if there is one.
+func (r reuse[T]) take() (v T, ok bool) {
+	select {
+	case v = <-r:
+		return v, true
+	default:
+		return v, false
+	}
+}
+
+// give holds v for reuse, if there is room.
+func (r reuse[T]) give(v T) {
+	select {
+	case r <- v:
+	default:
+	}
+}
+
 // freeChunks holds chunks for reuse once every record in them has been
 // applied: a fresh megabyte costs page faults and zeroing, about as much as
-// reading into it. A channel rather than a sync.Pool, which the collector
-// empties at every cycle — a dozen times a second here. It holds enough for
-// a few files read at once; more are left to the collector.
-var freeChunks = make(chan *[]byte, 32)
+// reading into it. It holds enough for a few files read at once.
+var freeChunks = make(reuse[*[]byte], 32)
 
 // poisonReleased makes releaseChunk zero a chunk before it is reused, so
 // that a piece of a line kept by mistake reads as NULs rather than as
@@ -178,10 +199,7 @@ func releaseChunk(c *[]byte) {
 	if poisonReleased {
 		clear(*c)
 	}
-	select {
-	case freeChunks <- c:
-	default:
-	}
+	freeChunks.give(c)
 }
 
 // nextChunk reads the next stretch of the stream, chunkBytes unless the
@@ -202,10 +220,7 @@ func (lr *lineReader) nextChunk(lines []batchLine) (_ []batchLine, chunk *[]byte
 		b := make([]byte, 2*len(lr.carry))
 		chunk = &b
 	} else {
-		select {
-		case chunk = <-freeChunks:
-		default:
-		}
+		chunk, _ = freeChunks.take()
 		if chunk == nil || len(*chunk) != chunkBytes { // none free, or a test changed the size
 			b := make([]byte, chunkBytes)
 			chunk = &b

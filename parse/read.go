@@ -280,15 +280,13 @@ type batchLists struct {
 }
 
 // freeLists holds batchLists for reuse, as freeChunks holds chunks.
-var freeLists = make(chan *batchLists, 32)
+var freeLists = make(reuse[*batchLists], 32)
 
 func takeLists() *batchLists {
-	select {
-	case l := <-freeLists:
+	if l, ok := freeLists.take(); ok {
 		return l
-	default:
-		return &batchLists{}
 	}
+	return &batchLists{}
 }
 
 // releaseLists hands a batch's lists back once it is applied, holding
@@ -296,10 +294,7 @@ func takeLists() *batchLists {
 func releaseLists(l *batchLists) {
 	clear(l.lines)
 	clear(l.out)
-	select {
-	case freeLists <- l:
-	default:
-	}
+	freeLists.give(l)
 }
 
 // streamParallel decodes the rest of the file with workers preparing
