@@ -42,13 +42,7 @@ func (d *canonicalDecoder) apply(p any, line int, off int64) {
 		d.s.diag.add(r.severity, line, "%s", r.problem)
 		return
 	}
-	agent := r.agent
-	if agent == "" {
-		agent = d.s.agent
-	}
-	if agent == "" {
-		agent = MainAgent
-	}
+	agent := d.s.agentOr(r.agent) // before put: the turns are counted per agent
 	for i := range r.drafts {
 		dr := &r.drafts[i]
 		ev := &dr.ev

@@ -607,15 +607,21 @@ func (s *sink) put(ev *Event) {
 	if settle(ev, false, s.prepare) {
 		s.diag.add(Warning, ev.Line, invalidUTF8Msg)
 	}
-	if ev.Agent == "" {
-		ev.Agent = s.agent
-	}
-	if ev.Agent == "" {
-		ev.Agent = MainAgent
-	}
+	ev.Agent = s.agentOr(ev.Agent)
 	s.checkTime(ev)
 	s.next++
 	s.err = s.emit(ev)
+}
+
+// agentOr is agent, or the file's agent when it is empty, or MainAgent.
+func (s *sink) agentOr(agent string) string {
+	switch {
+	case agent != "":
+		return agent
+	case s.agent != "":
+		return s.agent
+	}
+	return MainAgent
 }
 
 // checkTime warns when a record's timestamp is earlier than the one before
