@@ -596,7 +596,6 @@ var (
 	revisionRE    = regexp.MustCompile(`(?i)\b(?:rev(?:ision)?\.?\s*#?\d+|r\d{2,})\b`)
 	taskRefRE     = regexp.MustCompile(`\b(?:[Tt]asks?|[Ee]ntry|[Kk]ey)\s+([A-Z0-9][\w./-]*)`)
 	categoricalRE = regexp.MustCompile(`(?i)\b(?:the|all|both|remaining|other)\s+(?:the\s+)?(?:completed|finished|done|pending|failed|remaining|open|outstanding|relevant|affected|other)?\s*(?:tasks|entries|items|keys|ones|jobs|records|tickets|issues|rows|shards|steps|fields|cases|changes|updates)\b`)
-	confidenceRE  = regexp.MustCompile(`(?i)\bconfidence\s*(?:[:=]|is|of)?\s*(0?\.\d+|1\.0|\d{1,3}\s*%)`)
 )
 
 // messageOf reads what an outbound message cites and claims.
@@ -649,6 +648,91 @@ func mayReferTask(lower string) bool {
 	return false
 }
 
+// confidenceOf reads the confidence a message states — "confidence 0.8",
+// "Confidence: .75", "confidence is 90 %" — as the text of its number. It
+// is what the expression
+//
+//	(?i)\bconfidence\s*(?:[:=]|is|of)?\s*(0?\.\d+|1\.0|\d{1,3}\s*%)
+//
+// captures at its leftmost match (the test holds it to that expression),
+// written out because a run's messages state one each, and the expression
+// cost about a twentieth of reading a multi-agent run. lower is text
+// through foldLower, which keeps every byte's offset and lowers only ASCII
+// letters to ASCII ones.
+func confidenceOf(text, lower string) (string, bool) {
+	const word = "confidence"
+	for from := 0; ; {
+		j := strings.Index(lower[from:], word)
+		if j < 0 {
+			return "", false
+		}
+		at := from + j
+		from = at + 1
+		if at > 0 && isWordByte(text[at-1]) {
+			continue // \b
+		}
+		k := skipRegexpSpace(lower, at+len(word))
+		switch {
+		case k < len(lower) && (lower[k] == ':' || lower[k] == '='):
+			k++
+		case strings.HasPrefix(lower[k:], "is"), strings.HasPrefix(lower[k:], "of"):
+			k += 2
+		case strings.HasPrefix(lower[k:], "i\u017f"): // (?i) folds s with the long s
+			k += 3
+		}
+		// no digit, point or percent sign starts the separator, so taking
+		// it whenever it is there loses no match
+		if n := confidenceNumber(text[skipRegexpSpace(lower, k):]); n != "" {
+			return n, true
+		}
+	}
+}
+
+// confidenceNumber is the number confidenceOf reads at the start of s, or
+// "": 0?\.\d+ | 1\.0 | \d{1,3}\s*%, the first of them that matches.
+func confidenceNumber(s string) string {
+	digits := func(i int) int {
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	p := 0
+	if strings.HasPrefix(s, "0.") {
+		p = 1
+	}
+	if p < len(s) && s[p] == '.' {
+		if e := digits(p + 1); e > p+1 {
+			return s[:e]
+		}
+	}
+	if strings.HasPrefix(s, "1.0") {
+		return s[:3]
+	}
+	// fewer digits than the run holds leave a digit where \s*% must be
+	n := digits(0)
+	if n == 0 || n > 3 {
+		return ""
+	}
+	if e := skipRegexpSpace(s, n); e < len(s) && s[e] == '%' {
+		return s[:e+1]
+	}
+	return ""
+}
+
+// skipRegexpSpace passes over \s from s[i].
+func skipRegexpSpace(s string, i int) int {
+	for i < len(s) && regexpSpace(s[i]) {
+		i++
+	}
+	return i
+}
+
+// isWordByte is \w, as \b reads it: ASCII letters, digits and '_'.
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
 // categoricalNouns are the words categoricalRE needs, checked first.
 var categoricalNouns = []string{"tasks", "entries", "items", "keys", "ones", "jobs", "records", "tickets", "issues", "rows", "shards", "steps", "fields", "cases", "changes", "updates"}
 
@@ -693,12 +777,10 @@ func messageContent(text string, literals []literalHit, claims []sentenceClaims)
 	if (strings.Contains(lower, "the ") || strings.Contains(lower, "all ") || strings.Contains(lower, "both ")) && containsAny(lower, categoricalNouns) {
 		m.Categorical = categoricalRE.FindAllString(text, -1)
 	}
-	if !strings.Contains(lower, "confidence") {
-		// nothing to read
-	} else if cm := confidenceRE.FindStringSubmatch(text); cm != nil {
-		v := strings.TrimSpace(strings.TrimSuffix(cm[1], "%"))
-		f, _ := strconv.ParseFloat(v, 64) // the expression matched digits and a point
-		if strings.HasSuffix(cm[1], "%") {
+	if c, ok := confidenceOf(text, lower); ok {
+		v := strings.TrimSpace(strings.TrimSuffix(c, "%"))
+		f, _ := strconv.ParseFloat(v, 64) // digits and a point, as confidenceOf read them
+		if strings.HasSuffix(c, "%") {
 			f /= 100
 		}
 		m.Confidence, m.HasConf = f, true
