@@ -212,38 +212,37 @@ func rawResult(raw string) gjson.Result {
 // message, into r.
 func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 	m := rec.members()
-	r.agent = rawResult(m.agent).Str
-	base := Event{Time: rawResult(m.ts).Str}
-	if cwd := rawResult(m.cwd).Str; cwd != "" {
+	r.agent = jsonString(m.agent)
+	base := Event{Time: jsonString(m.ts)}
+	if cwd := jsonString(m.cwd); cwd != "" {
 		base.Cwd = cwd
 	}
-	typ := rawResult(m.typ)
-	if !typ.Exists() {
-		if rawResult(m.role).Type == gjson.String {
+	if m.typ == "" {
+		if _, ok := rawString(m.role); ok {
 			readChat(&m, base, r)
 			return
 		}
 		r.skip(Error, `record has neither "type" nor "role": skipped`)
 		return
 	}
-	if explicit := rawResult(m.turn); explicit.Type == gjson.Number {
-		r.turn, r.hasTurn = int(explicit.Int()), true
+	if turn, ok := jsonInt(m.turn); ok {
+		r.turn, r.hasTurn = int(turn), true
 	}
-	switch typ.Str {
+	switch typ := jsonString(m.typ); typ {
 	case "message":
-		role, ok := ParseRole(rawResult(m.role).Str)
+		role, ok := ParseRole(jsonString(m.role))
 		if !ok || role == RoleTool {
-			r.skip(Error, "message with role %q (want user, assistant, system or developer): skipped", rawResult(m.role).Str)
+			r.skip(Error, "message with role %q (want user, assistant, system or developer): skipped", jsonString(m.role))
 			return
 		}
 		ev := base
-		ev.Kind, ev.Role, ev.Text = KindMessage, role, rawResult(m.content).Str
+		ev.Kind, ev.Role, ev.Text = KindMessage, role, jsonString(m.content)
 		ev.Origin = originField(&m)
 		r.add(ev, sideOf(role))
 	case "tool_call":
 		ev := base
 		ev.Kind, ev.Role = KindToolCall, RoleAssistant
-		ev.ToolID, ev.ToolName = idString(rawResult(m.id)), rawResult(m.name).Str
+		ev.ToolID, ev.ToolName = rawID(m.id), jsonString(m.name)
 		if ev.ToolName == "" {
 			r.skip(Error, "tool_call without a name: skipped")
 			return
@@ -257,19 +256,19 @@ func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 	case "tool_result":
 		ev := base
 		ev.Kind, ev.Role = KindToolResult, RoleTool
-		ev.ToolID = idString(rawResult(m.id))
-		ev.Text = textOf(rawResult(m.content))
+		ev.ToolID = rawID(m.id)
+		ev.Text = rawTextOf(m.content)
 		ev.IsError = rawResult(m.isError).Bool()
 		r.add(ev, sideTool)
 	case "compaction":
-		b := &Boundary{Kind: BoundaryCompact, Trigger: rawResult(m.trigger).Str,
+		b := &Boundary{Kind: BoundaryCompact, Trigger: jsonString(m.trigger),
 			PreTokens: int(rawResult(m.preTokens).Int())}
 		if s := rawResult(m.summary); s.Type == gjson.String {
 			b.Summary, b.Readable = s.Str, true
 		} else {
 			b.Unreadable = "the summary is absent or null (opaque compaction)"
 		}
-		if k := rawResult(m.kind).Str; k == "microcompact" {
+		if k := jsonString(m.kind); k == "microcompact" {
 			b.Kind, b.Readable, b.Unreadable = BoundaryMicrocompact, true, ""
 		}
 		for _, k := range rawResult(m.kept).Array() {
@@ -287,22 +286,22 @@ func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 		ev.Kind, ev.Role, ev.Origin, ev.Boundary = KindBoundary, RoleSystem, OriginHarness, b
 		r.add(ev, sideBoundary)
 	case "state":
-		op := rawResult(m.op).Str
+		op := jsonString(m.op)
 		if op != "read" && op != "write" {
 			r.skip(Error, "state event with op %q (want read or write): skipped", op)
 			return
 		}
-		key := rawResult(m.key).Str
+		key := jsonString(m.key)
 		if key == "" {
 			r.skip(Error, "state event without a key: skipped")
 			return
 		}
-		st := &StateOp{Key: key, Value: valueString(rawResult(m.value)), PayloadHash: rawResult(m.payloadHash).Str}
-		if rv := rawResult(m.revision); rv.Type == gjson.Number {
-			st.Revision, st.HasRevision = rv.Int(), true
+		st := &StateOp{Key: key, Value: valueString(m.value), PayloadHash: jsonString(m.payloadHash)}
+		if rv, ok := jsonInt(m.revision); ok {
+			st.Revision, st.HasRevision = rv, true
 		}
-		if c := rawResult(m.confidence); c.Type == gjson.Number {
-			st.Confidence, st.HasConf = c.Float(), true
+		if c, ok := jsonNumber(m.confidence); ok {
+			st.Confidence, st.HasConf = c, true
 		}
 		ev := base
 		ev.Kind, ev.Role, ev.State = KindStateRead, RoleAssistant, st
@@ -311,7 +310,7 @@ func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 		}
 		r.add(ev, sideAssistant)
 	default:
-		r.skip(Warning, "unknown event type %q: skipped", typ.Str)
+		r.skip(Warning, "unknown event type %q: skipped", typ)
 	}
 }
 
@@ -319,7 +318,7 @@ func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 // tool message {role: tool, tool_call_id, content}. A chat message's turns
 // are counted, whatever "turn" it carries.
 func readChat(m *canonicalMembers, base Event, r *canonicalRead) {
-	roleName := rawResult(m.role).Str
+	roleName := jsonString(m.role)
 	if roleName == "function" {
 		roleName = "tool"
 	}
@@ -328,11 +327,11 @@ func readChat(m *canonicalMembers, base Event, r *canonicalRead) {
 		r.skip(Error, "chat message with unknown role %q: skipped", roleName)
 		return
 	}
-	text := textOf(rawResult(m.content))
+	text := rawTextOf(m.content)
 	if role == RoleTool {
 		ev := base
 		ev.Kind, ev.Role, ev.Text = KindToolResult, RoleTool, text
-		ev.ToolID = idString(rawResult(m.toolCallID))
+		ev.ToolID = rawID(m.toolCallID)
 		ev.IsError = rawResult(m.isError).Bool()
 		r.add(ev, sideTool)
 		return
@@ -364,7 +363,7 @@ func sideOf(r Role) side {
 
 // originField honours an explicit "origin" (rules or harness).
 func originField(m *canonicalMembers) Origin {
-	switch rawResult(m.origin).Str {
+	switch jsonString(m.origin) {
 	case "rules":
 		return OriginRules
 	case "harness":
@@ -373,6 +372,50 @@ func originField(m *canonicalMembers) Origin {
 		return OriginAuthored
 	}
 	return OriginAuthored
+}
+
+// The readers of a member's raw value below read the common cases — a
+// string, a small integer — without gjson, which every record of a run
+// paid for several times; each reads what gjson's Result would.
+
+// jsonNumber is the value of a raw JSON number, and false for any other
+// value.
+func jsonNumber(raw string) (float64, bool) {
+	if raw == "" || raw[0] != '-' && !isDigit(raw[0]) {
+		return 0, false
+	}
+	f, _ := strconv.ParseFloat(raw, 64) // validated: the error is range only, as for gjson
+	return f, true
+}
+
+// jsonInt is gjson's Int of a raw JSON number, and false for any other
+// value.
+func jsonInt(raw string) (int64, bool) {
+	if _, ok := jsonNumber(raw); !ok {
+		return 0, false
+	}
+	if len(raw) <= 15 { // fewer digits than a float64 holds exactly
+		if n, err := strconv.ParseInt(raw, 10, 64); err == nil {
+			return n, true
+		}
+	}
+	return gjson.Parse(raw).Int(), true
+}
+
+// rawID is idString of a raw value.
+func rawID(raw string) string {
+	if s, ok := rawString(raw); ok {
+		return s
+	}
+	return idString(rawResult(raw))
+}
+
+// rawTextOf is textOf of a raw value.
+func rawTextOf(raw string) string {
+	if s, ok := rawString(raw); ok {
+		return s
+	}
+	return textOf(rawResult(raw))
 }
 
 func idString(v gjson.Result) string {
@@ -398,17 +441,17 @@ func textOf(v gjson.Result) string {
 
 // valueString renders a state value: strings as they are, anything else as
 // compact JSON.
-func valueString(v gjson.Result) string {
-	switch v.Type {
-	case gjson.String:
-		return v.Str
-	case gjson.Null:
+func valueString(raw string) string {
+	switch {
+	case raw == "" || raw == "null":
 		return ""
+	case raw[0] == '"':
+		return jsonString(raw)
 	}
-	var buf json.RawMessage = []byte(v.Raw)
+	var buf json.RawMessage = []byte(raw)
 	out, err := json.Marshal(buf)
 	if err != nil {
-		return v.Raw
+		return raw
 	}
 	return string(out)
 }

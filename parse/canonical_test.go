@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -174,4 +175,64 @@ func TestCanonicalTurnsAgentsProblems(t *testing.T) {
 			}
 		}
 	}
+}
+
+var rawValueCases = []string{`"plain"`, `"esc\"aped\n\u00e9"`, "\"\xff\\n\"", `""`, `7`, `-0`, `12.5`, `1e3`, `-12345678901234567890`,
+	`123456789012345`, `1234567890123456`, `9007199254740993`, `1e400`, `true`, `false`, `null`, `[]`, `[{"text":"a"},"b"]`,
+	`{"a": 1, "b" : [true]}`, `0.7`, `-1.5e-3`}
+
+// checkRawValue holds the raw-value readers of the canonical decoder to
+// gjson's reading of the same value, which they replaced.
+func checkRawValue(t *testing.T, raw string) {
+	t.Helper()
+	if ok, _ := validJSON(raw); !ok || raw != strings.TrimSpace(raw) || strings.TrimLeft(raw, "\f\v") != raw {
+		return
+	}
+	v := gjson.Parse(raw)
+	if got := jsonString(raw); got != v.Str {
+		t.Fatalf("jsonString(%s) = %q, gjson reads %q", raw, got, v.Str)
+	}
+	if _, ok := rawString(raw); ok != (v.Type == gjson.String) {
+		t.Fatalf("rawString(%s) says string = %v", raw, ok)
+	}
+	if f, ok := jsonNumber(raw); ok != (v.Type == gjson.Number) || ok && f != v.Num {
+		t.Fatalf("jsonNumber(%s) = %v, %v; gjson reads %v, %v", raw, f, ok, v.Num, v.Type == gjson.Number)
+	}
+	if n, ok := jsonInt(raw); ok != (v.Type == gjson.Number) || ok && n != v.Int() {
+		t.Fatalf("jsonInt(%s) = %v, %v; gjson reads %v", raw, n, ok, v.Int())
+	}
+	if got, want := rawID(raw), idString(v); got != want {
+		t.Fatalf("rawID(%s) = %q, want %q", raw, got, want)
+	}
+	if got, want := rawTextOf(raw), textOf(v); got != want {
+		t.Fatalf("rawTextOf(%s) = %q, want %q", raw, got, want)
+	}
+	want := ""
+	switch v.Type {
+	case gjson.String:
+		want = v.Str
+	case gjson.Null:
+	default:
+		if out, err := json.Marshal(json.RawMessage(v.Raw)); err == nil {
+			want = string(out)
+		} else {
+			want = v.Raw
+		}
+	}
+	if got := valueString(raw); got != want {
+		t.Fatalf("valueString(%s) = %q, want %q", raw, got, want)
+	}
+}
+
+func TestRawValue(t *testing.T) {
+	for _, c := range rawValueCases {
+		checkRawValue(t, c)
+	}
+}
+
+func FuzzRawValue(f *testing.F) {
+	for _, c := range rawValueCases {
+		f.Add(c)
+	}
+	f.Fuzz(checkRawValue)
 }
