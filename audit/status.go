@@ -442,14 +442,27 @@ func statusStarts(s string) (task, run []int) {
 		if !isIdentByte(s[i]) || i > 0 && isIdentByte(s[i-1]) {
 			continue
 		}
-		if hasWordPrefix(s[i:], taskNouns) {
+		// a noun is followed by white space (or, for a run, a colon):
+		// "task/35" and "builds" start no match, and the expressions are
+		// not tried there
+		if hasWordPrefix(s[i:], taskNouns) && lettersThen(s[i:], false) {
 			task = append(task, i)
 		}
-		if hasWordPrefix(s[i:], runNouns) || leadsRunNoun(s[i:]) {
+		if hasWordPrefix(s[i:], runNouns) && lettersThen(s[i:], true) || leadsRunNoun(s[i:]) {
 			run = append(run, i)
 		}
 	}
 	return task, run
+}
+
+// lettersThen reports whether the ASCII letters s starts with are followed
+// by white space, or by a colon when colon is set.
+func lettersThen(s string, colon bool) bool {
+	j := 0
+	for j < len(s) && s[j]|0x20 >= 'a' && s[j]|0x20 <= 'z' {
+		j++
+	}
+	return j < len(s) && (regexpSpace(s[j]) || colon && s[j] == ':')
 }
 
 // leadsRunNoun reports "the" or "all", white space, and one of runNouns:

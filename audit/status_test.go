@@ -50,6 +50,8 @@ var statusCases = []string{
 	"the tests are all green and task B is done", "thethe tests passed", "all the tests passed",
 	"task\u212a B failed", "ta\u017fk B failed", "tasK B failed", "Ta\u017fks B failed — the build is red",
 	"tests – all passed ✓", "all\vtests passed", "the\f\ttests passed", "theory: tests passed", "Task B failed ✗ and the build is broken",
+	"Finished task/35: failed", "tasks: A failed", "Build: failed", "CI:\tgreen", "builds failed", "task\u00a0B failed",
+	"Task\nB failed", "step-4 failed", "the build: passed", "tests:passed",
 }
 
 // TestStatusMatches: tried only where a listed word starts, the
