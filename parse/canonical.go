@@ -381,7 +381,7 @@ func originField(m *canonicalMembers) Origin {
 // jsonNumber is the value of a raw JSON number, and false for any other
 // value.
 func jsonNumber(raw string) (float64, bool) {
-	if raw == "" || raw[0] != '-' && !isDigit(raw[0]) {
+	if !isNumber(raw) {
 		return 0, false
 	}
 	f, _ := strconv.ParseFloat(raw, 64) // validated: the error is range only, as for gjson
@@ -391,7 +391,7 @@ func jsonNumber(raw string) (float64, bool) {
 // jsonInt is gjson's Int of a raw JSON number, and false for any other
 // value.
 func jsonInt(raw string) (int64, bool) {
-	if _, ok := jsonNumber(raw); !ok {
+	if !isNumber(raw) {
 		return 0, false
 	}
 	if len(raw) <= 15 { // fewer digits than a float64 holds exactly
@@ -401,6 +401,9 @@ func jsonInt(raw string) (int64, bool) {
 	}
 	return gjson.Parse(raw).Int(), true
 }
+
+// isNumber reports whether a raw JSON value is a number.
+func isNumber(raw string) bool { return raw != "" && (raw[0] == '-' || isDigit(raw[0])) }
 
 // rawID is idString of a raw value.
 func rawID(raw string) string {
