@@ -598,7 +598,10 @@ func appendLabelled(text string, hits []literalHit) []literalHit {
 		wordBuffers.Put(bp)
 	}()
 	for i, w := range ws {
-		label := plainWord(w.w)
+		label := w.w
+		if !asciiLetters(label) { // plainWord keeps a word of letters as it is
+			label = plainWord(label)
+		}
 		if !labelWords[label] {
 			continue
 		}

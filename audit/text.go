@@ -518,3 +518,14 @@ func nearBefore(s string) (string, int) {
 	}
 	return s[off:], off
 }
+
+// asciiLetters reports whether w is all ASCII letters, which plainWord
+// returns unchanged.
+func asciiLetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}

@@ -90,3 +90,35 @@ func FuzzSentenceAround(f *testing.F) {
 		}
 	})
 }
+
+// checkAsciiLetters holds appendLabelled's shortcut to plainWord: a word
+// asciiLetters accepts is one plainWord returns unchanged.
+func checkAsciiLetters(t *testing.T, w string) {
+	t.Helper()
+	if asciiLetters(w) && plainWord(w) != w {
+		t.Fatalf("asciiLetters(%q), but plainWord gives %q", w, plainWord(w))
+	}
+}
+
+var asciiLettersCases = []string{"", "bucket", "Bucket", "BRANCH", "@a", "a[", "`x", "{y", "z@", "port:", "bucket’s", "Ａ", "a1"}
+
+func TestAsciiLetters(t *testing.T) {
+	for _, w := range asciiLettersCases {
+		checkAsciiLetters(t, w)
+	}
+	for _, c := range []struct {
+		w    string
+		want bool
+	}{{"bucket", true}, {"BuCkEt", true}, {"", true}, {"a@", false}, {"[a", false}, {"a`", false}, {"{", false}, {"a1", false}, {"é", false}} {
+		if got := asciiLetters(c.w); got != c.want {
+			t.Errorf("asciiLetters(%q) = %v, want %v", c.w, got, c.want)
+		}
+	}
+}
+
+func FuzzAsciiLetters(f *testing.F) {
+	for _, w := range asciiLettersCases {
+		f.Add(w)
+	}
+	f.Fuzz(checkAsciiLetters)
+}
