@@ -128,7 +128,8 @@ func newStateIndex(r *StateRun) *stateIndex {
 		compactions: map[string][]int{}, messages: map[string][]int{}, tests: map[string][]int{}, work: map[string][]int{},
 		shares: map[string]bool{}}
 	ix.byAgentKey = make([]int32, 0, r.Ops.Len())
-	sharedKey := map[string]bool{}
+	agentRank, keyRank, agents, keys := r.opRanks()
+	sharedKey := make([]bool, keys) // by key rank: a map by key string was a lookup per op
 	for i, op := range r.Ops.All() {
 		p := int32(i)
 		ix.agentOps[op.Agent] = append(ix.agentOps[op.Agent], p)
@@ -143,14 +144,13 @@ func newStateIndex(r *StateRun) *stateIndex {
 		if op.Write {
 			ix.sharedWrites[op.Agent] = append(ix.sharedWrites[op.Agent], p)
 		}
-		if !sharedKey[op.Key] {
-			sharedKey[op.Key] = true
+		if k := keyRank[i]; !sharedKey[k] {
+			sharedKey[k] = true
 			ix.sharedKeys = append(ix.sharedKeys, op.Key)
 		}
 	}
 	// by agent, key and position: the positions are in order, and each
 	// counting pass keeps the order of the last
-	agentRank, keyRank, agents, keys := r.opRanks()
 	ix.keyRank, ix.keys = keyRank, keys
 	scratch := make([]int32, len(ix.byAgentKey))
 	sortByRank(ix.byAgentKey, keyRank, keys, scratch)

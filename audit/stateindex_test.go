@@ -56,6 +56,15 @@ func TestStateIndex(t *testing.T) {
 	for seed := range uint64(12) {
 		r := randomRun(rand.New(rand.NewPCG(seed, 1)))
 		ops := opsOf(r)
+		var shared []string // the keys of shared ops, by their first
+		for _, op := range ops {
+			if !op.Private && !slices.Contains(shared, op.Key) {
+				shared = append(shared, op.Key)
+			}
+		}
+		if got := r.SharedKeys(); !slices.Equal(got, shared) {
+			t.Fatalf("seed %d: SharedKeys() = %v, want %v", seed, got, shared)
+		}
 		for _, agent := range append(r.Agents, "nobody") {
 			if got, want := r.Shares(agent), slices.ContainsFunc(ops, func(op StateOp) bool { return op.Agent == agent && !op.Private }); got != want {
 				t.Fatalf("seed %d: Shares(%s) = %v, want %v", seed, agent, got, want)
