@@ -109,7 +109,14 @@ func headSlot(s string) uint32 {
 
 func newKeyFinder(st *audit.StateRun) keyFinder {
 	kf := keyFinder{byLen: map[int]map[string]int32{}, names: make([]string, st.Keys()), heads: make([]uint64, 1<<16/64)}
+	seen := make([]bool, st.Keys())
 	for i, op := range st.Ops.All() {
+		// a run has several ops a key: each key is entered once
+		number := int32(st.KeyNumber(i))
+		if seen[number] {
+			continue
+		}
+		seen[number] = true
 		n := len(op.Key)
 		if kf.byLen[n] == nil {
 			kf.byLen[n] = map[string]int32{}
@@ -119,7 +126,6 @@ func newKeyFinder(st *audit.StateRun) keyFinder {
 				kf.short = append(kf.short, n)
 			}
 		}
-		number := int32(st.KeyNumber(i))
 		kf.byLen[n][op.Key], kf.names[number] = number, op.Key
 		if n >= 4 {
 			h := headSlot(op.Key)
