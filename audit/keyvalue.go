@@ -66,9 +66,9 @@ func kvGap(c byte) bool {
 }
 
 func kvKey(c byte) bool {
-	return c == '_' || c == '-' || isDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'z' || c >= 0x80
+	return c == '_' || c == '-' || isDigit(c) || asciiLetter(c) || c >= 0x80
 }
 
 func kvNumberOrUnit(c byte) bool {
-	return c == '_' || c == '.' || c == '%' || isDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'z' || c >= 0x80
+	return c == '_' || c == '.' || c == '%' || isDigit(c) || asciiLetter(c) || c >= 0x80
 }

@@ -459,7 +459,7 @@ func statusStarts(s string) (task, run []int) {
 // by white space, or by a colon when colon is set.
 func lettersThen(s string, colon bool) bool {
 	j := 0
-	for j < len(s) && s[j]|0x20 >= 'a' && s[j]|0x20 <= 'z' {
+	for j < len(s) && asciiLetter(s[j]) {
 		j++
 	}
 	return j < len(s) && (regexpSpace(s[j]) || colon && s[j] == ':')
@@ -471,10 +471,7 @@ func leadsRunNoun(s string) bool {
 	if len(s) < 4 || !hasWordPrefix(s, runLeads) {
 		return false
 	}
-	i := 3
-	for i < len(s) && regexpSpace(s[i]) {
-		i++
-	}
+	i := skipRegexpSpace(s, 3)
 	return i > 3 && hasWordPrefix(s[i:], runNouns)
 }
 

@@ -523,9 +523,12 @@ func nearBefore(s string) (string, int) {
 // returns unchanged.
 func asciiLetters(w string) bool {
 	for i := 0; i < len(w); i++ {
-		if c := w[i] | 0x20; c < 'a' || c > 'z' {
+		if !asciiLetter(w[i]) {
 			return false
 		}
 	}
 	return true
 }
+
+// asciiLetter reports an ASCII letter of either case.
+func asciiLetter(c byte) bool { c |= 0x20; return c >= 'a' && c <= 'z' }
