@@ -453,6 +453,27 @@ create write update fix implement add edit modify change make do set build insta
 
 // findCommitment reads a promise from one sentence of assistant text.
 func findCommitment(s string) (directive, bool) {
+	if !mayCommit(s) {
+		return directive{}, false
+	}
+	return commitmentIn(s)
+}
+
+// mayCommit reports an "I" that starts a word and is followed by an
+// apostrophe or a space, as every one of commitCues is where
+// commitmentIn takes it: most of the agent's sentences hold none, and
+// reading one lowered a copy of it first.
+func mayCommit(s string) bool {
+	for k := 0; k+1 < len(s); k++ {
+		if s[k]|0x20 == 'i' && (s[k+1] == '\'' || s[k+1] == ' ') && (k == 0 || strings.IndexByte(" ,.;:(", s[k-1]) >= 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// commitmentIn is findCommitment without mayCommit's check first.
+func commitmentIn(s string) (directive, bool) {
 	lower := foldLower(s)
 	for _, cue := range commitCues {
 		k := strings.Index(lower, cue)

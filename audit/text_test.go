@@ -122,3 +122,40 @@ func FuzzAsciiLetters(f *testing.F) {
 	}
 	f.Fuzz(checkAsciiLetters)
 }
+
+var commitmentCases = []string{"", "I'll add the retry check later.", "Next, I will run the tests once the build is green.",
+	"(i'm going to fix the flaky test after this)", "I won't touch prod again.", "Done; i promise to re-run the suite.",
+	"I AM GOING TO rewrite the migration later", "Verified task/1 is complete, confidence 0.8.", "multi-agent: I’ll add it later",
+	"hi'll add it", "I'll", "i", "I will never deploy on a Friday.", "\xffI'll add the check later", "ÍI'll add it later"}
+
+// checkMayCommit holds findCommitment's first check to what it checks
+// for: wherever the full reading finds a promise, the check passes.
+func checkMayCommit(t *testing.T, s string) {
+	t.Helper()
+	if _, ok := commitmentIn(s); ok && !mayCommit(s) {
+		t.Fatalf("commitmentIn finds a promise in %q, but mayCommit says it cannot", s)
+	}
+}
+
+func TestMayCommit(t *testing.T) {
+	for _, s := range commitmentCases {
+		checkMayCommit(t, s)
+	}
+	// the check passes over sentences with no "I" before a space or an
+	// apostrophe, and findCommitment with it
+	for _, s := range []string{"Verified task/1 is complete, confidence 0.8.", "multi-agent: I’ll add it later", "hi'll add it"} {
+		if mayCommit(s) {
+			t.Errorf("mayCommit(%q) = true", s)
+		}
+	}
+	if _, ok := findCommitment("Next, I will add the check later."); !ok {
+		t.Error("findCommitment misses a promise mayCommit lets through")
+	}
+}
+
+func FuzzMayCommit(f *testing.F) {
+	for _, s := range commitmentCases {
+		f.Add(s)
+	}
+	f.Fuzz(checkMayCommit)
+}
