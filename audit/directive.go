@@ -459,13 +459,18 @@ func findCommitment(s string) (directive, bool) {
 	return commitmentIn(s)
 }
 
+// commitLead holds the bytes a commitment's cue may follow: it starts the
+// sentence or comes after one of them. mayCommit and commitmentIn must
+// agree on it.
+const commitLead = " ,.;:("
+
 // mayCommit reports an "I" that starts a word and is followed by an
 // apostrophe or a space, as every one of commitCues is where
 // commitmentIn takes it: most of the agent's sentences hold none, and
 // reading one lowered a copy of it first.
 func mayCommit(s string) bool {
 	for k := 0; k+1 < len(s); k++ {
-		if s[k]|0x20 == 'i' && (s[k+1] == '\'' || s[k+1] == ' ') && (k == 0 || strings.IndexByte(" ,.;:(", s[k-1]) >= 0) {
+		if s[k]|0x20 == 'i' && (s[k+1] == '\'' || s[k+1] == ' ') && (k == 0 || strings.IndexByte(commitLead, s[k-1]) >= 0) {
 			return true
 		}
 	}
@@ -477,7 +482,7 @@ func commitmentIn(s string) (directive, bool) {
 	lower := foldLower(s)
 	for _, cue := range commitCues {
 		k := strings.Index(lower, cue)
-		if k < 0 || k > 0 && !strings.ContainsAny(lower[k-1:k], " ,.;:(") {
+		if k < 0 || k > 0 && strings.IndexByte(commitLead, lower[k-1]) < 0 {
 			continue
 		}
 		obj, at := objectAt(s, k+len(cue))
