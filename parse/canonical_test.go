@@ -185,7 +185,7 @@ var rawValueCases = []string{`"plain"`, `"esc\"aped\n\u00e9"`, "\"\xff\\n\"", `"
 // gjson's reading of the same value, which they replaced.
 func checkRawValue(t *testing.T, raw string) {
 	t.Helper()
-	if ok, _ := validJSON(raw); !ok || raw != strings.TrimSpace(raw) || strings.TrimLeft(raw, "\f\v") != raw {
+	if ok, _ := validJSON(raw); !ok || raw != strings.TrimSpace(raw) {
 		return
 	}
 	v := gjson.Parse(raw)
