@@ -728,11 +728,6 @@ func skipRegexpSpace(s string, i int) int {
 	return i
 }
 
-// isWordByte is \w, as \b reads it: ASCII letters, digits and '_'.
-func isWordByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
 // categoricalNouns are the words categoricalRE needs, checked first.
 var categoricalNouns = []string{"tasks", "entries", "items", "keys", "ones", "jobs", "records", "tickets", "issues", "rows", "shards", "steps", "fields", "cases", "changes", "updates"}
 

@@ -420,9 +420,12 @@ func boundaryAfter(s string, end int, needle string) bool {
 	return !isIdentByte(s[end])
 }
 
-func isIdentByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
+// isIdentByte is a byte of an identifier: a word byte (isWordByte) or
+// any byte of a rune past ASCII.
+func isIdentByte(c byte) bool { return isWordByte(c) || c >= 0x80 }
+
+// isWordByte is \w, as \b reads it: ASCII letters, digits and '_'.
+func isWordByte(c byte) bool { return c == '_' || isDigit(c) || asciiLetter(c) }
 
 // clip shortens s to at most n bytes on a rune boundary, marking the cut.
 func clip(s string, n int) string {

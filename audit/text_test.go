@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -112,6 +113,23 @@ func TestAsciiLetters(t *testing.T) {
 	}{{"bucket", true}, {"BuCkEt", true}, {"", true}, {"a@", false}, {"[a", false}, {"a`", false}, {"{", false}, {"a1", false}, {"é", false}} {
 		if got := asciiLetters(c.w); got != c.want {
 			t.Errorf("asciiLetters(%q) = %v, want %v", c.w, got, c.want)
+		}
+	}
+}
+
+// TestWordBytes holds isWordByte to \w on every byte, as \b reads it
+// (runes past ASCII are no word bytes there), and isIdentByte to \w and
+// every byte past ASCII.
+func TestWordBytes(t *testing.T) {
+	word := regexp.MustCompile(`^\w$`)
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		want := c < utf8.RuneSelf && word.MatchString(string(rune(c)))
+		if got := isWordByte(b); got != want {
+			t.Errorf("isWordByte(%#x) = %v, want %v", c, got, want)
+		}
+		if got := isIdentByte(b); got != (want || c >= utf8.RuneSelf) {
+			t.Errorf("isIdentByte(%#x) = %v, want %v", c, got, want || c >= utf8.RuneSelf)
 		}
 	}
 }
