@@ -1,10 +1,22 @@
 package cmd
 
 import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
+	"unsafe"
+
+	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/parse"
 )
 
 // TestMemoryBudgetLimit: the limit stays at the floor while an audit holds
@@ -108,4 +120,91 @@ func TestMemoryBudgetFollowsHeap(t *testing.T) {
 		t.Errorf("a stopped budget moved the limit to %d MiB", got>>20)
 	}
 	runtime.KeepAlive(held)
+}
+
+// TestAuditHoldingRaisesBudget: an audit's state ops, which a multi-agent
+// run keeps to its end, raise the soft memory limit while it runs. Each
+// side has a test of its own (TestMemoryBudgetHold; audit's
+// TestHoldingCountsStateOps); this one holds the command to joining them.
+// It runs in a process of its own: the budget sets the process's limit.
+func TestAuditHoldingRaisesBudget(t *testing.T) {
+	if os.Getenv("COMPAUDIT_TEST_HOLDING") != "" {
+		holdingChild(t)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestAuditHoldingRaisesBudget$", "-test.v")
+	// enough Ps that the collections run beside the audit, not between
+	// its time slices, however many CPUs the test has
+	cmd.Env = append(withoutGCSettings(os.Environ()), "COMPAUDIT_TEST_HOLDING=1", "GOMAXPROCS=4")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var raised int64
+	for _, line := range strings.Split(string(out), "\n") {
+		if v, ok := strings.CutPrefix(line, "raised: "); ok {
+			raised, _ = strconv.ParseInt(v, 10, 64)
+		}
+	}
+	t.Logf("the limit rose by %d bytes", raised)
+	// the run's ops fill about 20 pieces of 1,024; at least one must
+	// have been counted when a collection ran
+	if piece := int64(1024 * unsafe.Sizeof(audit.StateOp{})); raised < piece {
+		t.Errorf("the limit rose by %d bytes during the audit, want at least a piece of ops (%d); child said:\n%s", raised, piece, out)
+	}
+}
+
+// withoutGCSettings drops GOGC and GOMEMLIMIT, which turn the budget off,
+// and GOMAXPROCS, which the child sets.
+func withoutGCSettings(env []string) []string {
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		return strings.HasPrefix(kv, "GOGC=") || strings.HasPrefix(kv, "GOMEMLIMIT=") || strings.HasPrefix(kv, "GOMAXPROCS=")
+	})
+}
+
+// holdingChild audits a multi-agent run of 21,000 state ops while
+// collecting over and over, and says how far the soft limit rose above
+// where the audit set it.
+func holdingChild(t *testing.T) {
+	var b strings.Builder
+	for n := range 3000 {
+		for _, op := range [][2]string{{"planner", "write"}, {"executor", "read"}, {"executor", "write"},
+			{"executor", "write"}, {"executor", "write"}, {"executor", "write"}, {"verifier", "read"}} {
+			fmt.Fprintf(&b, `{"type":"state","agent":%q,"op":%q,"key":"task/%d","value":"v"}`+"\n", op[0], op[1], n)
+		}
+		fmt.Fprintf(&b, `{"type":"message","role":"assistant","agent":"executor","content":"task/%d done"}`+"\n", n)
+	}
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := debug.SetMemoryLimit(-1)
+	done := make(chan int)
+	go func() {
+		s := &Streams{Out: io.Discard, Err: io.Discard, Getenv: func(string) string { return "" }}
+		done <- Main([]string{"audit", "--format", "ndjson", path}, s)
+	}()
+	high := int64(0)
+	for running := true; running; {
+		select {
+		case code := <-done:
+			if code > ExitFindings {
+				t.Fatalf("the audit exited %d", code)
+			}
+			running = false
+		default:
+			runtime.GC()
+			time.Sleep(100 * time.Microsecond) // for the budget's cleanup to run
+		}
+		if l := debug.SetMemoryLimit(-1); l != before {
+			high = max(high, l)
+		}
+	}
+	if high == 0 {
+		t.Fatal("the audit never set a memory limit")
+	}
+	// the floor the command set, for one transcript whose results stream
+	set := setMemoryBudget([]parse.Transcript{{Path: path, Files: []parse.File{{Path: path}}}}, 1, false)
+	set.stop()
+	fmt.Printf("raised: %d\n", high-set.floor)
 }
