@@ -32,8 +32,14 @@ func benchRead(b *testing.B, name string, workers int) {
 // BenchmarkScanClaude reads a Claude Code session on one goroutine.
 func BenchmarkScanClaude(b *testing.B) { benchRead(b, "incident-drift-claude.jsonl", 1) }
 
-// BenchmarkScanClaudeWorkers reads it with two reading workers.
-func BenchmarkScanClaudeWorkers(b *testing.B) { benchRead(b, "incident-drift-claude.jsonl", 2) }
+// BenchmarkScanClaudeWorkers reads it with two reading workers, as a file
+// of parallelMin or more is read. Beside BenchmarkScanClaude it says
+// whether a file this small is better read on one goroutine.
+func BenchmarkScanClaudeWorkers(b *testing.B) {
+	defer func(n int64) { parallelMin = n }(parallelMin)
+	parallelMin = 0
+	benchRead(b, "incident-drift-claude.jsonl", 2)
+}
 
 // BenchmarkScanCanonical reads a canonical multi-agent run.
 func BenchmarkScanCanonical(b *testing.B) { benchRead(b, "multiagent-canonical.jsonl", 1) }
