@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/parse"
+	"github.com/compaudit/compaudit/scripts/gentranscript/multiagent"
 )
 
 // TestMemoryBudgetLimit: the limit stays at the floor while an audit holds
@@ -162,20 +164,16 @@ func withoutGCSettings(env []string) []string {
 	})
 }
 
-// holdingChild audits a multi-agent run of 21,000 state ops while
-// collecting over and over, and says how far the soft limit rose above
-// where the audit set it.
+// holdingChild audits the bench's multi-agent run of 3,000 tasks (21,000
+// state ops) while collecting over and over, and says how far the soft
+// limit rose above where the audit set it.
 func holdingChild(t *testing.T) {
-	var b strings.Builder
-	for n := range 3000 {
-		for _, op := range [][2]string{{"planner", "write"}, {"executor", "read"}, {"executor", "write"},
-			{"executor", "write"}, {"executor", "write"}, {"executor", "write"}, {"verifier", "read"}} {
-			fmt.Fprintf(&b, `{"type":"state","agent":%q,"op":%q,"key":"task/%d","value":"v"}`+"\n", op[0], op[1], n)
-		}
-		fmt.Fprintf(&b, `{"type":"message","role":"assistant","agent":"executor","content":"task/%d done"}`+"\n", n)
+	var b bytes.Buffer
+	if err := multiagent.Write(&b, 3000); err != nil {
+		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "run.jsonl")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	before := debug.SetMemoryLimit(-1)
