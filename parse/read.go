@@ -3,6 +3,7 @@ package parse
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -429,7 +430,7 @@ func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding
 		case len(trimmed) > 0 && trimmed[0] != '{':
 			return lineProblem{fmt.Sprintf("malformed record: not a JSON object (starts with %q); skipped", preview(trimmed, 12))}
 		default:
-			return lineProblem{"malformed record: invalid JSON; skipped"}
+			return lineProblem{"malformed record: " + jsonProblem(line) + "; skipped"}
 		}
 	}
 	if sk, ok := dec.(skipper); ok && sk.skips(jsonString(rec.get("type"))) {
@@ -439,6 +440,32 @@ func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding
 		rec.raw = strings.Clone(rec.raw) // the index is offsets: it still holds
 	}
 	return dec.prepare(rec, s.prepare)
+}
+
+// jsonProblem says where and why a line that failed validation is not
+// JSON, as a postmortem needs to find the damage in a line of megabytes.
+// The validator only says no, to stay fast on good lines; encoding/json,
+// which FuzzValidJSON holds it to, names the first bad byte of a bad one.
+func jsonProblem(line string) string {
+	var raw json.RawMessage
+	var se *json.SyntaxError
+	if !errors.As(json.Unmarshal([]byte(line), &raw), &se) {
+		return "invalid JSON"
+	}
+	at := se.Offset // of the bad byte, counting from 1
+	switch msg := se.Error(); {
+	case msg == "unexpected end of JSON input":
+		return fmt.Sprintf("invalid JSON: the line ends inside the record, after byte %d", at)
+	case strings.HasSuffix(msg, "exceeded max depth"):
+		return fmt.Sprintf("invalid JSON: nested deeper than %d levels at byte %d", maxDepth, at)
+	case strings.HasSuffix(msg, "after top-level value"):
+		if at >= 1 && at <= int64(len(line)) && line[at-1] == '{' {
+			return fmt.Sprintf("two records on one line: the second begins at byte %d", at)
+		}
+		return fmt.Sprintf("invalid JSON: text after the record at byte %d", at)
+	default:
+		return fmt.Sprintf("invalid JSON at byte %d: %s", at, msg)
+	}
 }
 
 // invalidUTF8Msg reports a record whose bytes were not all UTF-8.

@@ -133,13 +133,56 @@ func TestSkippedRecordsAreValidated(t *testing.T) {
 			got = append(got, fmt.Sprintf("%d %s", d.Line, d.Message))
 		}
 		want := []string{
-			"4 malformed record: invalid JSON; skipped",
-			"5 malformed record: invalid JSON; skipped",
-			"6 malformed record: invalid JSON; skipped",
+			// bytes count from 1, as an editor's columns do
+			fmt.Sprintf("4 malformed record: two records on one line: the second begins at byte %d; skipped", len(progress)+1),
+			fmt.Sprintf("5 malformed record: invalid JSON at byte %d: invalid character 'q' in string escape code; skipped", strings.Index(lines[4], `\q`)+2),
+			fmt.Sprintf("6 malformed record: invalid JSON at byte %d: invalid character '\\x01' in string literal; skipped", strings.IndexByte(lines[5], 1)+1),
 			"8 truncated last line: the record ends without closing (the writer stopped mid-record); skipped",
 		}
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("workers %d: diagnostics\n%s\nwant\n%s", workers, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+// TestJSONProblems: a record that is not JSON is reported with the byte
+// where it goes wrong and why, so the damage can be found in a line of
+// megabytes; the line is skipped and the records around it still read.
+func TestJSONProblems(t *testing.T) {
+	rec := claudeLine("u2", "second")
+	deep := `{"type":"user","x":` + strings.Repeat("[", maxDepth+5) + strings.Repeat("]", maxDepth+5) + "}"
+	for _, c := range []struct{ name, line, want string }{
+		{"cut in the middle of the file", rec[:100],
+			"invalid JSON: the line ends inside the record, after byte 100"},
+		{"two records merged", rec + rec,
+			fmt.Sprintf("two records on one line: the second begins at byte %d", len(rec)+1)},
+		{"text after the record", rec + ` trailing`,
+			fmt.Sprintf("invalid JSON: text after the record at byte %d", len(rec)+2)},
+		{"missing comma", strings.Replace(rec, `,"uuid"`, ` "uuid"`, 1),
+			fmt.Sprintf(`invalid JSON at byte %d: invalid character '"' after object key:value pair`, strings.Index(rec, `,"uuid"`)+2)},
+		{"trailing comma", strings.Replace(rec, `"s1"}`, `"s1",}`, 1),
+			fmt.Sprintf("invalid JSON at byte %d: invalid character '}' looking for beginning of object key string", len(rec)+1)},
+		{"bad literal", strings.Replace(rec, "false", "flase", 1),
+			fmt.Sprintf("invalid JSON at byte %d: invalid character 'l' in literal false (expecting 'a')", strings.Index(rec, "false")+2)},
+		// the record's own object is the first level
+		{"hostile nesting", deep,
+			fmt.Sprintf("invalid JSON: nested deeper than %d levels at byte %d", maxDepth, len(`{"type":"user","x":`)+maxDepth)},
+	} {
+		in := claudeLine("u1", "first") + "\n" + c.line + "\n" + claudeLine("u3", "third") + "\n"
+		var texts []string
+		res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in)}, 0, func(ev *Event) error {
+			texts = append(texts, ev.Text)
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if strings.Join(texts, ",") != "first,third" {
+			t.Errorf("%s: events %q", c.name, texts)
+		}
+		want := "2 malformed record: " + c.want + "; skipped"
+		if len(res.Diagnostics) != 1 || fmt.Sprintf("%d %s", res.Diagnostics[0].Line, res.Diagnostics[0].Message) != want {
+			t.Errorf("%s: diagnostics %v\nwant %s", c.name, res.Diagnostics, want)
 		}
 	}
 }
