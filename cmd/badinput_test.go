@@ -116,7 +116,8 @@ func TestBadInputMatrix(t *testing.T) {
 				p := writeFile(t, dir, "s.jsonl", append(joinLines(lines), `{"parentUuid":"x","type":"user","message":{"role":"user","content":"and deploy it to`...))
 				return []string{p}, p
 			},
-			code: ExitUnreadable, want: []string{fmt.Sprintf("%%s:%d: error: truncated last line", n+1)}, boundaries: 1,
+			code: ExitUnreadable, want: []string{fmt.Sprintf("%%s:%d: error: truncated last line", n+1),
+				"0 file(s) unreadable, 0 cut short by a read error, 1 record(s) skipped"}, boundaries: 1,
 		},
 		{
 			name: "line over 64 KB",
@@ -142,7 +143,26 @@ func TestBadInputMatrix(t *testing.T) {
 				p := writeFile(t, dir, "s.jsonl", joinLines(l))
 				return []string{p}, p
 			},
-			code: ExitUnreadable, want: []string{"%s:50: error: malformed record: NUL bytes"}, boundaries: 1,
+			code: ExitUnreadable, want: []string{"%s:50: error: malformed record: NUL bytes",
+				"0 file(s) unreadable, 0 cut short by a read error, 1 record(s) skipped"}, boundaries: 1,
+		},
+		{
+			// a writer that lost its newlines: twenty are shown one by one,
+			// and every one of them is counted as lost
+			name: "many records merged",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				l := append([]string(nil), lines...)
+				for range 30 {
+					l = append(l, lines[5]+lines[6])
+				}
+				p := writeFile(t, dir, "s.jsonl", joinLines(l))
+				return []string{p}, p
+			},
+			code: ExitUnreadable, want: []string{
+				fmt.Sprintf("%%s:%d: error: malformed record: two records on one line: the second begins at byte %d; skipped", n+1, len(lines[5])+1),
+				fmt.Sprintf("%%s:%d: error: malformed record: two records on one line", n+20),
+				`%s: error: 10 more like "malformed record" not shown`,
+				"0 file(s) unreadable, 0 cut short by a read error, 30 record(s) skipped"}, boundaries: 1,
 		},
 		{
 			name: "invalid UTF-8",
@@ -174,7 +194,8 @@ func TestBadInputMatrix(t *testing.T) {
 				good := writeFile(t, dir, "s.jsonl", joinLines(lines))
 				return []string{bad, good}, good
 			},
-			code: ExitUnreadable, want: []string{"%s:1: no recognizable records"}, boundaries: 1,
+			code: ExitUnreadable, want: []string{"%s:1: no recognizable records",
+				"1 file(s) unreadable, 0 cut short by a read error, 0 record(s) skipped"}, boundaries: 1,
 		},
 		{
 			name: "empty file",
@@ -208,7 +229,8 @@ func TestBadInputMatrix(t *testing.T) {
 				return []string{p}, p
 			},
 			// the cut takes the turns after the boundary with it
-			code: ExitUnreadable, want: []string{"error: input ends in a read error", "a compressed file cut short?"}, boundaries: 1, rule: "dropped-literal",
+			code: ExitUnreadable, want: []string{"error: input ends in a read error", "a compressed file cut short?",
+				"0 file(s) unreadable, 1 cut short by a read error"}, boundaries: 1, rule: "dropped-literal",
 		},
 		{
 			name: "duplicate uuids",
@@ -302,7 +324,8 @@ func TestBadInputMatrix(t *testing.T) {
 				b := writeFile(t, dir, "array.json", []byte("[{\"type\":\"user\"}]\n"))
 				return []string{a, b}, ""
 			},
-			code: ExitUnreadable, want: []string{"empty.jsonl: empty file", "array.json:1: holds a JSON array"},
+			code: ExitUnreadable, want: []string{"empty.jsonl: empty file", "array.json:1: holds a JSON array",
+				"2 file(s) unreadable, 0 cut short by a read error, 0 record(s) skipped"},
 		},
 	}
 	for _, c := range cases {

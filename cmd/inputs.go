@@ -68,10 +68,13 @@ func reportDiagnostics(a *app, diags []parse.Diagnostic) {
 	}
 }
 
-// inputHealth counts what could not be read, for the exit code.
+// inputHealth counts what could not be read, for the exit code. Its counts
+// are the reader's own, not its messages: a file of ten thousand bad lines
+// shows twenty and counts the rest in one line, and all of them are lost.
 type inputHealth struct {
 	failedFiles int // files that could not be read at all
-	lostRecords int // malformed records skipped
+	cutFiles    int // files whose reading stopped at a read error
+	lostRecords int // lines skipped as not records
 }
 
 func (h *inputHealth) add(diags []parse.Diagnostic) {
@@ -86,14 +89,13 @@ func (h *inputHealth) add(diags []parse.Diagnostic) {
 func (h *inputHealth) files(a *app, files []parse.FileResult) {
 	for _, f := range files {
 		reportDiagnostics(a, f.Diagnostics)
-		for _, d := range f.Diagnostics {
-			if d.Severity == parse.Error {
-				h.lostRecords++
-			}
-		}
-		if f.Err != nil {
+		h.lostRecords += f.Skipped
+		switch {
+		case f.Err != nil:
 			a.warnf("compaudit: %s\n", f.Err)
 			h.failedFiles++
+		case f.Cut:
+			h.cutFiles++
 		}
 	}
 }
@@ -101,11 +103,12 @@ func (h *inputHealth) files(a *app, files []parse.FileResult) {
 // exit is nil when everything was read; otherwise an exit 3 that says what
 // was lost. Each problem was already reported on stderr.
 func (h *inputHealth) exit() error {
-	if h.failedFiles == 0 && h.lostRecords == 0 {
+	if h.failedFiles == 0 && h.cutFiles == 0 && h.lostRecords == 0 {
 		return nil
 	}
 	return &ExitError{Code: ExitUnreadable, Err: fmt.Errorf(
-		"input not fully read: %d file(s) unreadable, %d record(s) skipped (see the messages above)", h.failedFiles, h.lostRecords)}
+		"input not fully read: %d file(s) unreadable, %d cut short by a read error, %d record(s) skipped (see the messages above)",
+		h.failedFiles, h.cutFiles, h.lostRecords)}
 }
 
 // pick returns the renderer registered for a --format value, or a usage

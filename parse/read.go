@@ -43,7 +43,9 @@ type FileResult struct {
 	Agent       string
 	Format      Format
 	Events      int
-	Records     int // JSON records read, conversational or not
+	Records     int  // JSON records read, conversational or not
+	Skipped     int  // lines that were not records, each an error whether shown or counted in a capped line
+	Cut         bool // reading stopped at a read error before the end of the data
 	Diagnostics []Diagnostic
 	Err         *InputError // set when the file could not be read at all
 }
@@ -132,6 +134,7 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 	}
 	err = readLines(&lineReader{r: src, under: under}, opts.Format, workers, s, &res)
 	res.Events = s.next - firstIndex
+	res.Skipped = s.skipped
 	res.Diagnostics = d.finish()
 	return res, err
 }
@@ -217,6 +220,7 @@ func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileRes
 			line = 1
 		}
 		s.diag.add(Error, line, "input ends in a read error after line %d: %s; the lines before it were read", lr.line, readErrText(err))
+		res.Cut = true
 		if dec == nil && format == "" {
 			return &InputError{File: s.file, Line: line, Msg: "cannot read: " + readErrText(err)}
 		}
@@ -477,6 +481,7 @@ func (s *sink) apply(dec decoder, p any, num int, off int64) {
 		return
 	}
 	if lp, ok := p.(lineProblem); ok {
+		s.skipped++
 		s.diag.add(Error, num, "%s", lp.msg)
 		return
 	}
@@ -583,6 +588,7 @@ type sink struct {
 	format  Format
 	agent   string // agent the file belongs to, MainAgent or a subagent id
 	diag    *diagnostics
+	skipped int // lines that were not records
 	next    int
 	emit    func(*Event) error
 	prepare func(*Event)
