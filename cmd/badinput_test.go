@@ -19,7 +19,10 @@ import (
 
 type auditedDoc struct {
 	Transcripts []struct {
-		Path       string            `json:"path"`
+		Path  string `json:"path"`
+		Files []struct {
+			Skipped int `json:"skipped"`
+		} `json:"files"`
 		Boundaries []json.RawMessage `json:"boundaries"`
 		Findings   []struct {
 			Rule    string `json:"rule"`
@@ -109,6 +112,8 @@ func TestBadInputMatrix(t *testing.T) {
 		rule string
 		// mention is what a finding must quote from the damaged record
 		mention string
+		// skipped is how many lines the JSON report counts as lost
+		skipped int
 	}{
 		{
 			name: "truncated last line",
@@ -117,7 +122,7 @@ func TestBadInputMatrix(t *testing.T) {
 				return []string{p}, p
 			},
 			code: ExitUnreadable, want: []string{fmt.Sprintf("%%s:%d: error: truncated last line", n+1),
-				"0 file(s) unreadable, 0 cut short by a read error, 1 record(s) skipped"}, boundaries: 1,
+				"0 file(s) unreadable, 0 cut short by a read error, 1 record(s) skipped"}, boundaries: 1, skipped: 1,
 		},
 		{
 			name: "line over 64 KB",
@@ -144,7 +149,7 @@ func TestBadInputMatrix(t *testing.T) {
 				return []string{p}, p
 			},
 			code: ExitUnreadable, want: []string{"%s:50: error: malformed record: NUL bytes",
-				"0 file(s) unreadable, 0 cut short by a read error, 1 record(s) skipped"}, boundaries: 1,
+				"0 file(s) unreadable, 0 cut short by a read error, 1 record(s) skipped"}, boundaries: 1, skipped: 1,
 		},
 		{
 			// a writer that lost its newlines: twenty are shown one by one,
@@ -162,7 +167,7 @@ func TestBadInputMatrix(t *testing.T) {
 				fmt.Sprintf("%%s:%d: error: malformed record: two records on one line: the second begins at byte %d; skipped", n+1, len(lines[5])+1),
 				fmt.Sprintf("%%s:%d: error: malformed record: two records on one line", n+20),
 				`%s: error: 10 more like "malformed record" not shown`,
-				"0 file(s) unreadable, 0 cut short by a read error, 30 record(s) skipped"}, boundaries: 1,
+				"0 file(s) unreadable, 0 cut short by a read error, 30 record(s) skipped"}, boundaries: 1, skipped: 30,
 		},
 		{
 			name: "invalid UTF-8",
@@ -230,7 +235,7 @@ func TestBadInputMatrix(t *testing.T) {
 			},
 			// the cut takes the turns after the boundary with it
 			code: ExitUnreadable, want: []string{"error: input ends in a read error", "a compressed file cut short?",
-				"0 file(s) unreadable, 1 cut short by a read error"}, boundaries: 1, rule: "dropped-literal",
+				"0 file(s) unreadable, 1 cut short by a read error, 1 record(s) skipped"}, boundaries: 1, rule: "dropped-literal", skipped: 1,
 		},
 		{
 			name: "duplicate uuids",
@@ -353,6 +358,15 @@ func TestBadInputMatrix(t *testing.T) {
 				audited(t, doc, good, c.boundaries, rule, c.mention)
 			} else if len(doc.Transcripts) != 0 {
 				t.Errorf("nothing was readable, yet %d transcripts were reported", len(doc.Transcripts))
+			}
+			skipped := 0
+			for _, tr := range doc.Transcripts {
+				for _, f := range tr.Files {
+					skipped += f.Skipped
+				}
+			}
+			if skipped != c.skipped {
+				t.Errorf("the JSON report counts %d lines skipped, want %d", skipped, c.skipped)
 			}
 			if strings.Contains(stderr, "panic") || strings.Contains(stderr, "internal error") {
 				t.Errorf("stderr reports a crash:\n%s", stderr)

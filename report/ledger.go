@@ -36,6 +36,8 @@ type fileDoc struct {
 	Agent       string             `json:"agent"`
 	Format      parse.Format       `json:"format"`
 	Events      int                `json:"events"`
+	Skipped     int                `json:"skipped"`             // lines that were not records, shown in diagnostics or not
+	CutShort    bool               `json:"cut_short,omitempty"` // reading stopped at a read error
 	Error       string             `json:"error,omitempty"`
 	Diagnostics []parse.Diagnostic `json:"diagnostics"`
 }
@@ -50,7 +52,8 @@ type ledgerAgent struct {
 func filesDoc(files []parse.FileResult) []fileDoc {
 	out := make([]fileDoc, 0, len(files))
 	for _, f := range files {
-		d := fileDoc{Path: f.Path, Agent: f.Agent, Format: f.Format, Events: f.Events, Diagnostics: f.Diagnostics}
+		d := fileDoc{Path: f.Path, Agent: f.Agent, Format: f.Format, Events: f.Events,
+			Skipped: f.Skipped, CutShort: f.Cut, Diagnostics: f.Diagnostics}
 		if d.Diagnostics == nil {
 			d.Diagnostics = []parse.Diagnostic{}
 		}
