@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf16"
 )
 
 // The bad-input matrix: each damaged transcript gets a clear error or
@@ -178,6 +180,29 @@ func TestBadInputMatrix(t *testing.T) {
 				return []string{p}, p
 			},
 			code: ExitOK, want: []string{"%s:2: warning: invalid UTF-8"}, boundaries: 1,
+		},
+		{
+			name: "UTF-8 byte order mark",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				p := writeFile(t, dir, "s.jsonl", append([]byte("\xef\xbb\xbf"), joinLines(lines)...))
+				return []string{p}, p
+			},
+			code: ExitOK, boundaries: 1,
+		},
+		{
+			name: "UTF-16 file",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				text := joinLines(lines)
+				u := []byte{0xff, 0xfe}
+				for _, c := range utf16.Encode([]rune(string(text))) {
+					u = binary.LittleEndian.AppendUint16(u, c)
+				}
+				bad := writeFile(t, dir, "windows.jsonl", u)
+				good := writeFile(t, dir, "s.jsonl", text)
+				return []string{bad, good}, good
+			},
+			code: ExitUnreadable, want: []string{"%s:1: is UTF-16 text, not UTF-8", "convert it with: iconv -f UTF-16 -t UTF-8",
+				"1 file(s) unreadable, 0 cut short by a read error, 0 record(s) skipped"}, boundaries: 1,
 		},
 		{
 			name: "JSON array instead of JSONL",

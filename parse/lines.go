@@ -111,7 +111,23 @@ func (lr *lineReader) count(raw []byte) (line []byte, start int64, last bool) {
 		last = true
 		lr.lastUnterminated = true
 	}
-	return bytes.TrimSuffix(raw, []byte{'\r'}), start, last
+	line = bytes.TrimSuffix(raw, []byte{'\r'})
+	// a byte order mark, which Windows editors write before UTF-8, is not
+	// part of the first record
+	if lr.line == 1 && bytes.HasPrefix(line, utf8BOM) {
+		line = line[len(utf8BOM):]
+		start += int64(len(utf8BOM))
+	}
+	return line, start, last
+}
+
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// inUTF16 reports a first line in UTF-16, as Windows PowerShell's > writes
+// text: a byte order mark, or a brace with a zero byte beside it.
+func inUTF16(line []byte) bool {
+	return len(line) >= 2 && (line[0] == 0xff && line[1] == 0xfe || line[0] == 0xfe && line[1] == 0xff ||
+		line[0] == '{' && line[1] == 0 || line[0] == 0 && line[1] == '{')
 }
 
 // blank reports a line of nothing but white space: counted, not a record.

@@ -177,6 +177,10 @@ func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileRes
 		}
 		if firstNonEmpty == 0 {
 			firstNonEmpty = num
+			if inUTF16(trimmed) {
+				return &InputError{File: s.file, Line: num,
+					Msg: "is UTF-16 text, not UTF-8 (Windows PowerShell's > writes UTF-16); convert it with: iconv -f UTF-16 -t UTF-8"}
+			}
 			if trimmed[0] == '[' {
 				// JSON Lines never opens with a bracket; reading the
 				// objects of a pretty-printed array line by line would

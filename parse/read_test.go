@@ -61,6 +61,54 @@ func TestLineNumbersAndOffsets(t *testing.T) {
 	}
 }
 
+// TestByteOrderMark: the byte order mark some Windows editors write before
+// UTF-8 is not part of the first record, whose offset still points at its
+// first byte, with or without a forced format. One further on is damage: two
+// files joined.
+func TestByteOrderMark(t *testing.T) {
+	const bom = "\xef\xbb\xbf"
+	l1, l2 := claudeLine("u1", "one"), claudeLine("u2", "two")
+	in := bom + l1 + "\n" + bom + l2 + "\n"
+	for _, format := range []Format{"", FormatClaudeCode} {
+		var evs []Event
+		res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in), Format: format}, 0, func(ev *Event) error {
+			evs = append(evs, *ev)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(evs) != 1 || evs[0].Text != "one" || evs[0].Offset != int64(len(bom)) || in[evs[0].Offset:evs[0].Offset+int64(len(l1))] != l1 {
+			t.Errorf("format %q: events %+v", format, evs)
+		}
+		if len(res.Diagnostics) != 1 || res.Diagnostics[0].Line != 2 || !strings.Contains(res.Diagnostics[0].Message, "not a JSON object") {
+			t.Errorf("format %q: diagnostics %v", format, res.Diagnostics)
+		}
+	}
+}
+
+// TestUTF16: a transcript saved as UTF-16 is named as such, with the
+// command that converts it, rather than as a file of no known records.
+func TestUTF16(t *testing.T) {
+	l := claudeLine("u1", "one") + "\n"
+	le, be := make([]byte, 0, 2*len(l)), make([]byte, 0, 2*len(l))
+	for _, c := range []byte(l) {
+		le, be = append(le, c, 0), append(be, 0, c)
+	}
+	for name, in := range map[string]string{
+		"little-endian with a mark": "\xff\xfe" + string(le),
+		"big-endian with a mark":    "\xfe\xff" + string(be),
+		"little-endian":             string(le),
+		"big-endian":                string(be),
+	} {
+		_, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in)}, 0, func(*Event) error { return nil })
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.Line != 1 || !strings.Contains(ie.Msg, "is UTF-16 text") || !strings.Contains(ie.Msg, "iconv -f UTF-16 -t UTF-8") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
 // TestForcedFormat reads a file as the format given, past detection.
 func TestForcedFormat(t *testing.T) {
 	in := `{"role":"user","content":"hi"}` + "\n"
