@@ -124,10 +124,11 @@ func (lr *lineReader) count(raw []byte) (line []byte, start int64, last bool) {
 var utf8BOM = []byte("\xef\xbb\xbf")
 
 // inUTF16 reports a first line in UTF-16, as Windows PowerShell's > writes
-// text: a byte order mark, or a brace with a zero byte beside it.
+// text: a byte order mark, or a brace and the next character each with a
+// zero byte beside them (one stray NUL is damage, reported per record).
 func inUTF16(line []byte) bool {
-	return len(line) >= 2 && (line[0] == 0xff && line[1] == 0xfe || line[0] == 0xfe && line[1] == 0xff ||
-		line[0] == '{' && line[1] == 0 || line[0] == 0 && line[1] == '{')
+	return len(line) >= 2 && (line[0] == 0xff && line[1] == 0xfe || line[0] == 0xfe && line[1] == 0xff) ||
+		len(line) >= 4 && (line[0] == '{' && line[1] == 0 && line[3] == 0 || line[0] == 0 && line[1] == '{' && line[2] == 0)
 }
 
 // blank reports a line of nothing but white space: counted, not a record.

@@ -107,6 +107,16 @@ func TestUTF16(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
+	// one stray zero byte is damage to a record, not another encoding
+	in := "{\x00" + claudeLine("u1", "one")[1:] + "\n" + claudeLine("u2", "two") + "\n"
+	var texts []string
+	res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in)}, 0, func(ev *Event) error {
+		texts = append(texts, ev.Text)
+		return nil
+	})
+	if err != nil || strings.Join(texts, ",") != "two" || len(res.Diagnostics) != 1 || !strings.Contains(res.Diagnostics[0].Message, "NUL bytes") {
+		t.Errorf("a stray NUL: %v, events %q, diagnostics %v", err, texts, res.Diagnostics)
+	}
 }
 
 // TestForcedFormat reads a file as the format given, past detection.
