@@ -72,10 +72,21 @@ func fuzzRead(t *testing.T, data []byte, format Format, workers int) {
 	if res.Events != next {
 		t.Fatalf("result counts %d events, emitted %d", res.Events, next)
 	}
+	// every line skipped is counted, whether its message is shown or capped
+	shown, capped := 0, false
 	for _, d := range res.Diagnostics {
 		if d.Line < 0 || d.Line > lines+1 || d.Message == "" {
 			t.Fatalf("diagnostic without a place or a message: %+v", d)
 		}
+		switch {
+		case d.Line == 0 && strings.Contains(d.Message, " more like "):
+			capped = true
+		case d.Severity == Error && strings.HasSuffix(d.Message, "; skipped"):
+			shown++
+		}
+	}
+	if res.Skipped < shown || !capped && res.Skipped != shown {
+		t.Fatalf("%d lines counted as skipped, %d shown (capped: %v)", res.Skipped, shown, capped)
 	}
 }
 
