@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"unicode"
 	"unsafe"
 )
 
@@ -74,6 +75,11 @@ func (lr *lineReader) next() (line []byte, num int, offset int64, ok bool) {
 	}
 	chunk, err := lr.r.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
+		if t := lr.nonRecord(chunk); t != nil {
+			return lr.passNext(chunk, t)
+		}
+	}
+	if err == bufio.ErrBufferFull {
 		lr.buf = append(lr.buf[:0], chunk...)
 		for err == bufio.ErrBufferFull {
 			chunk, err = lr.r.ReadSlice('\n')
@@ -129,6 +135,149 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 func inUTF16(line []byte) bool {
 	return len(line) >= 2 && (line[0] == 0xff && line[1] == 0xfe || line[0] == 0xfe && line[1] == 0xff) ||
 		len(line) >= 4 && (line[0] == '{' && line[1] == 0 && line[3] == 0 || line[0] == 0 && line[1] == '{' && line[2] == 0)
+}
+
+// A line longer than the read buffer whose first byte is not a record's
+// '{' — a binary file, a tail of zeros a crash left, a log pasted in — is
+// passed over rather than held: only its start and whether it holds a
+// zero byte are kept, which is all a report of it says, so such a line
+// costs no memory of its size. A record's line is held whole, however long.
+const passedHead = 64
+
+// nonRecord returns the start of a line from its first byte past white
+// space (and the first line's byte order mark) when that byte shows the
+// line cannot be a record, and nil when it is a '{' or not yet read.
+func (lr *lineReader) nonRecord(start []byte) []byte {
+	if lr.line == 0 {
+		start = bytes.TrimPrefix(start, utf8BOM)
+	}
+	t := bytes.TrimLeftFunc(start, unicode.IsSpace)
+	if len(t) == 0 || t[0] == '{' {
+		return nil
+	}
+	return t
+}
+
+// passing gathers what is kept of a line passed over.
+type passing struct {
+	total int64  // the line's bytes so far, its line end included
+	kept  int64  // of them, those from its first byte past white space
+	head  []byte // the first passedHead+1 of those
+	nul   bool
+}
+
+// startPassing begins passing over a line, read so far into raw, whose
+// start past white space nonRecord found in t.
+func startPassing(raw, t []byte) *passing {
+	p := &passing{total: int64(len(raw) - len(t))}
+	p.add(t)
+	return p
+}
+
+func (p *passing) add(b []byte) {
+	p.total += int64(len(b))
+	p.kept += int64(len(b))
+	p.nul = p.nul || bytes.IndexByte(b, 0) >= 0
+	if len(p.head) <= passedHead {
+		p.head = append(p.head, b[:min(len(b), passedHead+1-len(p.head))]...)
+	}
+}
+
+// line is what is kept: the line's first bytes past white space, and a
+// zero byte if the line held one.
+func (p *passing) line(terminated bool) []byte {
+	head := p.head
+	if int64(len(head)) < p.kept { // more followed
+		head = head[:passedHead:passedHead]
+	} else { // the line's end is in it, which count would drop
+		if terminated {
+			head = head[:len(head)-1]
+		}
+		head = bytes.TrimSuffix(head, []byte{'\r'})
+	}
+	if p.nul && bytes.IndexByte(head, 0) < 0 {
+		head = append(head, 0)
+	}
+	return head
+}
+
+// finish numbers the line passed over and returns it as kept, with its
+// offset and whether it was an unterminated last line.
+func (lr *lineReader) finish(p *passing, terminated bool, bom int64) (line []byte, start int64, last bool) {
+	start = lr.offset + bom // the line starts after a byte order mark, as count has it
+	lr.offset += p.total
+	lr.line++
+	if !terminated {
+		lr.lastUnterminated = true
+	}
+	return p.line(terminated), start, !terminated
+}
+
+// bomBefore is the length of the byte order mark raw starts with, if it is
+// the stream's first line.
+func (lr *lineReader) bomBefore(raw []byte) int64 {
+	if lr.line == 0 && bytes.HasPrefix(raw, utf8BOM) {
+		return int64(len(utf8BOM))
+	}
+	return 0
+}
+
+// passNext reads past the rest of a line, begun in raw (the reader's
+// buffer, read over next), whose start nonRecord found in t.
+func (lr *lineReader) passNext(raw, t []byte) (line []byte, num int, offset int64, ok bool) {
+	bom := lr.bomBefore(raw)
+	p := startPassing(raw, t)
+	chunk, err := raw, bufio.ErrBufferFull
+	for err == bufio.ErrBufferFull {
+		chunk, err = lr.r.ReadSlice('\n')
+		p.add(chunk)
+	}
+	if err != nil {
+		lr.err = err // io.EOF included: nothing follows the line
+	}
+	line, offset, _ = lr.finish(p, len(chunk) > 0 && chunk[len(chunk)-1] == '\n', bom)
+	return line, lr.line, offset, true
+}
+
+// fill reads into buf[n:] until it is full or the stream ends, and returns
+// how much of buf is read.
+func (lr *lineReader) fill(buf []byte, n int) int {
+	for n < len(buf) && lr.err == nil {
+		var rd io.Reader = lr.r
+		if lr.under != nil && lr.r.Buffered() == 0 {
+			rd = lr.under // not through the buffer, which would copy it twice
+		}
+		m, err := rd.Read(buf[n:])
+		n += m
+		if err != nil {
+			lr.err = err
+		}
+	}
+	return n
+}
+
+// passChunk reads past the rest of a line that fills buf[:n], whose start
+// nonRecord found in t, reading over buf. It returns the line as kept, and
+// how much of buf then holds what follows it.
+func (lr *lineReader) passChunk(buf []byte, n int, t []byte) (int, batchLine) {
+	bom := lr.bomBefore(buf)
+	p := startPassing(buf[:n], t)
+	for {
+		n = lr.fill(buf, 0)
+		i := bytes.IndexByte(buf[:n], '\n')
+		if i < 0 && lr.err == nil {
+			p.add(buf[:n])
+			continue
+		}
+		end := n // of the line in buf
+		if i >= 0 {
+			end = i + 1
+		}
+		p.add(buf[:end])
+		line, start, last := lr.finish(p, i >= 0, bom)
+		rest := copy(buf, buf[end:n]) // what follows the line, to the front
+		return rest, batchLine{string(line), lr.line, start, last}
+	}
 }
 
 // blank reports a line of nothing but white space: counted, not a record.
@@ -246,20 +395,10 @@ func (lr *lineReader) nextChunk(lines []batchLine) (_ []batchLine, chunk *[]byte
 	buf := *chunk
 	n := copy(buf, lr.carry)
 	lr.carry = lr.carry[:0]
-	end := -1 // index of the last newline in buf[:n]
+	end := -1    // index of the last newline in buf[:n]
+	scanned := n // the carried start of a record holds no newline
 	for {
-		scanned := n
-		for n < len(buf) && lr.err == nil {
-			var rd io.Reader = lr.r
-			if lr.under != nil && lr.r.Buffered() == 0 {
-				rd = lr.under // not through the buffer, which would copy it twice
-			}
-			m, err := rd.Read(buf[n:])
-			n += m
-			if err != nil {
-				lr.err = err
-			}
-		}
+		n = lr.fill(buf, n)
 		if end = bytes.LastIndexByte(buf[scanned:n], '\n'); end >= 0 {
 			end += scanned
 			break
@@ -267,9 +406,17 @@ func (lr *lineReader) nextChunk(lines []batchLine) (_ []batchLine, chunk *[]byte
 		if lr.err != nil {
 			break
 		}
+		if t := lr.nonRecord(buf[:n]); t != nil {
+			var passed batchLine
+			n, passed = lr.passChunk(buf, n, t)
+			lines = append(lines, passed)
+			scanned = 0
+			continue
+		}
 		grown := make([]byte, 2*len(buf)) // one record longer than the chunk
 		copy(grown, buf[:n])
 		chunk, buf = &grown, grown
+		scanned = n
 	}
 	body := buf[:end+1]
 	if lr.err != nil && end+1 < n {

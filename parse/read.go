@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
@@ -429,7 +430,9 @@ func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding
 	rec, ok := readRecord(line, *fields)
 	*fields = rec.fields[:0]
 	if !ok {
-		trimmed := strings.TrimSpace(line)
+		// from its first byte past white space: all that is kept of a long
+		// line that is no record (passing)
+		trimmed := strings.TrimLeftFunc(line, unicode.IsSpace)
 		switch {
 		case last && len(trimmed) > 0 && trimmed[0] == '{':
 			return lineProblem{"truncated last line: the record ends without closing (the writer stopped mid-record); skipped"}

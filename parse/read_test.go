@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -280,6 +281,84 @@ func TestUTF8FromTheValidator(t *testing.T) {
 		}
 		if warned := len(res.Diagnostics) == 1 && strings.Contains(res.Diagnostics[0].Message, "invalid UTF-8"); warned != c.warned || len(res.Diagnostics) > 1 {
 			t.Errorf("%s: diagnostics %v, want a warning of invalid UTF-8: %v", c.name, res.Diagnostics, c.warned)
+		}
+	}
+}
+
+// TestLongNonRecordLines: a line longer than the read buffer that cannot
+// be a record — binary bytes, a tail of zeros, a pasted log — is reported
+// as a full read would report it, the lines after it keep their numbers
+// and offsets, on one goroutine and on the workers' path, and it is not
+// held in memory whole.
+func TestLongNonRecordLines(t *testing.T) {
+	defer func(n int64, c int) { parallelMin, chunkBytes = n, c }(parallelMin, chunkBytes)
+	parallelMin = 0
+	big := func(head string, fill byte, nulAt int) string {
+		b := bytes.Repeat([]byte{fill}, 3<<20)
+		copy(b, head)
+		if nulAt >= 0 {
+			b[nulAt] = 0
+		}
+		return string(b)
+	}
+	l1, l2, l3 := claudeLine("u1", "one"), claudeLine("u2", "two"), claudeLine("u3", "three")
+	lines := []string{
+		l1,
+		big("\x7fELF\x02\x01", 'x', 3<<20-5), // a zero byte near its end
+		l2,
+		big("   PASTED build log: ", 'y', -1),
+		"",
+		l3,
+		big("", 0, -1), // zeros a crash left, with no line end
+	}
+	in := strings.Join(lines, "\n")
+	want := []string{
+		"2 malformed record: NUL bytes in the line; skipped",
+		`4 malformed record: not a JSON object (starts with "PASTED build"); skipped`,
+		"7 malformed record: NUL bytes in the line; skipped",
+	}
+	for _, chunk := range []int{1 << 20, 64 << 10} {
+		chunkBytes = chunk
+		for _, workers := range []int{1, 2} {
+			var evs []Event
+			res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in), Workers: workers}, 0, func(ev *Event) error {
+				evs = append(evs, *ev)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, want := range []struct {
+				line int
+				rec  string
+			}{{1, l1}, {3, l2}, {6, l3}} {
+				if i >= len(evs) || evs[i].Line != want.line || in[evs[i].Offset:evs[i].Offset+int64(len(want.rec))] != want.rec {
+					t.Fatalf("chunk %d, workers %d: events %+v", chunk, workers, evs)
+				}
+			}
+			var got []string
+			for _, d := range res.Diagnostics {
+				got = append(got, fmt.Sprintf("%d %s", d.Line, d.Message))
+			}
+			if strings.Join(got, "\n") != strings.Join(want, "\n") || res.Skipped != 3 {
+				t.Errorf("chunk %d, workers %d: %d skipped, diagnostics\n%s\nwant\n%s", chunk, workers, res.Skipped, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		}
+	}
+
+	// 64 MB of zeros read through costs the read buffers, not the line
+	chunkBytes = 1 << 20
+	zeros := claudeLine("u1", "one") + "\n" + string(make([]byte, 64<<20)) + "\n" + claudeLine("u2", "two") + "\n"
+	for _, workers := range []int{1, 2} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		n := 0
+		if _, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(zeros), Workers: workers}, 0, func(*Event) error { n++; return nil }); err != nil || n != 2 {
+			t.Fatalf("workers %d: %d events, %v", workers, n, err)
+		}
+		runtime.ReadMemStats(&after)
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+			t.Errorf("workers %d: reading past 64 MB of zeros allocated %d MB", workers, alloc>>20)
 		}
 	}
 }

@@ -1,0 +1,128 @@
+package parse
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// refLine is a line as a plain split of the stream has it.
+type refLine struct {
+	text string
+	num  int
+	off  int64
+	last bool // unterminated, at the end
+}
+
+// splitLines is the reference the line reader is held to: lines end at
+// '\n', one '\r' ending a line is dropped, and the first line's byte order
+// mark is not part of it.
+func splitLines(data []byte) []refLine {
+	var out []refLine
+	var off int64
+	for num := 1; len(data) > 0; num++ {
+		raw, rest, found := bytes.Cut(data, []byte{'\n'})
+		text := bytes.TrimSuffix(raw, []byte{'\r'})
+		start := off
+		if num == 1 && bytes.HasPrefix(text, utf8BOM) {
+			text, start = text[len(utf8BOM):], start+int64(len(utf8BOM))
+		}
+		out = append(out, refLine{string(text), num, start, !found})
+		off += int64(len(raw))
+		if found {
+			off++
+		}
+		data = rest
+	}
+	return out
+}
+
+// sameReport checks a line as read against the reference: the same, or,
+// for a line passed over, what prepareLine would say of it the same.
+func sameReport(got string, want refLine) error {
+	if got == want.text {
+		return nil
+	}
+	t := strings.TrimLeftFunc(want.text, unicode.IsSpace)
+	if t == "" || t[0] == '{' {
+		return fmt.Errorf("line %d: read %q, want it whole: %q", want.num, got, want.text)
+	}
+	g := strings.TrimLeftFunc(got, unicode.IsSpace)
+	if g == "" || g[0] != t[0] || preview(g, 12) != preview(t, 12) ||
+		strings.IndexByte(got, 0) >= 0 != (strings.IndexByte(want.text, 0) >= 0) || len(got) > passedHead+1 {
+		return fmt.Errorf("line %d: passed over as %q, which does not report %q as it is", want.num, got, want.text)
+	}
+	return nil
+}
+
+// FuzzLines reads a stream through a buffer and chunks small enough that
+// most lines pass them, one line at a time and a chunk at a time, and holds
+// both to a plain split: every line numbered and placed, a record's given
+// whole, and a line passed over reported as it would be read whole.
+func FuzzLines(f *testing.F) {
+	f.Add([]byte("{\"a\":1}\nnot json at all, and longer than the buffer\n\n   \x00 zeros and more zeros after them\r\n{\"b\":2}"), uint8(0))
+	f.Add([]byte("\xef\xbb\xbf   x"+strings.Repeat(" ", 80)+"y\r\n{\"c\":3}\n\x7fELF"+strings.Repeat("\x00", 100)), uint8(7))
+	f.Add([]byte(strings.Repeat(" ", 40)+"{\"d\":\""+strings.Repeat("long record ", 20)+"\"}\n"), uint8(3))
+	f.Fuzz(func(t *testing.T, data []byte, cut uint8) {
+		size := 16 + int(cut%48) // bufio's smallest buffer is 16 bytes
+		want := splitLines(data)
+
+		lr := &lineReader{r: bufio.NewReaderSize(bytes.NewReader(data), size)}
+		for i := 0; ; i++ {
+			line, num, off, ok := lr.next()
+			if !ok {
+				if i != len(want) {
+					t.Fatalf("next: %d lines, want %d", i, len(want))
+				}
+				break
+			}
+			if i >= len(want) || num != want[i].num || off != want[i].off {
+				t.Fatalf("next: line %d at %d, want %+v", num, off, want[min(i, len(want)-1)])
+			}
+			if err := sameReport(string(line), want[i]); err != nil {
+				t.Fatal("next: ", err)
+			}
+		}
+		if lr.lastUnterminated != (len(want) > 0 && want[len(want)-1].last) {
+			t.Fatalf("next: unterminated %v", lr.lastUnterminated)
+		}
+
+		defer func(n int) { chunkBytes = n }(chunkBytes)
+		chunkBytes = size
+		lr = &lineReader{r: bufio.NewReaderSize(bytes.NewReader(data), 16)}
+		var got []batchLine
+		for {
+			lines, chunk, ok := lr.nextChunk(nil)
+			if !ok {
+				break
+			}
+			// the chunk is read over by the next call
+			for _, l := range lines {
+				l.text = strings.Clone(l.text)
+				got = append(got, l)
+			}
+			releaseChunk(chunk)
+		}
+		var nonBlank []refLine
+		for _, w := range want {
+			if !blank([]byte(w.text)) {
+				nonBlank = append(nonBlank, w)
+			}
+		}
+		if len(got) != len(nonBlank) {
+			t.Fatalf("nextChunk: %d lines, want %d", len(got), len(nonBlank))
+		}
+		for i, g := range got {
+			w := nonBlank[i]
+			if g.num != w.num || g.off != w.off || g.last != w.last {
+				t.Fatalf("nextChunk: line %d at %d (last %v), want %+v", g.num, g.off, g.last, w)
+			}
+			if err := sameReport(g.text, w); err != nil {
+				t.Fatal("nextChunk: ", err)
+			}
+		}
+	})
+}
