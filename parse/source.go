@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bufio"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -46,7 +47,9 @@ func Discover(paths []string) ([]Transcript, []Diagnostic) {
 				continue
 			}
 			seen[p] = true
-			out = append(out, sessionOf(p))
+			t, ds := sessionOf(p)
+			out = append(out, t)
+			diags = append(diags, ds...)
 			continue
 		}
 		ts, ds := discoverDir(p, seen)
@@ -75,7 +78,7 @@ func agentFromName(name string) string {
 
 // sessionOf builds the transcript of a session file with its subagents:
 // <session>/subagents/agent-*.jsonl, as Claude Code writes them.
-func sessionOf(path string) Transcript {
+func sessionOf(path string) (Transcript, []Diagnostic) {
 	agent := MainAgent
 	if name := filepath.Base(path); strings.HasPrefix(name, "agent-") {
 		agent = agentFromName(name)
@@ -87,19 +90,56 @@ func sessionOf(path string) Transcript {
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return t
+		return t, nil
 	}
 	var subs []File
+	var diags []Diagnostic
 	for _, e := range entries {
 		name := e.Name()
 		if e.IsDir() || !isTranscriptName(name) || !strings.HasPrefix(name, "agent-") || isSummarizerRun(name) {
 			continue
 		}
-		subs = append(subs, File{Path: filepath.Join(dir, name), Agent: agentFromName(name)})
+		p := filepath.Join(dir, name)
+		if d, skip := notRegular(p, e.Type()); skip {
+			diags = append(diags, d)
+			continue
+		}
+		subs = append(subs, File{Path: p, Agent: agentFromName(name)})
 	}
 	slices.SortFunc(subs, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	t.Files = append(t.Files, subs...)
-	return t
+	return t, diags
+}
+
+// notRegular reports a file found in a folder that is neither a regular
+// file nor a link to one, with a warning that it is passed over: a named
+// pipe would hold the audit until something wrote to it, and a socket or a
+// device holds no transcript. Named on the command line, a pipe is read.
+func notRegular(path string, typ fs.FileMode) (Diagnostic, bool) {
+	if typ&fs.ModeSymlink != 0 {
+		st, err := os.Stat(path)
+		if err != nil {
+			return Diagnostic{}, false // a dangling link: opened, and reported unreadable
+		}
+		typ = st.Mode().Type()
+	}
+	var kind string
+	switch {
+	case typ.IsRegular():
+		return Diagnostic{}, false
+	case typ&fs.ModeNamedPipe != 0:
+		kind = "a named pipe"
+	case typ&fs.ModeSocket != 0:
+		kind = "a socket"
+	case typ&fs.ModeDevice != 0:
+		kind = "a device"
+	case typ.IsDir():
+		kind = "a folder"
+	default:
+		kind = "not a regular file"
+	}
+	return Diagnostic{Severity: Warning, File: path,
+		Message: fmt.Sprintf("%s, not a transcript file: skipped (name it on the command line to read from it)", kind)}, true
 }
 
 // discoverDir finds the sessions under a folder. Files under a
@@ -128,6 +168,10 @@ func discoverDir(root string, seen map[string]bool) ([]Transcript, []Diagnostic)
 		if filepath.Base(filepath.Dir(p)) == "subagents" {
 			return nil // taken with its session
 		}
+		if diag, skip := notRegular(p, d.Type()); skip {
+			diags = append(diags, diag)
+			return nil
+		}
 		if strings.HasPrefix(name, "agent-") {
 			if !isSummarizerRun(name) {
 				looseAgents = append(looseAgents, p)
@@ -146,7 +190,9 @@ func discoverDir(root string, seen map[string]bool) ([]Transcript, []Diagnostic)
 		}
 		seen[s] = true
 		bySession[stem(filepath.Base(s))] = len(out)
-		out = append(out, sessionOf(s))
+		t, ds := sessionOf(s)
+		out = append(out, t)
+		diags = append(diags, ds...)
 	}
 	slices.Sort(looseAgents)
 	for _, a := range looseAgents {
@@ -231,6 +277,9 @@ func CodexSessionsFor(sessions, cwd string) []string {
 	_ = filepath.WalkDir(sessions, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasPrefix(d.Name(), "rollout-") || !isTranscriptName(d.Name()) {
 			return nil
+		}
+		if _, skip := notRegular(p, d.Type()); skip {
+			return nil // not a rollout, and a pipe would hold the look
 		}
 		if SessionDir(p) == cwd {
 			out = append(out, p)

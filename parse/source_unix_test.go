@@ -1,0 +1,83 @@
+//go:build unix
+
+package parse
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestDiscoverPassesOverPipes: a named pipe, a link to one, or a socket
+// found in a folder — as a session, as a subagent beside one or under it,
+// or as a rollout — is passed over with a warning naming it, where opening
+// it would hold the audit until something wrote to it. The sessions
+// beside it are still found, and a pipe named on the command line is
+// still a transcript.
+func TestDiscoverPassesOverPipes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(claudeLine("u1", "one")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	pipe := func(name string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Skipf("no named pipes here: %v", err)
+		}
+		return p
+	}
+	good := write("s1.jsonl")
+	sub := write("s1/subagents/agent-a1.jsonl")
+	pipes := []string{pipe("s2.jsonl"), pipe("agent-a2.jsonl"), pipe("s1/subagents/agent-a3.jsonl")}
+	link := filepath.Join(dir, "s3.jsonl")
+	if err := os.Symlink(pipes[0], link); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "s4.jsonl")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Skipf("no unix sockets here: %v", err)
+	}
+	defer l.Close()
+
+	ts, diags := Discover([]string{dir})
+	if len(ts) != 1 || ts[0].Path != good || len(ts[0].Files) != 2 || ts[0].Files[1].Path != sub {
+		t.Errorf("found %+v", ts)
+	}
+	warned := map[string]string{}
+	for _, d := range diags {
+		if d.Severity != Warning || !strings.Contains(d.Message, "not a transcript file: skipped") {
+			t.Errorf("diagnostic %v", d)
+		}
+		warned[d.File] = d.Message
+	}
+	for _, p := range append(pipes, link) {
+		if !strings.HasPrefix(warned[p], "a named pipe,") {
+			t.Errorf("%s: warned %q", p, warned[p])
+		}
+	}
+	if !strings.HasPrefix(warned[sock], "a socket,") {
+		t.Errorf("%s: warned %q", sock, warned[sock])
+	}
+	if len(warned) != 5 {
+		t.Errorf("warnings for %v", warned)
+	}
+
+	ts, diags = Discover([]string{pipes[0]})
+	if len(ts) != 1 || ts[0].Path != pipes[0] || len(diags) != 0 {
+		t.Errorf("a pipe named: %+v, %v", ts, diags)
+	}
+}
