@@ -99,6 +99,10 @@ func (d *diagnostics) add(sev Severity, line int, format string, args ...any) {
 	d.list = append(d.list, Diagnostic{Severity: sev, File: d.file, Line: line, Message: msg})
 }
 
+// shows reports whether a problem of the kind key (a message's words
+// before its first colon) would still be shown one by one.
+func (d *diagnostics) shows(key string) bool { return d.counts[key] < MaxSameDiagnostic }
+
 // finish appends one summary line per capped message and returns the list.
 func (d *diagnostics) finish() []Diagnostic {
 	keys := make([]string, 0, len(d.dropped))

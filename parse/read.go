@@ -413,7 +413,10 @@ func within(s, buf string) bool {
 }
 
 // lineProblem is a line that is not a record, with what to say about it.
-type lineProblem struct{ msg string }
+// A line that is not JSON keeps the line instead (a view, valid until it
+// is applied), for apply to say where and why: only the lines a file shows
+// are worth that second look.
+type lineProblem struct{ msg, invalid string }
 
 // prepareLine validates a line and reads it as far as can be done without
 // the decoder's state. It is safe to call on several lines at once. A panic
@@ -422,7 +425,7 @@ type lineProblem struct{ msg string }
 func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding) (p any) {
 	defer func() {
 		if r := recover(); r != nil {
-			p = lineProblem{fmt.Sprintf("internal error reading this record (a compaudit bug; please report it): %v; skipped", r)}
+			p = lineProblem{msg: fmt.Sprintf("internal error reading this record (a compaudit bug; please report it): %v; skipped", r)}
 		}
 	}()
 	fields := fieldBuffers.Get().(*[]field)
@@ -435,13 +438,13 @@ func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding
 		trimmed := strings.TrimLeftFunc(line, unicode.IsSpace)
 		switch {
 		case last && len(trimmed) > 0 && trimmed[0] == '{':
-			return lineProblem{"truncated last line: the record ends without closing (the writer stopped mid-record); skipped"}
+			return lineProblem{msg: "truncated last line: the record ends without closing (the writer stopped mid-record); skipped"}
 		case strings.IndexByte(line, 0) >= 0:
-			return lineProblem{"malformed record: NUL bytes in the line; skipped"}
+			return lineProblem{msg: "malformed record: NUL bytes in the line; skipped"}
 		case len(trimmed) > 0 && trimmed[0] != '{':
-			return lineProblem{fmt.Sprintf("malformed record: not a JSON object (starts with %q); skipped", preview(trimmed, 12))}
+			return lineProblem{msg: fmt.Sprintf("malformed record: not a JSON object (starts with %q); skipped", preview(trimmed, 12))}
 		default:
-			return lineProblem{"malformed record: " + jsonProblem(line) + "; skipped"}
+			return lineProblem{invalid: line}
 		}
 	}
 	if sk, ok := dec.(skipper); ok && sk.skips(jsonString(rec.get("type"))) {
@@ -479,6 +482,9 @@ func jsonProblem(line string) string {
 	}
 }
 
+// malformed begins the report of a line that is no record.
+const malformed = "malformed record"
+
 // invalidUTF8Msg reports a record whose bytes were not all UTF-8.
 const invalidUTF8Msg = "invalid UTF-8: bytes that are not UTF-8 were read as U+FFFD; the record is audited"
 
@@ -489,7 +495,15 @@ func (s *sink) apply(dec decoder, p any, num int, off int64) {
 	}
 	if lp, ok := p.(lineProblem); ok {
 		s.skipped++
-		s.diag.add(Error, num, "%s", lp.msg)
+		msg := lp.msg
+		if msg == "" { // not JSON: where and why, if it will be shown
+			why := "invalid JSON"
+			if s.diag.shows(malformed) {
+				why = jsonProblem(lp.invalid)
+			}
+			msg = malformed + ": " + why + "; skipped"
+		}
+		s.diag.add(Error, num, "%s", msg)
 		return
 	}
 	dec.apply(p, num, off)

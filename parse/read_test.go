@@ -244,6 +244,37 @@ func TestJSONProblems(t *testing.T) {
 			t.Errorf("%s: diagnostics %v\nwant %s", c.name, res.Diagnostics, want)
 		}
 	}
+
+	// The reasons are worked out as the lines are applied, in file order,
+	// from lines that are views of read chunks: the first twenty of a file
+	// get theirs, on the workers' path too, from chunks not yet reused
+	// (a reused one reads as zeros here), and every line is counted.
+	defer func(n int64, c int, p bool) { parallelMin, chunkBytes, poisonReleased = n, c, p }(parallelMin, chunkBytes, poisonReleased)
+	parallelMin, chunkBytes, poisonReleased = 0, 4<<10, true
+	lines := []string{claudeLine("u0", "first")}
+	for i := range 25 {
+		r := claudeLine(fmt.Sprintf("u%d", i+1), strings.Repeat("padding ", 60))
+		lines = append(lines, r+r)
+	}
+	in := strings.Join(lines, "\n") + "\n"
+	for _, workers := range []int{1, 2} {
+		res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in), Workers: workers}, 0, func(*Event) error { return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range res.Diagnostics {
+			got = append(got, fmt.Sprintf("%d %s", d.Line, d.Message))
+		}
+		var want []string
+		for i := range MaxSameDiagnostic {
+			want = append(want, fmt.Sprintf("%d malformed record: two records on one line: the second begins at byte %d; skipped", i+2, len(lines[i+1])/2+1))
+		}
+		want = append(want, `0 5 more like "malformed record" not shown`)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") || res.Skipped != 25 {
+			t.Errorf("workers %d: %d skipped, diagnostics\n%s\nwant\n%s", workers, res.Skipped, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
 }
 
 // TestUTF8FromTheValidator: a record whose strings are all UTF-8 gives
