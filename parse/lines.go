@@ -201,9 +201,9 @@ func (p *passing) line(terminated bool) []byte {
 	return head
 }
 
-// finish numbers the line passed over and returns it as kept, with its
+// countPassed numbers the line passed over and returns it as kept, with its
 // offset and whether it was an unterminated last line.
-func (lr *lineReader) finish(p *passing, terminated bool, bom int64) (line []byte, start int64, last bool) {
+func (lr *lineReader) countPassed(p *passing, terminated bool, bom int64) (line []byte, start int64, last bool) {
 	start = lr.offset + bom // the line starts after a byte order mark, as count has it
 	lr.offset += p.total
 	lr.line++
@@ -235,7 +235,7 @@ func (lr *lineReader) passNext(raw, t []byte) (line []byte, num int, offset int6
 	if err != nil {
 		lr.err = err // io.EOF included: nothing follows the line
 	}
-	line, offset, _ = lr.finish(p, len(chunk) > 0 && chunk[len(chunk)-1] == '\n', bom)
+	line, offset, _ = lr.countPassed(p, len(chunk) > 0 && chunk[len(chunk)-1] == '\n', bom)
 	return line, lr.line, offset, true
 }
 
@@ -274,7 +274,7 @@ func (lr *lineReader) passChunk(buf []byte, n int, t []byte) (int, batchLine) {
 			end = i + 1
 		}
 		p.add(buf[:end])
-		line, start, last := lr.finish(p, i >= 0, bom)
+		line, start, last := lr.countPassed(p, i >= 0, bom)
 		rest := copy(buf, buf[end:n]) // what follows the line, to the front
 		return rest, batchLine{string(line), lr.line, start, last}
 	}
