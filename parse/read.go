@@ -440,9 +440,9 @@ func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding
 		case last && len(trimmed) > 0 && trimmed[0] == '{':
 			return lineProblem{msg: "truncated last line: the record ends without closing (the writer stopped mid-record); skipped"}
 		case strings.IndexByte(line, 0) >= 0:
-			return lineProblem{msg: "malformed record: NUL bytes in the line; skipped"}
+			return lineProblem{msg: malformed + ": NUL bytes in the line; skipped"}
 		case len(trimmed) > 0 && trimmed[0] != '{':
-			return lineProblem{msg: fmt.Sprintf("malformed record: not a JSON object (starts with %q); skipped", preview(trimmed, 12))}
+			return lineProblem{msg: fmt.Sprintf("%s: not a JSON object (starts with %q); skipped", malformed, preview(trimmed, 12))}
 		default:
 			return lineProblem{invalid: line}
 		}
@@ -482,7 +482,8 @@ func jsonProblem(line string) string {
 	}
 }
 
-// malformed begins the report of a line that is no record.
+// malformed begins the report of a line that is no record; the words are
+// the key its problems are capped by (diagnostics.add).
 const malformed = "malformed record"
 
 // invalidUTF8Msg reports a record whose bytes were not all UTF-8.
