@@ -8,6 +8,7 @@ import (
 	"io"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -25,6 +26,9 @@ type lineReader struct {
 	// lastUnterminated is set when the final line had no newline: a writer
 	// stopped mid-record or the file was cut.
 	lastUnterminated bool
+	// overLong is set when the line next returned was a record's start
+	// passed over for its length (maxRecordLine).
+	overLong bool
 }
 
 // Read buffers: large for a large file, no larger than the file for a small
@@ -73,6 +77,7 @@ func (lr *lineReader) next() (line []byte, num int, offset int64, ok bool) {
 	if lr.err != nil {
 		return nil, 0, 0, false
 	}
+	lr.overLong = false
 	chunk, err := lr.r.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		if t := lr.nonRecord(chunk); t != nil {
@@ -82,6 +87,15 @@ func (lr *lineReader) next() (line []byte, num int, offset int64, ok bool) {
 	if err == bufio.ErrBufferFull {
 		lr.buf = append(lr.buf[:0], chunk...)
 		for err == bufio.ErrBufferFull {
+			// a line of nothing but white space so far is held: where its
+			// record would start is not known yet
+			if t := lr.pastSpace(lr.buf); len(lr.buf) > maxRecordLine+lineSlack && len(t) > 0 && utf8.FullRune(t) {
+				over := startsRecord(t)
+				line, num, offset, ok = lr.passNext(lr.buf, t)
+				lr.overLong = over
+				lr.buf = nil // not held for the lines after it
+				return line, num, offset, ok
+			}
 			chunk, err = lr.r.ReadSlice('\n')
 			lr.buf = append(lr.buf, chunk...)
 		}
@@ -101,6 +115,7 @@ func (lr *lineReader) next() (line []byte, num int, offset int64, ok bool) {
 	if last && err == io.EOF {
 		lr.err = io.EOF
 	}
+	lr.overLong = len(line) > maxRecordLine && startsRecord(line)
 	return line, lr.line, start, true
 }
 
@@ -144,18 +159,45 @@ func inUTF16(line []byte) bool {
 // costs no memory of its size. A record's line is held whole, however long.
 const passedHead = 64
 
+// maxRecordLine bounds a record's line, so that a hostile one cannot take
+// the machine's memory: past it, a line is passed over as one that is no
+// record is, and reported. The longest line of the corpus's real sessions
+// is 178 KB, and an image an agent reads in is a few megabytes. A variable
+// so tests can lower it.
+var maxRecordLine = 256 << 20
+
+// lineSlack is how far past maxRecordLine a line is read before it is
+// passed over: more than a byte order mark and a carriage return, so the
+// line itself is surely over the bound, and a line is over-long by its
+// length alone whichever way it is read.
+const lineSlack = 8
+
+// startsRecord reports whether a line's first byte past white space is a
+// record's '{'.
+func startsRecord(t []byte) bool {
+	t = bytes.TrimLeftFunc(t, unicode.IsSpace)
+	return len(t) > 0 && t[0] == '{'
+}
+
 // nonRecord returns the start of a line from its first byte past white
 // space (and the first line's byte order mark) when that byte shows the
-// line cannot be a record, and nil when it is a '{' or not yet read.
+// line cannot be a record, and nil when it is a '{' or not yet read whole:
+// a rune cut by the end of the buffer may be white space yet.
 func (lr *lineReader) nonRecord(start []byte) []byte {
-	if lr.line == 0 {
-		start = bytes.TrimPrefix(start, utf8BOM)
-	}
-	t := bytes.TrimLeftFunc(start, unicode.IsSpace)
-	if len(t) == 0 || t[0] == '{' {
+	t := lr.pastSpace(start)
+	if len(t) == 0 || t[0] == '{' || !utf8.FullRune(t) {
 		return nil
 	}
 	return t
+}
+
+// pastSpace is a line not yet counted from its first byte past white space
+// and, on the first line, the byte order mark count would drop.
+func (lr *lineReader) pastSpace(raw []byte) []byte {
+	if lr.line == 0 {
+		raw = bytes.TrimPrefix(raw, utf8BOM)
+	}
+	return bytes.TrimLeftFunc(raw, unicode.IsSpace)
 }
 
 // passing gathers what is kept of a line passed over.
@@ -276,7 +318,7 @@ func (lr *lineReader) passChunk(buf []byte, n int, t []byte) (int, batchLine) {
 		p.add(buf[:end])
 		line, start, last := lr.countPassed(p, i >= 0, bom)
 		rest := copy(buf, buf[end:n]) // what follows the line, to the front
-		return rest, batchLine{string(line), lr.line, start, last}
+		return rest, batchLine{text: string(line), num: lr.line, off: start, last: last}
 	}
 }
 
@@ -406,9 +448,17 @@ func (lr *lineReader) nextChunk(lines []batchLine) (_ []batchLine, chunk *[]byte
 		if lr.err != nil {
 			break
 		}
-		if t := lr.nonRecord(buf[:n]); t != nil {
+		t := lr.nonRecord(buf[:n])
+		if t == nil && n > maxRecordLine+lineSlack { // a record's line, if anything
+			if r := lr.pastSpace(buf[:n]); len(r) > 0 && r[0] == '{' {
+				t = r
+			}
+		}
+		over := t != nil && t[0] == '{'
+		if t != nil {
 			var passed batchLine
 			n, passed = lr.passChunk(buf, n, t)
+			passed.overLong = over
 			lines = append(lines, passed)
 			scanned = 0
 			continue
@@ -436,7 +486,8 @@ func (lr *lineReader) nextChunk(lines []batchLine) (_ []batchLine, chunk *[]byte
 		if blank(line) {
 			continue
 		}
-		lines = append(lines, batchLine{unsafe.String(unsafe.SliceData(line), len(line)), lr.line, start, last})
+		lines = append(lines, batchLine{text: unsafe.String(unsafe.SliceData(line), len(line)), num: lr.line, off: start, last: last,
+			overLong: len(line) > maxRecordLine && startsRecord(line)})
 	}
 	return lines, chunk, true
 }

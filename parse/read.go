@@ -143,10 +143,11 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 // readLines detects the format, then decodes every line.
 func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileResult) error {
 	type held struct {
-		line []byte
-		num  int
-		off  int64
-		last bool
+		line     []byte
+		num      int
+		off      int64
+		last     bool
+		overLong bool
 	}
 	var pending []held
 	format := forced
@@ -158,7 +159,7 @@ func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileRes
 		s.format = format
 		dec = newDecoder(format, s)
 		for _, h := range pending {
-			s.apply(dec, s.prepareLine(dec, string(h.line), h.last, lineOwned), h.num, h.off)
+			s.apply(dec, s.prepareRead(dec, string(h.line), h.last, h.overLong, lineOwned), h.num, h.off)
 		}
 		pending = nil
 	}
@@ -193,11 +194,11 @@ func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileRes
 		records++
 		last := lr.lastUnterminated
 		if dec != nil {
-			s.apply(dec, s.prepareLine(dec, string(line), last, lineOwned), num, off)
+			s.apply(dec, s.prepareRead(dec, string(line), last, lr.overLong, lineOwned), num, off)
 			continue
 		}
-		pending = append(pending, held{bytes.Clone(line), num, off, last})
-		if rec, ok := parseRecord(string(line)); ok {
+		pending = append(pending, held{bytes.Clone(line), num, off, last, lr.overLong})
+		if rec, ok := parseRecord(string(line)); ok && !lr.overLong {
 			if f := classify(rec); f != "" {
 				format = f
 				start()
@@ -254,7 +255,7 @@ func (s *sink) stream(lr *lineReader, dec decoder) int {
 		records++
 		// looked at in place: a skipped record is never copied
 		view := unsafe.String(unsafe.SliceData(line), len(line))
-		s.apply(dec, s.prepareLine(dec, view, lr.lastUnterminated, lineView), num, off)
+		s.apply(dec, s.prepareRead(dec, view, lr.lastUnterminated, lr.overLong, lineView), num, off)
 	}
 	return records
 }
@@ -278,10 +279,11 @@ type batch struct {
 var batchLines = 2048
 
 type batchLine struct {
-	text string
-	num  int
-	off  int64
-	last bool
+	text     string
+	num      int
+	off      int64
+	last     bool
+	overLong bool // a record's start, passed over for its length
 }
 
 // batchLists are a batch's lines and what was prepared of them, reused with
@@ -351,7 +353,7 @@ func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
 		wg.Go(func() {
 			for b := range work {
 				for i, l := range b.lines {
-					b.out[i] = s.prepareLine(dec, l.text, l.last, lineInChunk)
+					b.out[i] = s.prepareRead(dec, l.text, l.last, l.overLong, lineInChunk)
 				}
 				close(b.done)
 			}
@@ -480,6 +482,20 @@ func jsonProblem(line string) string {
 	default:
 		return fmt.Sprintf("invalid JSON at byte %d: %s", at, msg)
 	}
+}
+
+// prepareRead is prepareLine for a line as the reader gave it: one passed
+// over for its length is reported without a look.
+func (s *sink) prepareRead(dec decoder, line string, last, overLong bool, held lineHolding) any {
+	if overLong {
+		return overLongLine()
+	}
+	return s.prepareLine(dec, line, last, held)
+}
+
+// overLongLine reports a line too long to hold as a record.
+func overLongLine() lineProblem {
+	return lineProblem{msg: fmt.Sprintf("%s: a line over %d MiB, longer than any agent writes, read past rather than held; skipped", malformed, maxRecordLine>>20)}
 }
 
 // malformed begins the report of a line that is no record; the words are

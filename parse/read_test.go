@@ -393,3 +393,50 @@ func TestLongNonRecordLines(t *testing.T) {
 		}
 	}
 }
+
+// TestOverLongRecords: a record's line longer than maxRecordLine is
+// reported and read past, not held, whichever way it is read; one under it
+// is read whole.
+func TestOverLongRecords(t *testing.T) {
+	defer func(n int64, c, m int) { parallelMin, chunkBytes, maxRecordLine = n, c, m }(parallelMin, chunkBytes, maxRecordLine)
+	parallelMin, maxRecordLine = 0, 1<<20
+	over := claudeLine("u2", strings.Repeat("x", 3<<20))
+	under := claudeLine("u3", strings.Repeat("y", 900<<10))
+	in := strings.Join([]string{claudeLine("u1", "one"), over, under, claudeLine("u4", "four")}, "\n") + "\n"
+	want := "2 malformed record: a line over 1 MiB, longer than any agent writes, read past rather than held; skipped"
+	for _, chunk := range []int{1 << 20, 64 << 10, 8 << 20} {
+		chunkBytes = chunk
+		for _, workers := range []int{1, 2} {
+			var lines []int
+			res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in), Workers: workers}, 0, func(ev *Event) error {
+				lines = append(lines, ev.Line)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(lines) != "[1 3 4]" {
+				t.Errorf("chunk %d, workers %d: events at lines %v", chunk, workers, lines)
+			}
+			if len(res.Diagnostics) != 1 || fmt.Sprintf("%d %s", res.Diagnostics[0].Line, res.Diagnostics[0].Message) != want || res.Skipped != 1 {
+				t.Errorf("chunk %d, workers %d: %d skipped, diagnostics %v", chunk, workers, res.Skipped, res.Diagnostics)
+			}
+		}
+	}
+
+	// 64 MB of one record's line read through costs the read buffers
+	chunkBytes = 1 << 20
+	huge := claudeLine("u1", "one") + "\n" + claudeLine("u2", strings.Repeat("z", 64<<20)) + "\n" + claudeLine("u3", "three") + "\n"
+	for _, workers := range []int{1, 2} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		n := 0
+		if _, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(huge), Workers: workers}, 0, func(*Event) error { n++; return nil }); err != nil || n != 2 {
+			t.Fatalf("workers %d: %d events, %v", workers, n, err)
+		}
+		runtime.ReadMemStats(&after)
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+			t.Errorf("workers %d: reading past a 64 MB record allocated %d MB", workers, alloc>>20)
+		}
+	}
+}
