@@ -449,3 +449,33 @@ func field(t *testing.T, line, key string) string {
 	}
 	return s
 }
+
+// TestByteOrderMarkSameReport: a session saved with a byte order mark is
+// reported as the same session without one, in every format that quotes
+// its records; the quotes are read back by byte offset, which the mark
+// moves by three.
+func TestByteOrderMarkSameReport(t *testing.T) {
+	data, err := os.ReadFile(incident)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, marked := t.TempDir(), t.TempDir()
+	writeFile(t, plain, "s.jsonl", data)
+	writeFile(t, marked, "s.jsonl", append([]byte("\xef\xbb\xbf"), data...))
+	for _, format := range []string{"text", "markdown"} {
+		var outs []string
+		for _, dir := range []string{plain, marked} {
+			code, out, errOut := run(t, "", "audit", "--format", format, "--fail-on", "none", filepath.Join(dir, "s.jsonl"))
+			if code != ExitOK || errOut != "" {
+				t.Fatalf("%s: exit %d, stderr %s", format, code, errOut)
+			}
+			outs = append(outs, strings.ReplaceAll(out, dir, "DIR"))
+		}
+		if outs[0] != outs[1] {
+			t.Errorf("%s: the report with a byte order mark differs:\n%s\nwithout:\n%s", format, outs[1], outs[0])
+		}
+		if !strings.Contains(outs[0], "s3://acme-stage-07/") {
+			t.Errorf("%s: the report quotes nothing of the incident:\n%s", format, outs[0])
+		}
+	}
+}
