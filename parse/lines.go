@@ -156,7 +156,8 @@ func inUTF16(line []byte) bool {
 // '{' — a binary file, a tail of zeros a crash left, a log pasted in — is
 // passed over rather than held: only its start and whether it holds a
 // zero byte are kept, which is all a report of it says, so such a line
-// costs no memory of its size. A record's line is held whole, however long.
+// costs no memory of its size. A record's line is held whole, up to
+// maxRecordLine.
 const passedHead = 64
 
 // maxRecordLine bounds a record's line, so that a hostile one cannot take
@@ -209,7 +210,8 @@ type passing struct {
 }
 
 // startPassing begins passing over a line, read so far into raw, whose
-// start past white space nonRecord found in t.
+// start past white space is t: a line that is no record (nonRecord), or a
+// record's that is over-long.
 func startPassing(raw, t []byte) *passing {
 	p := &passing{total: int64(len(raw) - len(t))}
 	p.add(t)
@@ -264,8 +266,8 @@ func (lr *lineReader) bomBefore(raw []byte) int64 {
 	return 0
 }
 
-// passNext reads past the rest of a line, begun in raw (the reader's
-// buffer, read over next), whose start nonRecord found in t.
+// passNext reads past the rest of a line begun in raw (the reader's
+// buffer, read over next, or lr.buf), whose start is t (startPassing).
 func (lr *lineReader) passNext(raw, t []byte) (line []byte, num int, offset int64, ok bool) {
 	bom := lr.bomBefore(raw)
 	p := startPassing(raw, t)
@@ -299,7 +301,7 @@ func (lr *lineReader) fill(buf []byte, n int) int {
 }
 
 // passChunk reads past the rest of a line that fills buf[:n], whose start
-// nonRecord found in t, reading over buf. It returns the line as kept, and
+// is t (startPassing), reading over buf. It returns the line as kept, and
 // how much of buf then holds what follows it.
 func (lr *lineReader) passChunk(buf []byte, n int, t []byte) (int, batchLine) {
 	bom := lr.bomBefore(buf)
