@@ -14,7 +14,9 @@ import (
 
 // lineReader yields the lines of a JSONL stream with their 1-based numbers and
 // byte offsets. Lines may be of any length: a tool result of tens of
-// megabytes is one line.
+// megabytes is one line. A record's line is given whole up to
+// maxRecordLine; a longer one, and a long line that is no record, only by
+// its start (passedHead).
 type lineReader struct {
 	r      *bufio.Reader
 	under  io.Reader // what r buffers, if known: chunks are read from it directly
