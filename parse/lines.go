@@ -89,14 +89,15 @@ func (lr *lineReader) next() (line []byte, num int, offset int64, ok bool) {
 	if err == bufio.ErrBufferFull {
 		lr.buf = append(lr.buf[:0], chunk...)
 		for err == bufio.ErrBufferFull {
-			// a line of nothing but white space so far is held: where its
-			// record would start is not known yet
-			if t := lr.pastSpace(lr.buf); len(lr.buf) > maxRecordLine+lineSlack && len(t) > 0 && utf8.FullRune(t) {
-				over := startsRecord(t)
-				line, num, offset, ok = lr.passNext(lr.buf, t)
-				lr.overLong = over
-				lr.buf = nil // not held for the lines after it
-				return line, num, offset, ok
+			// over the bound, and past a rune the buffer may have cut: of
+			// white space so far, it is blank or over-long, whichever follows
+			if len(lr.buf) > maxRecordLine+lineSlack {
+				if t := lr.pastSpace(lr.buf); len(t) == 0 || utf8.FullRune(t) {
+					line, num, offset, ok = lr.passNext(lr.buf, t)
+					lr.overLong = startsRecord(line)
+					lr.buf = nil // not held for the lines after it
+					return line, num, offset, ok
+				}
 			}
 			chunk, err = lr.r.ReadSlice('\n')
 			lr.buf = append(lr.buf, chunk...)
@@ -167,7 +168,7 @@ const passedHead = 64
 // record is, and reported. The longest line of the corpus's real sessions
 // is 178 KB, and an image an agent reads in is a few megabytes. A variable
 // so tests can lower it.
-var maxRecordLine = 256 << 20
+var maxRecordLine = 64 << 20
 
 // lineSlack is how far past maxRecordLine a line is read before it is
 // passed over: more than a byte order mark and a carriage return, so the
@@ -175,10 +176,31 @@ var maxRecordLine = 256 << 20
 // length alone whichever way it is read.
 const lineSlack = 8
 
+// trimLeftSpace is bytes.TrimLeftFunc(b, unicode.IsSpace), a byte at a
+// time over ASCII: a hostile line of hundreds of megabytes of white space
+// is looked over more than once.
+func trimLeftSpace(b []byte) []byte {
+	for len(b) > 0 {
+		if c := b[0]; c < utf8.RuneSelf {
+			if c != ' ' && (c < '\t' || c > '\r') {
+				return b
+			}
+			b = b[1:]
+			continue
+		}
+		r, size := utf8.DecodeRune(b)
+		if !unicode.IsSpace(r) {
+			return b
+		}
+		b = b[size:]
+	}
+	return b
+}
+
 // startsRecord reports whether a line's first byte past white space is a
 // record's '{'.
 func startsRecord(t []byte) bool {
-	t = bytes.TrimLeftFunc(t, unicode.IsSpace)
+	t = trimLeftSpace(t)
 	return len(t) > 0 && t[0] == '{'
 }
 
@@ -200,7 +222,7 @@ func (lr *lineReader) pastSpace(raw []byte) []byte {
 	if lr.line == 0 {
 		raw = bytes.TrimPrefix(raw, utf8BOM)
 	}
-	return bytes.TrimLeftFunc(raw, unicode.IsSpace)
+	return trimLeftSpace(raw)
 }
 
 // passing gathers what is kept of a line passed over.
@@ -209,6 +231,9 @@ type passing struct {
 	kept  int64  // of them, those from its first byte past white space
 	head  []byte // the first passedHead+1 of those
 	nul   bool
+	// pend is the start of a rune the last read cut, while all before it
+	// was white space: it may be white space too
+	pend []byte
 }
 
 // startPassing begins passing over a line, read so far into raw, whose
@@ -222,6 +247,17 @@ func startPassing(raw, t []byte) *passing {
 
 func (p *passing) add(b []byte) {
 	p.total += int64(len(b))
+	if p.kept == 0 { // white space so far: passed over, as a whole read does
+		if len(p.pend) > 0 {
+			b = append(p.pend, b...)
+			p.pend = nil
+		}
+		b = trimLeftSpace(b)
+		if !utf8.FullRune(b) {
+			p.pend = bytes.Clone(b)
+			return
+		}
+	}
 	p.kept += int64(len(b))
 	p.nul = p.nul || bytes.IndexByte(b, 0) >= 0
 	if len(p.head) <= passedHead {
@@ -232,6 +268,9 @@ func (p *passing) add(b []byte) {
 // line is what is kept: the line's first bytes past white space, and a
 // zero byte if the line held one.
 func (p *passing) line(terminated bool) []byte {
+	if p.kept == 0 { // white space, its line end too, or a rune cut at the stream's end
+		return p.pend
+	}
 	head := p.head
 	if int64(len(head)) < p.kept { // more followed
 		head = head[:passedHead:passedHead]
@@ -453,17 +492,18 @@ func (lr *lineReader) nextChunk(lines []batchLine) (_ []batchLine, chunk *[]byte
 			break
 		}
 		t := lr.nonRecord(buf[:n])
-		if t == nil && n > maxRecordLine+lineSlack { // a record's line, if anything
-			if r := lr.pastSpace(buf[:n]); len(r) > 0 && r[0] == '{' {
-				t = r
-			}
+		pass := t != nil
+		if !pass && n > maxRecordLine+lineSlack { // over-long, or blank
+			t = lr.pastSpace(buf[:n])
+			pass = len(t) == 0 || utf8.FullRune(t)
 		}
-		over := t != nil && t[0] == '{'
-		if t != nil {
+		if pass {
 			var passed batchLine
 			n, passed = lr.passChunk(buf, n, t)
-			passed.overLong = over
-			lines = append(lines, passed)
+			passed.overLong = startsRecord([]byte(passed.text))
+			if !blank([]byte(passed.text)) { // counted, not returned
+				lines = append(lines, passed)
+			}
 			scanned = 0
 			continue
 		}

@@ -403,7 +403,8 @@ func TestOverLongRecords(t *testing.T) {
 	over := claudeLine("u2", strings.Repeat("x", 3<<20))
 	under := claudeLine("u3", strings.Repeat("y", 900<<10))
 	in := strings.Join([]string{claudeLine("u1", "one"), over, under, claudeLine("u4", "four")}, "\n") + "\n"
-	want := "2 malformed record: a line over 1 MiB, longer than any agent writes, read past rather than held; skipped"
+	const over1MiB = "malformed record: a line over 1 MiB, longer than any agent writes, read past rather than held; skipped"
+	want := "2 " + over1MiB
 	for _, chunk := range []int{1 << 20, 64 << 10, 8 << 20} {
 		chunkBytes = chunk
 		for _, workers := range []int{1, 2} {
@@ -424,19 +425,41 @@ func TestOverLongRecords(t *testing.T) {
 		}
 	}
 
-	// 64 MB of one record's line read through costs the read buffers
+	// 64 MB of one record's line, of white space and then a record, or of
+	// white space alone (a blank line), read through costs the read buffers
 	chunkBytes = 1 << 20
-	huge := claudeLine("u1", "one") + "\n" + claudeLine("u2", strings.Repeat("z", 64<<20)) + "\n" + claudeLine("u3", "three") + "\n"
-	for _, workers := range []int{1, 2} {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		n := 0
-		if _, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(huge), Workers: workers}, 0, func(*Event) error { n++; return nil }); err != nil || n != 2 {
-			t.Fatalf("workers %d: %d events, %v", workers, n, err)
-		}
-		runtime.ReadMemStats(&after)
-		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
-			t.Errorf("workers %d: reading past a 64 MB record allocated %d MB", workers, alloc>>20)
+	spaces := strings.Repeat(" \t", 32<<20)
+	for _, c := range []struct {
+		name, line string
+		want       []string
+	}{
+		{"record", claudeLine("u2", strings.Repeat("z", 64<<20)), []string{"2 " + over1MiB}},
+		{"white space, then a record", spaces + claudeLine("u2", "two"), []string{"2 " + over1MiB}},
+		{"white space alone", spaces, nil},
+	} {
+		huge := claudeLine("u1", "one") + "\n" + c.line + "\n" + claudeLine("u3", "three") + "\n"
+		for _, workers := range []int{1, 2} {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			var lines []int
+			res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(huge), Workers: workers}, 0, func(ev *Event) error {
+				lines = append(lines, ev.Line)
+				return nil
+			})
+			runtime.ReadMemStats(&after)
+			if err != nil || fmt.Sprint(lines) != "[1 3]" {
+				t.Fatalf("%s, workers %d: events at lines %v, %v", c.name, workers, lines, err)
+			}
+			var got []string
+			for _, d := range res.Diagnostics {
+				got = append(got, fmt.Sprintf("%d %s", d.Line, d.Message))
+			}
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("%s, workers %d: diagnostics %q, want %q", c.name, workers, got, c.want)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+				t.Errorf("%s, workers %d: reading past 64 MB allocated %d MB", c.name, workers, alloc>>20)
+			}
 		}
 	}
 }
