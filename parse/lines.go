@@ -126,7 +126,8 @@ func (lr *lineReader) next() (line []byte, num int, offset int64, ok bool) {
 // returns it without the line end, with its offset, and whether it was an
 // unterminated last line.
 func (lr *lineReader) count(raw []byte) (line []byte, start int64, last bool) {
-	start = lr.offset
+	mark := lr.markLen(raw)
+	start = lr.offset + int64(mark)
 	lr.offset += int64(len(raw))
 	lr.line++
 	if raw[len(raw)-1] == '\n' {
@@ -135,17 +136,21 @@ func (lr *lineReader) count(raw []byte) (line []byte, start int64, last bool) {
 		last = true
 		lr.lastUnterminated = true
 	}
-	line = bytes.TrimSuffix(raw, []byte{'\r'})
-	// a byte order mark, which Windows editors write before UTF-8, is not
-	// part of the first record
-	if lr.line == 1 && bytes.HasPrefix(line, utf8BOM) {
-		line = line[len(utf8BOM):]
-		start += int64(len(utf8BOM))
-	}
-	return line, start, last
+	return bytes.TrimSuffix(raw[mark:], []byte{'\r'}), start, last
 }
 
 var utf8BOM = []byte("\xef\xbb\xbf")
+
+// markLen is the length of the byte order mark a line not yet counted
+// starts with: Windows editors write one before UTF-8, and it is counted
+// in the file's offsets but is no part of the first record. Only the
+// stream's first line has one.
+func (lr *lineReader) markLen(raw []byte) int {
+	if lr.line == 0 && bytes.HasPrefix(raw, utf8BOM) {
+		return len(utf8BOM)
+	}
+	return 0
+}
 
 // inUTF16 reports a first line in UTF-16, as Windows PowerShell's > writes
 // text: a byte order mark, or a brace and the next character each with a
@@ -219,10 +224,7 @@ func (lr *lineReader) nonRecord(start []byte) []byte {
 // pastSpace is a line not yet counted from its first byte past white space
 // and, on the first line, the byte order mark count would drop.
 func (lr *lineReader) pastSpace(raw []byte) []byte {
-	if lr.line == 0 {
-		raw = bytes.TrimPrefix(raw, utf8BOM)
-	}
-	return trimLeftSpace(raw)
+	return trimLeftSpace(raw[lr.markLen(raw):])
 }
 
 // passing gathers what is kept of a line passed over.
@@ -288,8 +290,8 @@ func (p *passing) line(terminated bool) []byte {
 
 // countPassed numbers the line passed over and returns it as kept, with its
 // offset and whether it was an unterminated last line.
-func (lr *lineReader) countPassed(p *passing, terminated bool, bom int64) (line []byte, start int64, last bool) {
-	start = lr.offset + bom // the line starts after a byte order mark, as count has it
+func (lr *lineReader) countPassed(p *passing, terminated bool, mark int) (line []byte, start int64, last bool) {
+	start = lr.offset + int64(mark) // the line starts after a byte order mark, as count has it
 	lr.offset += p.total
 	lr.line++
 	if !terminated {
@@ -298,19 +300,10 @@ func (lr *lineReader) countPassed(p *passing, terminated bool, bom int64) (line 
 	return p.line(terminated), start, !terminated
 }
 
-// bomBefore is the length of the byte order mark raw starts with, if it is
-// the stream's first line.
-func (lr *lineReader) bomBefore(raw []byte) int64 {
-	if lr.line == 0 && bytes.HasPrefix(raw, utf8BOM) {
-		return int64(len(utf8BOM))
-	}
-	return 0
-}
-
 // passNext reads past the rest of a line begun in raw (the reader's
 // buffer, read over next, or lr.buf), whose start is t (startPassing).
 func (lr *lineReader) passNext(raw, t []byte) (line []byte, num int, offset int64, ok bool) {
-	bom := lr.bomBefore(raw)
+	mark := lr.markLen(raw)
 	p := startPassing(raw, t)
 	chunk, err := raw, bufio.ErrBufferFull
 	for err == bufio.ErrBufferFull {
@@ -320,7 +313,7 @@ func (lr *lineReader) passNext(raw, t []byte) (line []byte, num int, offset int6
 	if err != nil {
 		lr.err = err // io.EOF included: nothing follows the line
 	}
-	line, offset, _ = lr.countPassed(p, len(chunk) > 0 && chunk[len(chunk)-1] == '\n', bom)
+	line, offset, _ = lr.countPassed(p, len(chunk) > 0 && chunk[len(chunk)-1] == '\n', mark)
 	return line, lr.line, offset, true
 }
 
@@ -345,7 +338,7 @@ func (lr *lineReader) fill(buf []byte, n int) int {
 // is t (startPassing), reading over buf. It returns the line as kept, and
 // how much of buf then holds what follows it.
 func (lr *lineReader) passChunk(buf []byte, n int, t []byte) (int, batchLine) {
-	bom := lr.bomBefore(buf)
+	mark := lr.markLen(buf)
 	p := startPassing(buf[:n], t)
 	for {
 		n = lr.fill(buf, 0)
@@ -359,7 +352,7 @@ func (lr *lineReader) passChunk(buf []byte, n int, t []byte) (int, batchLine) {
 			end = i + 1
 		}
 		p.add(buf[:end])
-		line, start, last := lr.countPassed(p, i >= 0, bom)
+		line, start, last := lr.countPassed(p, i >= 0, mark)
 		rest := copy(buf, buf[end:n]) // what follows the line, to the front
 		return rest, batchLine{text: string(line), num: lr.line, off: start, last: last}
 	}
