@@ -73,6 +73,8 @@ func FuzzLines(f *testing.F) {
 	f.Add([]byte("\xef\xbb\xbf   x"+strings.Repeat(" ", 80)+"y\r\n{\"c\":3}\n\x7fELF"+strings.Repeat("\x00", 100)), uint8(7))
 	f.Add([]byte(strings.Repeat(" ", 40)+"{\"d\":\""+strings.Repeat("long record ", 20)+"\"}\n"), uint8(3))
 	f.Add([]byte("\xef\xbb\xbf{\"e\":\""+strings.Repeat("x", 90)+"\"}\r\n{\"f\":1}\n"), uint8(200))
+	// a record over the bound of 35 bytes that fits the 63-byte buffer whole
+	f.Add([]byte("{\"h\":\""+strings.Repeat("z", 40)+"\"}\n{\"i\":1}\n"), uint8(47))
 	// a no-break space cut by the end of the 16-byte buffer
 	f.Add([]byte(strings.Repeat(" ", 15)+"\u00a0{\"g\":\""+strings.Repeat("y", 40)+"\"}\n"), uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, cut uint8) {

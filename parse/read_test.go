@@ -15,6 +15,64 @@ func claudeLine(uuid, text string) string {
 		`"},"uuid":"` + uuid + `","timestamp":"2026-03-02T09:14:05.000Z","sessionId":"s1"}`
 }
 
+// readString reads in as standard input, as opts say, and returns its
+// events and what the reading found.
+func readString(t *testing.T, in string, opts Options) ([]Event, FileResult) {
+	t.Helper()
+	opts.Stdin = strings.NewReader(in)
+	var evs []Event
+	res, err := ReadFile(File{Path: "-"}, opts, 0, func(ev *Event) error {
+		evs = append(evs, *ev)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs, res
+}
+
+// eventTexts are the events' texts, joined with commas.
+func eventTexts(evs []Event) string {
+	var texts []string
+	for _, ev := range evs {
+		texts = append(texts, ev.Text)
+	}
+	return strings.Join(texts, ",")
+}
+
+// diagLines are a reading's diagnostics, "LINE MESSAGE" each, one a line.
+func diagLines(res FileResult) string {
+	var lines []string
+	for _, d := range res.Diagnostics {
+		lines = append(lines, fmt.Sprintf("%d %s", d.Line, d.Message))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// checkReadPast reads line of 64 MB between two records, with one and two
+// workers, and checks that the records around it are read, that it is
+// reported as want says, and that reading past it costs the read buffers,
+// not the line.
+func checkReadPast(t *testing.T, name, line string, want ...string) {
+	t.Helper()
+	in := claudeLine("u1", "one") + "\n" + line + "\n" + claudeLine("u3", "three") + "\n"
+	for _, workers := range []int{1, 2} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		evs, res := readString(t, in, Options{Workers: workers})
+		runtime.ReadMemStats(&after)
+		if eventTexts(evs) != "one,three" {
+			t.Errorf("%s, workers %d: events %q", name, workers, eventTexts(evs))
+		}
+		if got := diagLines(res); got != strings.Join(want, "\n") {
+			t.Errorf("%s, workers %d: diagnostics\n%s\nwant\n%s", name, workers, got, strings.Join(want, "\n"))
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+			t.Errorf("%s, workers %d: reading past %d MB allocated %d MB", name, workers, len(line)>>20, alloc>>20)
+		}
+	}
+}
+
 // TestLongLines reads lines far past any buffer size: a tool result of
 // tens of megabytes is one line.
 func TestLongLines(t *testing.T) {
@@ -71,14 +129,7 @@ func TestByteOrderMark(t *testing.T) {
 	l1, l2 := claudeLine("u1", "one"), claudeLine("u2", "two")
 	in := bom + l1 + "\n" + bom + l2 + "\n"
 	for _, format := range []Format{"", FormatClaudeCode} {
-		var evs []Event
-		res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in), Format: format}, 0, func(ev *Event) error {
-			evs = append(evs, *ev)
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		evs, res := readString(t, in, Options{Format: format})
 		if len(evs) != 1 || evs[0].Text != "one" || evs[0].Offset != int64(len(bom)) || in[evs[0].Offset:evs[0].Offset+int64(len(l1))] != l1 {
 			t.Errorf("format %q: events %+v", format, evs)
 		}
@@ -109,14 +160,9 @@ func TestUTF16(t *testing.T) {
 		}
 	}
 	// one stray zero byte is damage to a record, not another encoding
-	in := "{\x00" + claudeLine("u1", "one")[1:] + "\n" + claudeLine("u2", "two") + "\n"
-	var texts []string
-	res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in)}, 0, func(ev *Event) error {
-		texts = append(texts, ev.Text)
-		return nil
-	})
-	if err != nil || strings.Join(texts, ",") != "two" || len(res.Diagnostics) != 1 || !strings.Contains(res.Diagnostics[0].Message, "NUL bytes") {
-		t.Errorf("a stray NUL: %v, events %q, diagnostics %v", err, texts, res.Diagnostics)
+	evs, res := readString(t, "{\x00"+claudeLine("u1", "one")[1:]+"\n"+claudeLine("u2", "two")+"\n", Options{})
+	if eventTexts(evs) != "two" || diagLines(res) != "1 malformed record: NUL bytes in the line; skipped" {
+		t.Errorf("a stray NUL: events %q, diagnostics %s", eventTexts(evs), diagLines(res))
 	}
 }
 
@@ -176,20 +222,9 @@ func TestSkippedRecordsAreValidated(t *testing.T) {
 	defer func(n int64) { parallelMin = n }(parallelMin)
 	parallelMin = 0
 	for _, workers := range []int{1, 2} {
-		var texts []string
-		res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in), Workers: workers}, 0, func(ev *Event) error {
-			texts = append(texts, ev.Text)
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.Join(texts, ",") != "first,last" {
-			t.Errorf("workers %d: events %q", workers, texts)
-		}
-		var got []string
-		for _, d := range res.Diagnostics {
-			got = append(got, fmt.Sprintf("%d %s", d.Line, d.Message))
+		evs, res := readString(t, in, Options{Workers: workers})
+		if eventTexts(evs) != "first,last" {
+			t.Errorf("workers %d: events %q", workers, eventTexts(evs))
 		}
 		want := []string{
 			// bytes count from 1, as an editor's columns do
@@ -198,8 +233,8 @@ func TestSkippedRecordsAreValidated(t *testing.T) {
 			fmt.Sprintf("6 malformed record: invalid JSON at byte %d: invalid character '\\x01' in string literal; skipped", strings.IndexByte(lines[5], 1)+1),
 			"8 truncated last line: the record ends without closing (the writer stopped mid-record); skipped",
 		}
-		if strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("workers %d: diagnostics\n%s\nwant\n%s", workers, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		if got := diagLines(res); got != strings.Join(want, "\n") {
+			t.Errorf("workers %d: diagnostics\n%s\nwant\n%s", workers, got, strings.Join(want, "\n"))
 		}
 	}
 }
@@ -228,20 +263,12 @@ func TestJSONProblems(t *testing.T) {
 			fmt.Sprintf("invalid JSON: nested deeper than %d levels at byte %d", maxDepth, len(`{"type":"user","x":`)+maxDepth)},
 	} {
 		in := claudeLine("u1", "first") + "\n" + c.line + "\n" + claudeLine("u3", "third") + "\n"
-		var texts []string
-		res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in)}, 0, func(ev *Event) error {
-			texts = append(texts, ev.Text)
-			return nil
-		})
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
+		evs, res := readString(t, in, Options{})
+		if eventTexts(evs) != "first,third" {
+			t.Errorf("%s: events %q", c.name, eventTexts(evs))
 		}
-		if strings.Join(texts, ",") != "first,third" {
-			t.Errorf("%s: events %q", c.name, texts)
-		}
-		want := "2 malformed record: " + c.want + "; skipped"
-		if len(res.Diagnostics) != 1 || fmt.Sprintf("%d %s", res.Diagnostics[0].Line, res.Diagnostics[0].Message) != want {
-			t.Errorf("%s: diagnostics %v\nwant %s", c.name, res.Diagnostics, want)
+		if got, want := diagLines(res), "2 malformed record: "+c.want+"; skipped"; got != want {
+			t.Errorf("%s: diagnostics\n%s\nwant %s", c.name, got, want)
 		}
 	}
 
@@ -258,21 +285,14 @@ func TestJSONProblems(t *testing.T) {
 	}
 	in := strings.Join(lines, "\n") + "\n"
 	for _, workers := range []int{1, 2} {
-		res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in), Workers: workers}, 0, func(*Event) error { return nil })
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, d := range res.Diagnostics {
-			got = append(got, fmt.Sprintf("%d %s", d.Line, d.Message))
-		}
+		_, res := readString(t, in, Options{Workers: workers})
 		var want []string
 		for i := range MaxSameDiagnostic {
 			want = append(want, fmt.Sprintf("%d malformed record: two records on one line: the second begins at byte %d; skipped", i+2, len(lines[i+1])/2+1))
 		}
 		want = append(want, `0 5 more like "malformed record" not shown`)
-		if strings.Join(got, "\n") != strings.Join(want, "\n") || res.Skipped != 25 {
-			t.Errorf("workers %d: %d skipped, diagnostics\n%s\nwant\n%s", workers, res.Skipped, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		if got := diagLines(res); got != strings.Join(want, "\n") || res.Skipped != 25 {
+			t.Errorf("workers %d: %d skipped, diagnostics\n%s\nwant\n%s", workers, res.Skipped, got, strings.Join(want, "\n"))
 		}
 	}
 }
@@ -351,14 +371,7 @@ func TestLongNonRecordLines(t *testing.T) {
 	for _, chunk := range []int{1 << 20, 64 << 10} {
 		chunkBytes = chunk
 		for _, workers := range []int{1, 2} {
-			var evs []Event
-			res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in), Workers: workers}, 0, func(ev *Event) error {
-				evs = append(evs, *ev)
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			evs, res := readString(t, in, Options{Workers: workers})
 			for i, want := range []struct {
 				line int
 				rec  string
@@ -367,31 +380,14 @@ func TestLongNonRecordLines(t *testing.T) {
 					t.Fatalf("chunk %d, workers %d: events %+v", chunk, workers, evs)
 				}
 			}
-			var got []string
-			for _, d := range res.Diagnostics {
-				got = append(got, fmt.Sprintf("%d %s", d.Line, d.Message))
-			}
-			if strings.Join(got, "\n") != strings.Join(want, "\n") || res.Skipped != 3 {
-				t.Errorf("chunk %d, workers %d: %d skipped, diagnostics\n%s\nwant\n%s", chunk, workers, res.Skipped, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			if got := diagLines(res); got != strings.Join(want, "\n") || res.Skipped != 3 {
+				t.Errorf("chunk %d, workers %d: %d skipped, diagnostics\n%s\nwant\n%s", chunk, workers, res.Skipped, got, strings.Join(want, "\n"))
 			}
 		}
 	}
 
-	// 64 MB of zeros read through costs the read buffers, not the line
 	chunkBytes = 1 << 20
-	zeros := claudeLine("u1", "one") + "\n" + string(make([]byte, 64<<20)) + "\n" + claudeLine("u2", "two") + "\n"
-	for _, workers := range []int{1, 2} {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		n := 0
-		if _, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(zeros), Workers: workers}, 0, func(*Event) error { n++; return nil }); err != nil || n != 2 {
-			t.Fatalf("workers %d: %d events, %v", workers, n, err)
-		}
-		runtime.ReadMemStats(&after)
-		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
-			t.Errorf("workers %d: reading past 64 MB of zeros allocated %d MB", workers, alloc>>20)
-		}
-	}
+	checkReadPast(t, "zeros", string(make([]byte, 64<<20)), "2 malformed record: NUL bytes in the line; skipped")
 }
 
 // TestOverLongRecords: a record's line longer than maxRecordLine is
@@ -408,19 +404,12 @@ func TestOverLongRecords(t *testing.T) {
 	for _, chunk := range []int{1 << 20, 64 << 10, 8 << 20} {
 		chunkBytes = chunk
 		for _, workers := range []int{1, 2} {
-			var lines []int
-			res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in), Workers: workers}, 0, func(ev *Event) error {
-				lines = append(lines, ev.Line)
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
+			evs, res := readString(t, in, Options{Workers: workers})
+			if eventTexts(evs) != "one,"+strings.Repeat("y", 900<<10)+",four" {
+				t.Errorf("chunk %d, workers %d: %d events", chunk, workers, len(evs))
 			}
-			if fmt.Sprint(lines) != "[1 3 4]" {
-				t.Errorf("chunk %d, workers %d: events at lines %v", chunk, workers, lines)
-			}
-			if len(res.Diagnostics) != 1 || fmt.Sprintf("%d %s", res.Diagnostics[0].Line, res.Diagnostics[0].Message) != want || res.Skipped != 1 {
-				t.Errorf("chunk %d, workers %d: %d skipped, diagnostics %v", chunk, workers, res.Skipped, res.Diagnostics)
+			if got := diagLines(res); got != want || res.Skipped != 1 {
+				t.Errorf("chunk %d, workers %d: %d skipped, diagnostics\n%s", chunk, workers, res.Skipped, got)
 			}
 		}
 	}
@@ -429,37 +418,7 @@ func TestOverLongRecords(t *testing.T) {
 	// white space alone (a blank line), read through costs the read buffers
 	chunkBytes = 1 << 20
 	spaces := strings.Repeat(" \t", 32<<20)
-	for _, c := range []struct {
-		name, line string
-		want       []string
-	}{
-		{"record", claudeLine("u2", strings.Repeat("z", 64<<20)), []string{"2 " + over1MiB}},
-		{"white space, then a record", spaces + claudeLine("u2", "two"), []string{"2 " + over1MiB}},
-		{"white space alone", spaces, nil},
-	} {
-		huge := claudeLine("u1", "one") + "\n" + c.line + "\n" + claudeLine("u3", "three") + "\n"
-		for _, workers := range []int{1, 2} {
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			var lines []int
-			res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(huge), Workers: workers}, 0, func(ev *Event) error {
-				lines = append(lines, ev.Line)
-				return nil
-			})
-			runtime.ReadMemStats(&after)
-			if err != nil || fmt.Sprint(lines) != "[1 3]" {
-				t.Fatalf("%s, workers %d: events at lines %v, %v", c.name, workers, lines, err)
-			}
-			var got []string
-			for _, d := range res.Diagnostics {
-				got = append(got, fmt.Sprintf("%d %s", d.Line, d.Message))
-			}
-			if fmt.Sprint(got) != fmt.Sprint(c.want) {
-				t.Errorf("%s, workers %d: diagnostics %q, want %q", c.name, workers, got, c.want)
-			}
-			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
-				t.Errorf("%s, workers %d: reading past 64 MB allocated %d MB", c.name, workers, alloc>>20)
-			}
-		}
-	}
+	checkReadPast(t, "a record", claudeLine("u2", strings.Repeat("z", 64<<20)), "2 "+over1MiB)
+	checkReadPast(t, "white space, then a record", spaces+claudeLine("u2", "two"), "2 "+over1MiB)
+	checkReadPast(t, "white space alone", spaces)
 }
