@@ -80,4 +80,10 @@ func TestDiscoverPassesOverPipes(t *testing.T) {
 	if len(ts) != 1 || ts[0].Path != pipes[0] || len(diags) != 0 {
 		t.Errorf("a pipe named: %+v, %v", ts, diags)
 	}
+
+	// a rollout's working folder is read from it, which a pipe would hold
+	pipe("codex/2026/11/30/rollout-2026-11-30T10-00-00-x.jsonl")
+	if got := CodexSessionsFor(filepath.Join(dir, "codex"), dir); len(got) != 0 {
+		t.Errorf("rollouts %v", got)
+	}
 }
