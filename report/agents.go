@@ -105,13 +105,13 @@ func NewAgentsJSON(w io.Writer, baselineTurns int, o Options) Stream {
 func NewAgentsText(w io.Writer, baselineTurns int, o Options) Stream {
 	st := newStyles(w, o.Color)
 	return &partStream{w: w, part: func(b *strings.Builder, r *audit.Result, _ bool) error {
-		fmt.Fprintf(b, "%s %s\n", st.head.Render(r.Path), st.dim.Render("("+string(r.Format)+")"))
+		fmt.Fprintf(b, "%s %s\n", st.head.Render(Inert(r.Path)), st.dim.Render("("+string(r.Format)+")"))
 		for _, d := range agentDocs(r.State, baselineTurns) {
-			fmt.Fprintf(b, "\n  %s  %d reads, %d writes, %d compaction(s)\n", st.bold.Render("agent "+d.Agent), d.Reads, d.Writes, len(d.Compactions))
+			fmt.Fprintf(b, "\n  %s  %d reads, %d writes, %d compaction(s)\n", st.bold.Render("agent "+Inert(d.Agent)), d.Reads, d.Writes, len(d.Compactions))
 			for _, c := range d.Compactions {
 				notified := "none"
 				if len(c.Notified) > 0 {
-					notified = strings.Join(c.Notified, ", ")
+					notified = Inert(strings.Join(c.Notified, ", "))
 				}
 				fmt.Fprintf(b, "    compacted at turn %d (line %d); notified: %s; write-breadth baseline %.1f keys/turn\n", c.Turn, c.Line, notified, c.Baseline)
 			}
@@ -131,7 +131,7 @@ func NewAgentsText(w io.Writer, baselineTurns int, o Options) Stream {
 			for _, m := range d.Messages {
 				cites := "no identifiers"
 				if len(m.Citations) > 0 {
-					cites = strings.Join(m.Citations, ", ")
+					cites = Inert(strings.Join(m.Citations, ", "))
 				}
 				extra := ""
 				if len(m.Categorical) > 0 {

@@ -199,7 +199,7 @@ func NewAuditText(w io.Writer, v AuditView, o Options) Stream {
 			var t totalsDoc
 			count(&t, r.Findings)
 			count(&total, r.Findings)
-			fmt.Fprintf(b, "%s  %s\n", st.head.Render(r.Path), st.dim.Render(fmt.Sprintf("%s · %d agent(s) · %d boundar%s · %s",
+			fmt.Fprintf(b, "%s  %s\n", st.head.Render(Inert(r.Path)), st.dim.Render(fmt.Sprintf("%s · %d agent(s) · %d boundar%s · %s",
 				r.Format, len(r.Agents), len(r.Boundaries), plural(len(r.Boundaries), "y", "ies"), tally(t))))
 			byBoundary := map[string][]audit.Finding{}
 			for _, f := range r.Findings {
@@ -223,7 +223,7 @@ func NewAuditText(w io.Writer, v AuditView, o Options) Stream {
 				c := bd.Counts()
 				head := fmt.Sprintf("boundary %d", bd.Index)
 				if bd.Agent != parse.MainAgent {
-					head = "agent " + bd.Agent + " · " + head
+					head = "agent " + Inert(bd.Agent) + " · " + head
 				}
 				fmt.Fprintf(b, "\n  %s %s\n", st.bold.Render(head), st.dim.Render(boundaryLine(bd, c)))
 				for _, f := range orderedBySeverity(byBoundary[fmt.Sprintf("%s/%d", bd.Agent, bd.Index)]) {
@@ -270,7 +270,7 @@ func boundaryLine(bd *audit.BoundaryReplay, c map[audit.State]int) string {
 	if len(states) > 0 {
 		line += " (" + strings.Join(states, ", ") + ")"
 	}
-	return line
+	return Inert(line) // the trigger and the reason a summary is opaque are the transcript's
 }
 
 func orderedBySeverity(fs []audit.Finding) []audit.Finding {
@@ -313,7 +313,7 @@ func writeFinding(b *strings.Builder, st styles, f audit.Finding) {
 	if f.BaselineState != "" {
 		tag = st.dim.Render("[" + f.BaselineState + "] ")
 	}
-	fmt.Fprintf(b, "    %s %s%s  %s\n", st.severity(f.Severity), tag, st.bold.Render(f.Rule), f.Message)
+	fmt.Fprintf(b, "    %s %s%s  %s\n", st.severity(f.Severity), tag, st.bold.Render(f.Rule), Inert(f.Message))
 	pad := "            "
 	for _, s := range f.Evidence.Chain {
 		where := ""
@@ -329,7 +329,7 @@ func writeFinding(b *strings.Builder, st styles, f audit.Finding) {
 		}
 		detail := ""
 		if s.Detail != "" {
-			detail = " " + st.dim.Render("("+oneLine(s.Detail, 100)+")")
+			detail = " " + st.dim.Render("("+Inert(oneLine(s.Detail, 100))+")")
 		}
 		fmt.Fprintf(b, "%s%s %s%s%s\n", pad, st.bold.Render(fmt.Sprintf("%-9s", s.Kind)), st.dim.Render(where), text, detail)
 	}
@@ -352,7 +352,7 @@ func writeFinding(b *strings.Builder, st styles, f audit.Finding) {
 		fmt.Fprintf(b, "%s%s %s\n", pad, st.bold.Render(fmt.Sprintf("%-9s", "trail")), strings.Join(steps, " → "))
 	}
 	if f.Evidence.Use != "" {
-		fmt.Fprintf(b, "%s%s %s\n", pad, st.bold.Render(fmt.Sprintf("%-9s", "use")), st.literal.Render(f.Evidence.Use))
+		fmt.Fprintf(b, "%s%s %s\n", pad, st.bold.Render(fmt.Sprintf("%-9s", "use")), st.literal.Render(Inert(f.Evidence.Use)))
 	}
 	if n := len(f.Evidence.Lost); n > 0 {
 		fmt.Fprintf(b, "%s%s %d obligation(s): %s\n", pad, st.bold.Render(fmt.Sprintf("%-9s", "lost")), n, lostKinds(f.Evidence.Lost))
@@ -381,7 +381,7 @@ func renderDiff(st styles, ops []audit.DiffOp) string {
 	var b strings.Builder
 	plain := st.diffDel.Render("x") == "x"
 	for _, op := range ops {
-		text := strings.ReplaceAll(op.Text, "\n", "⏎")
+		text := Inert(strings.ReplaceAll(op.Text, "\n", "⏎"))
 		switch op.Op {
 		case "delete":
 			if plain {

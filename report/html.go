@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"io"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/compaudit/compaudit/audit"
@@ -147,7 +148,18 @@ func (s *htmlStream) Transcript(r *audit.Result) error {
 	return nil
 }
 
-func (s *htmlStream) Close() error { return htmlPage().Execute(s.w, s.data) }
+// Close writes the page. html/template escapes by context but leaves
+// control characters and bidi overrides as they are, which a browser shows
+// or obeys; the page is made inert as a whole, as it holds no such
+// character of its own.
+func (s *htmlStream) Close() error {
+	var page strings.Builder
+	if err := htmlPage().Execute(&page, s.data); err != nil {
+		return err
+	}
+	_, err := io.WriteString(s.w, InertLines(page.String()))
+	return err
+}
 
 const (
 	timelineW = 960

@@ -126,19 +126,19 @@ func NewLedgerText(w io.Writer, v LedgerView, o Options) Stream {
 		if !first {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(b, "%s %s\n", st.head.Render(t.Path), st.dim.Render("("+string(t.Format)+")"))
+		fmt.Fprintf(b, "%s %s\n", st.head.Render(Inert(t.Path)), st.dim.Render("("+string(t.Format)+")"))
 		for _, a := range t.Agents {
 			if v.At > 0 {
 				live := a.Live(v.At)
 				fmt.Fprintf(b, "  %s — ledger as of turn %d: %d in force, %d retracted or superseded\n",
-					st.bold.Render("agent "+a.Agent), v.At, len(live), len(a.Retired(v.At)))
+					st.bold.Render("agent "+Inert(a.Agent)), v.At, len(live), len(a.Retired(v.At)))
 				for _, ob := range live {
 					fmt.Fprintf(b, "    %s  %s\n", obligationLine(st, ob), st.dim.Render(originText(ob.Origin)))
 				}
 				continue
 			}
 			fmt.Fprintf(b, "  %s — %d turns, %d boundaries, %d obligations\n",
-				st.bold.Render("agent "+a.Agent), a.Turns, a.Boundaries, countKinds(a.Obligations))
+				st.bold.Render("agent "+Inert(a.Agent)), a.Turns, a.Boundaries, countKinds(a.Obligations))
 			writeTimeline(b, st, a)
 		}
 		return nil
@@ -238,10 +238,11 @@ func obligationLine(st styles, ob *audit.Obligation) string {
 			detail = "lifts: " + ob.Retracts
 		}
 	}
-	text := oneLine(ob.Text, 90)
+	text := Inert(oneLine(ob.Text, 90))
 	if ob.Standing {
 		detail = strings.TrimPrefix(detail+", standing rule", ", ")
 	}
+	detail = Inert(detail) // its terms, literals and subjects are the transcript's
 	if detail == "" {
 		return kind + " " + text
 	}

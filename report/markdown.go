@@ -160,10 +160,11 @@ func markdownFinding(f audit.Finding) string {
 	return b.String()
 }
 
-// mdText makes transcript text inert in a comment: HTML is escaped and
-// Markdown's own characters lose their meaning.
+// mdText makes transcript text inert in a comment: control characters are
+// escaped (Inert), HTML is escaped and Markdown's own characters lose their
+// meaning.
 func mdText(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = Inert(strings.Join(strings.Fields(s), " "))
 	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\\", "\\\\", "`", "\\`", "*", "\\*", "_", "\\_",
 		"[", "\\[", "]", "\\]", "|", "\\|", "#", "\\#", "@", "@\u200b")
 	return r.Replace(s)

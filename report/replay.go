@@ -74,14 +74,14 @@ func NewReplayJSON(w io.Writer, v ReplayView, o Options) Stream {
 func NewReplayText(w io.Writer, v ReplayView, o Options) Stream {
 	st := newStyles(w, o.Color)
 	return &partStream{w: w, part: func(b *strings.Builder, r *audit.Result, _ bool) error {
-		fmt.Fprintf(b, "%s %s\n", st.head.Render(r.Path), st.dim.Render("("+string(r.Format)+")"))
+		fmt.Fprintf(b, "%s %s\n", st.head.Render(Inert(r.Path)), st.dim.Render("("+string(r.Format)+")"))
 		n := 0
 		for _, bd := range r.Boundaries {
 			if !v.selects(bd) {
 				continue
 			}
 			n++
-			fmt.Fprintf(b, "\n  %s %s\n", st.bold.Render(fmt.Sprintf("agent %s · boundary %d", bd.Agent, bd.Index)),
+			fmt.Fprintf(b, "\n  %s %s\n", st.bold.Render(fmt.Sprintf("agent %s · boundary %d", Inert(bd.Agent), bd.Index)),
 				st.dim.Render(boundaryLine(bd, bd.Counts())))
 			for _, s := range bd.Survivals {
 				state := fmt.Sprintf("%-12s", s.State)
@@ -102,7 +102,7 @@ func NewReplayText(w io.Writer, v ReplayView, o Options) Stream {
 					why = append(why, s.Detail)
 				}
 				if len(why) > 0 {
-					fmt.Fprintf(b, "                 %s\n", st.dim.Render(oneLine(strings.Join(why, "; "), 120)))
+					fmt.Fprintf(b, "                 %s\n", st.dim.Render(Inert(oneLine(strings.Join(why, "; "), 120))))
 				}
 				if t := bd.Trail(s.Obligation.ID); len(t) > 1 {
 					var steps []string

@@ -59,9 +59,10 @@ func newStyles(w io.Writer, color bool) styles {
 }
 
 // newJSONEncoder encodes without HTML escaping, so transcript text with <
-// and & stays readable in jq.
+// and & stays readable in jq, and escapes what encoding/json leaves raw but
+// a terminal could act on (inertJSON).
 func newJSONEncoder(w io.Writer) *json.Encoder {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(inertJSONWriter{w})
 	enc.SetEscapeHTML(false)
 	return enc
 }
@@ -73,4 +74,15 @@ func encodeJSON(w io.Writer, v any, indent bool) error {
 		enc.SetIndent("", "  ")
 	}
 	return enc.Encode(v)
+}
+
+// inertJSONWriter passes encoded JSON through inertJSON. json.Encoder
+// writes each value in one Write, so no character is split between two.
+type inertJSONWriter struct{ w io.Writer }
+
+func (j inertJSONWriter) Write(p []byte) (int, error) {
+	if _, err := j.w.Write(inertJSON(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
