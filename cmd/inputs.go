@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/parse"
+	"github.com/compaudit/compaudit/report"
 	"github.com/spf13/cobra"
 )
 
@@ -64,7 +65,7 @@ func discover(a *app, args []string) ([]parse.Transcript, []parse.Diagnostic, er
 // reportDiagnostics writes reading problems to stderr.
 func reportDiagnostics(a *app, diags []parse.Diagnostic) {
 	for _, d := range diags {
-		a.warnf("compaudit: %s\n", d)
+		a.warnf("compaudit: %s\n", report.Inert(d.String())) // its ids and paths are the input's
 	}
 }
 
@@ -92,7 +93,7 @@ func (h *inputHealth) files(a *app, files []parse.FileResult) {
 		h.lostRecords += f.Skipped
 		switch {
 		case f.Err != nil:
-			a.warnf("compaudit: %s\n", f.Err)
+			a.warnf("compaudit: %s\n", report.Inert(f.Err.Error()))
 			h.failedFiles++
 		case f.Cut:
 			h.cutFiles++

@@ -9,6 +9,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit/rules"
 	"github.com/compaudit/compaudit/cmd/config"
+	"github.com/compaudit/compaudit/report"
 
 	"github.com/spf13/cobra"
 )
@@ -101,7 +102,7 @@ compaction boundary and reports what the summary lost and what the agent did nex
 func Main(args []string, s *Streams) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(s.Err, "compaudit: internal error: %v\n%s", r, debug.Stack())
+			fmt.Fprintf(s.Err, "compaudit: internal error: %s\n%s", report.InertLines(fmt.Sprint(r)), debug.Stack())
 			code = ExitInternal
 		}
 	}()
@@ -112,7 +113,7 @@ func Main(args []string, s *Streams) (code int) {
 		return ExitOK
 	}
 	if ee, ok := err.(*ExitError); !ok || !ee.Silent {
-		fmt.Fprintf(s.Err, "compaudit: %v\n", err)
+		fmt.Fprintf(s.Err, "compaudit: %s\n", report.InertLines(err.Error())) // it can name a file or quote a record
 	}
 	return exitCode(err)
 }

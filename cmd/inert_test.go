@@ -1,0 +1,174 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/tools/txtar"
+)
+
+// hostile is what a web page an agent fetched, or a tool it ran, can put
+// in a transcript: set the terminal's title, erase the line, hide what
+// follows, a C1 control sequence introducer, and a right-to-left override
+// that shows the rest of a line backwards.
+const hostile = " \x1b]0;owned\x07\x1b[2K\r\x1b[8m\u009b2J\u202e"
+
+// structural members keep their values: changed, the records would no
+// longer be read as what they are.
+var structural = map[string]bool{
+	"type": true, "subtype": true, "role": true, "timestamp": true, "name": true,
+	"op": true, "status": true, "isCompactSummary": true, "isMeta": true, "isSidechain": true,
+	"userType": true, "level": true, "phase": true, "trigger": true,
+}
+
+// hostileRecord puts hostile in every string of a record but the
+// structural ones: after its first word when inside, else at its end.
+// Ids are changed alike everywhere, so links still hold, and a string that
+// holds JSON (a Codex call's arguments) is changed inside.
+func hostileRecord(v any, key string, inside bool) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = hostileRecord(e, k, inside)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = hostileRecord(e, key, inside)
+		}
+	case string:
+		if structural[key] || x == "" {
+			return x
+		}
+		var inner any
+		if (x[0] == '{' || x[0] == '[') && json.Unmarshal([]byte(x), &inner) == nil {
+			b, err := json.Marshal(hostileRecord(inner, key, inside))
+			if err != nil {
+				panic(err)
+			}
+			return string(b)
+		}
+		if i := strings.IndexByte(x, ' '); inside && i > 0 {
+			return x[:i] + hostile + x[i:]
+		}
+		return x + hostile
+	}
+	return v
+}
+
+func hostileLines(t *testing.T, data []byte, inside bool) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	for line := range strings.Lines(string(data)) {
+		d := json.NewDecoder(strings.NewReader(line))
+		d.UseNumber()
+		var v any
+		if err := d.Decode(&v); err != nil {
+			t.Fatalf("%v in %q", err, line)
+		}
+		enc := json.NewEncoder(&out)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(hostileRecord(v, "", inside)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out.Bytes()
+}
+
+// unsafeForDisplay is the first character of s that could change a
+// terminal's state, move its cursor or reorder the text shown, or "".
+// Line breaks and tabs are the renderer's own.
+func unsafeForDisplay(s string) string {
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			return fmt.Sprintf("byte %#x at byte %d", s[i], i)
+		case r == '\n' || r == '\t':
+		case r < 0x20, r >= 0x7f && r < 0xa0, r == '\u2028', r == '\u2029', r == '\u061c',
+			r >= '\u200e' && r <= '\u200f', r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
+			return fmt.Sprintf("%U at byte %d: …%q…", r, i, s[max(0, i-40):min(len(s), i+10)])
+		}
+	}
+	return ""
+}
+
+// TestHostileTextStaysInert: transcripts are untrusted text, and what a
+// reader sees of them must not act on the terminal showing it, or on a CI
+// log that renders colours. Every string of the shipped transcripts (the
+// Claude Code incidents, a Codex rollout, a multi-agent run) is given
+// escape sequences, a carriage return, a C1 control and a right-to-left
+// override, and the file's own name some too; every command's human
+// output and every warning on stderr must show them as visible escapes,
+// and the JSON formats must carry them JSON-escaped.
+func TestHostileTextStaysInert(t *testing.T) {
+	read := func(p string) []byte {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	ar, err := txtar.ParseFile("../testdata/transcripts/audit/codex-patch-not-run.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	incident := read("../testdata/transcripts/incident-claude.jsonl")
+	// the same record twice: the duplicate's warning quotes its id
+	first, _, _ := bytes.Cut(incident[bytes.IndexByte(incident, '\n')+1:], []byte("\n"))
+	incident = append(append(incident, first...), '\n')
+	inputs := []struct {
+		name string
+		data []byte
+	}{
+		{"incident" + hostile + ".jsonl", incident},
+		{"drift.jsonl", read("../testdata/transcripts/incident-drift-claude.jsonl")},
+		{"rollout-2026-03-09T14-10-00-0311.jsonl", ar.Files[0].Data},
+		{"multi.jsonl", read("../testdata/transcripts/multiagent-canonical.jsonl")},
+	}
+	// a command is its arguments for the folder the inputs are in
+	type command func(dir string) []string
+	var commands []command
+	in := func(i int, args ...string) command {
+		return func(dir string) []string { return append(args, filepath.Join(dir, inputs[i].name)) }
+	}
+	for i := range inputs {
+		for _, f := range []string{"text", "markdown", "html", "json", "ndjson", "sarif"} {
+			commands = append(commands, in(i, "audit", "--format", f, "--min-severity", "note", "--redact=false"))
+		}
+		commands = append(commands, in(i, "ledger"), in(i, "ledger", "--at", "80"), in(i, "replay"),
+			in(i, "ledger", "--format", "json"), in(i, "replay", "--format", "json"))
+	}
+	commands = append(commands, in(3, "agents"), in(3, "agents", "--format", "json"),
+		func(dir string) []string { return []string{"audit", "--format", "text", dir} })
+
+	shown := make([]bool, len(commands))
+	for _, inside := range []bool{false, true} {
+		dir := t.TempDir()
+		for _, f := range inputs {
+			if err := os.WriteFile(filepath.Join(dir, f.name), hostileLines(t, f.data, inside), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, c := range commands {
+			args := c(dir)
+			_, out, errOut := run(t, "", append([]string{"--color", "never"}, args...)...)
+			shown[i] = shown[i] || strings.Contains(out+errOut, `\x1b`) || strings.Contains(out+errOut, `\u001b`)
+			if u := unsafeForDisplay(errOut); u != "" {
+				t.Errorf("%v: stderr shows %s", args, u)
+			}
+			if u := unsafeForDisplay(out); u != "" {
+				t.Errorf("%v: stdout shows %s", args, u)
+			}
+		}
+	}
+	for i, c := range commands {
+		if !shown[i] {
+			t.Errorf("%v: the hostile text is never shown, so this proves nothing", c("DIR"))
+		}
+	}
+}
