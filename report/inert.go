@@ -21,8 +21,8 @@ import (
 // when it holds none, which is the common case.
 func Inert(s string) string { return inert(s, false) }
 
-// InertLines is Inert that keeps line breaks, for text of several lines
-// such as an error with its stack.
+// InertLines is Inert that keeps line breaks (\n and \r\n), for text of
+// several lines such as an error with its stack, or a page.
 func InertLines(s string) string { return inert(s, true) }
 
 func inert(s string, lines bool) string {
@@ -53,7 +53,7 @@ func firstActive(s string, lines bool) int {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c < 0x20 && c != '\t' && !(lines && c == '\n') || c == 0x7f {
+			if c < 0x20 && c != '\t' && !(lines && lineBreak(s, i)) || c == 0x7f {
 				return i
 			}
 			i++
@@ -66,6 +66,13 @@ func firstActive(s string, lines bool) int {
 		i += size
 	}
 	return -1
+}
+
+// lineBreak: whether s breaks its line at i, with a line feed or a
+// carriage return and line feed, as Windows tools write. A carriage return
+// alone takes the cursor back over the line, so it is escaped.
+func lineBreak(s string, i int) bool {
+	return s[i] == '\n' || s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n'
 }
 
 // activeRune: the C1 controls, which some terminals read as escape

@@ -20,7 +20,8 @@ func TestInert(t *testing.T) {
 		{"s3://acme-stage-07/", "s3://acme-stage-07/", ""},
 		{"a\tb", "a\tb", ""},
 		{"日本語 👨‍👩‍👧 café", "日本語 👨‍👩‍👧 café", ""}, // a zero-width joiner is no control
-		{"one\ntwo\r\n", `one\ntwo\r\n`, "one\ntwo\\r\n"},
+		{"one\ntwo\r\n", `one\ntwo\r\n`, "one\ntwo\r\n"},
+		{"over\rwritten\r", `over\rwritten\r`, `over\rwritten\r`},
 		{"\x1b]0;owned\x07title", `\x1b]0;owned\atitle`, ""},
 		{"\x1b[8mhidden\x1b[0m", `\x1b[8mhidden\x1b[0m`, ""},
 		{"\x00\x08\x0b\x0c\x7f", `\x00\b\v\f\x7f`, ""},
@@ -48,14 +49,14 @@ func TestInert(t *testing.T) {
 
 // active is what Inert must never let through, told from the unicode
 // package's tables rather than Inert's own: control characters but tab
-// (and line feed when lines are kept), bidi controls, line and paragraph
+// (and line breaks when lines are kept), bidi controls, line and paragraph
 // separators, and bytes that are not UTF-8.
 func active(s string, lines bool) (rune, bool) {
 	for i, r := range s {
 		switch {
 		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
 			return r, true
-		case r == '\t', lines && r == '\n':
+		case r == '\t', lines && (r == '\n' || r == '\r' && strings.HasPrefix(s[i:], "\r\n")):
 		case unicode.IsControl(r), unicode.Is(unicode.Bidi_Control, r), r == '\u2028', r == '\u2029':
 			return r, true
 		}
