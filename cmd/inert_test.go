@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/tools/txtar"
@@ -81,16 +82,16 @@ func hostileLines(t *testing.T, data []byte, inside bool) []byte {
 }
 
 // unsafeForDisplay is the first character of s that could change a
-// terminal's state, move its cursor or reorder the text shown, or "".
-// Line breaks and tabs are the renderer's own.
+// terminal's state, move its cursor or reorder the text shown, or "", told
+// from the unicode package's tables rather than the renderers' own. Line
+// breaks and tabs are the renderer's own.
 func unsafeForDisplay(s string) string {
 	for i, r := range s {
 		switch {
 		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
 			return fmt.Sprintf("byte %#x at byte %d", s[i], i)
 		case r == '\n' || r == '\t':
-		case r < 0x20, r >= 0x7f && r < 0xa0, r == '\u2028', r == '\u2029', r == '\u061c',
-			r >= '\u200e' && r <= '\u200f', r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
+		case unicode.IsControl(r), unicode.Is(unicode.Bidi_Control, r), r == '\u2028', r == '\u2029':
 			return fmt.Sprintf("%U at byte %d: …%q…", r, i, s[max(0, i-40):min(len(s), i+10)])
 		}
 	}
