@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode"
@@ -98,6 +99,9 @@ func unsafeForDisplay(s string) string {
 	return ""
 }
 
+// styleSequence is what the text styles write: select graphic rendition.
+var styleSequence = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
 // TestHostileTextStaysInert: transcripts are untrusted text, and what a
 // reader sees of them must not act on the terminal showing it, or on a CI
 // log that renders colours. Every string of the shipped transcripts (the
@@ -164,6 +168,16 @@ func TestHostileTextStaysInert(t *testing.T) {
 			}
 			if u := unsafeForDisplay(out); u != "" {
 				t.Errorf("%v: stdout shows %s", args, u)
+			}
+			// in colour, the only escape sequences are the styles' own, and
+			// the text shows the input's as often as plain text does
+			_, colored, _ := run(t, "", append([]string{"--color", "always"}, args...)...)
+			stripped := styleSequence.ReplaceAllString(colored, "")
+			if u := unsafeForDisplay(stripped); u != "" {
+				t.Errorf("%v: in colour, stdout shows %s", args, u)
+			}
+			if n, m := strings.Count(stripped, `\x1b`), strings.Count(out, `\x1b`); n != m {
+				t.Errorf("%v: in colour the input's escapes show %d times, in plain text %d", args, n, m)
 			}
 		}
 	}
