@@ -26,7 +26,7 @@ const hostile = " \x1b]0;owned\x07\x1b[2K\r\x1b[8m\u009b2J\u202e"
 var structural = map[string]bool{
 	"type": true, "subtype": true, "role": true, "timestamp": true, "name": true,
 	"op": true, "status": true, "isCompactSummary": true, "isMeta": true, "isSidechain": true,
-	"userType": true, "level": true, "phase": true, "trigger": true,
+	"userType": true, "level": true, "phase": true,
 }
 
 // hostileRecord puts hostile in every string of a record but the
