@@ -643,8 +643,8 @@ type sink struct {
 // settle readies an event's content for the audit, once, on whichever
 // goroutine has it first — a decoder's prepare on the reading workers, or
 // put: text that is not UTF-8 is repaired, since raw bytes from a tool (a
-// Latin-1 CSV) must not leak into JSON output, and the consumer's Prepare
-// runs. It reports a repair, for the caller to warn of; validUTF8 says
+// Latin-1 CSV) must not leak into JSON output, its terminal escape
+// sequences are removed (plainText), and the consumer's Prepare runs. It reports a repair, for the caller to warn of; validUTF8 says
 // every string of the record was UTF-8, so no text read from it needs the
 // check: the escapes decode to UTF-8 too.
 func settle(ev *Event, validUTF8 bool, prepare func(*Event)) (repaired bool) {
@@ -652,6 +652,10 @@ func settle(ev *Event, validUTF8 bool, prepare func(*Event)) (repaired bool) {
 		if !validUTF8 && !utf8.ValidString(ev.Text) {
 			ev.Text = strings.ToValidUTF8(ev.Text, "\uFFFD")
 			repaired = true
+		}
+		ev.Text = plainText(ev.Text)
+		if b := ev.Boundary; b != nil {
+			b.Summary = plainText(b.Summary)
 		}
 		ev.textChecked = true
 	}
