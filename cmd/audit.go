@@ -246,6 +246,7 @@ func (d *destination) open(a *app) error {
 		d.opts.Color = false
 	}
 	d.w, d.flush = redacting(dst, d.redact)
+	d.opts.Redact = d.redact
 	d.stream = renderers[d.out.format](d.w, d.view, d.opts)
 	return nil
 }

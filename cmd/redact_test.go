@@ -3,9 +3,13 @@ package cmd
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
+
+// alnumRuns are the runs of eight letters and digits or more.
+var alnumRuns = regexp.MustCompile(`[A-Za-z0-9]{8,}`)
 
 // TestRedactOutputs: a session in which the user pastes credentials. The
 // findings quote them; --redact masks them in every format, markdown and
@@ -26,11 +30,16 @@ func TestRedactOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	secrets := []string{awsKey, dbPass, ghTok, hfTok}
+	// a secret shows when any run of eight letters and digits of it does:
+	// a format's escapes (Markdown's ghp\_…) must not hide it from this test
 	leaks := func(out string) []string {
 		var found []string
 		for _, s := range secrets {
-			if strings.Contains(out, s) {
-				found = append(found, s)
+			for _, run := range alnumRuns.FindAllString(s, -1) {
+				if strings.Contains(out, run) {
+					found = append(found, s)
+					break
+				}
 			}
 		}
 		return found
@@ -51,7 +60,7 @@ func TestRedactOutputs(t *testing.T) {
 		if l := leaks(red); len(l) > 0 {
 			t.Errorf("%s --redact still shows %v", f, l)
 		}
-		if !strings.Contains(red, "[REDACTED]") && !strings.Contains(red, "***") {
+		if !strings.Contains(red, "[REDACTED]") && !strings.Contains(red, `\[REDACTED\]`) && !strings.Contains(red, "***") {
 			t.Errorf("%s --redact shows no mask", f)
 		}
 		_, def, _ := run(t, "", args...)
@@ -74,6 +83,41 @@ func TestRedactOutputs(t *testing.T) {
 		}
 		if l := leaks(out); len(l) > 0 {
 			t.Errorf("%v still shows %v", c, l)
+		}
+	}
+}
+
+// TestRedactColouredSecret: a tool that prints in colour puts the colour's
+// code right before a credential (ESC [ 32 m AKIA…). Read as text, "32m"
+// glued to the key hid it from every pattern that wants it to start a
+// word, so --redact let it through. The audit reads text without its
+// escape sequences, and the key is masked in every format.
+func TestRedactColouredSecret(t *testing.T) {
+	const (
+		awsKey = "AKIAIOSFODNN7EXAMPLE"
+		ghTok  = "ghp_0123456789abcdefghijABCDEFGHIJklmnop"
+	)
+	lines := incidentLines(t)
+	lines[108] = strings.Replace(lines[108], "Thursday's launch plan:",
+		`Thursday's launch plan (key \u001b[32m`+awsKey+`\u001b[0m, token \u001b[1m`+ghTok+`\u001b[22m):`, 1)
+	if !strings.Contains(lines[108], awsKey) {
+		t.Fatal("the user's turn was not found, so this test proves nothing")
+	}
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, joinLines(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"text", "json", "sarif", "markdown", "html"} {
+		mdTok := strings.ReplaceAll(ghTok, "_", `\_`) // as Markdown writes it
+		_, plain, _ := run(t, "", "audit", "--format", f, "--min-severity", "note", "--redact=false", path)
+		if !strings.Contains(plain, awsKey) || !strings.Contains(plain, ghTok) && !strings.Contains(plain, mdTok) {
+			t.Fatalf("%s: the findings do not quote the credentials, so this test proves nothing", f)
+		}
+		_, red, _ := run(t, "", "audit", "--format", f, "--min-severity", "note", "--redact", path)
+		for _, s := range []string{awsKey, ghTok, mdTok} {
+			if strings.Contains(red, s) {
+				t.Errorf("%s --redact still shows %s", f, s)
+			}
 		}
 	}
 }

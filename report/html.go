@@ -152,12 +152,18 @@ func (s *htmlStream) Transcript(r *audit.Result) error {
 // control characters and bidi overrides as they are, which a browser shows
 // or obeys; the page is made inert as a whole, as it holds no such
 // character of its own.
+//
+// html/template also writes + as &#43; in text and attributes (against
+// UTF-7, which a page declared UTF-8 is not read as). That broke the shape
+// of every base64 secret (a private key's body, an AWS secret key) for
+// Redact, which masked a key only up to its first +; a plain + means the
+// same there.
 func (s *htmlStream) Close() error {
 	var page strings.Builder
 	if err := htmlPage().Execute(&page, s.data); err != nil {
 		return err
 	}
-	_, err := io.WriteString(s.w, InertLines(page.String()))
+	_, err := io.WriteString(s.w, InertLines(strings.ReplaceAll(page.String(), "&#43;", "+")))
 	return err
 }
 

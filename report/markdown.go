@@ -21,7 +21,7 @@ const MarkdownLimit = 65000
 // fit the comment, not every result: a folder's results, kept to the end
 // for the comment, took 142 MB for 1,000 sessions.
 func NewAuditMarkdown(w io.Writer, v AuditView, o Options) Stream {
-	return &markdownStream{w: w, v: v, limit: MarkdownLimit, rows: map[string]*markdownRow{}}
+	return &markdownStream{w: w, v: v, limit: MarkdownLimit, rows: map[string]*markdownRow{}, redact: o.Redact}
 }
 
 type markdownStream struct {
@@ -39,6 +39,7 @@ type markdownStream struct {
 		size  int
 	}
 	keepAll bool // every finding rendered, as the tests' measure of the rest
+	redact  bool // Options.Redact
 }
 
 type markdownRow struct{ err, warn, note, suppressed int }
@@ -73,7 +74,7 @@ func (s *markdownStream) Transcript(r *audit.Result) error {
 			sec := &s.sections[i]
 			sec.n++
 			if sec.size <= s.limit || s.keepAll { // past it, none could be shown
-				part := markdownFinding(f)
+				part := markdownFinding(f, s.redact)
 				sec.parts, sec.size = append(sec.parts, part), sec.size+len(part)
 			}
 		}
@@ -136,28 +137,52 @@ func (s *markdownStream) String() string {
 	return b.String()
 }
 
-func markdownFinding(f audit.Finding) string {
+// markdownFinding renders one finding. When the comment is redacted, its
+// transcript text is redacted before Markdown escapes it: the escapes break
+// a secret's shape (ghp\_…, sk\_live\_…), and the pass over the rendered
+// comment let such tokens through.
+func markdownFinding(f audit.Finding, redact bool) string {
+	md := mdEscape{redact: redact}
 	var b strings.Builder
-	fmt.Fprintf(&b, "#### `%s` · %s:%d (turn %d)\n\n%s\n\n", f.Rule, mdText(f.File), f.Line, f.Turn, mdText(f.Message))
+	fmt.Fprintf(&b, "#### `%s` · %s:%d (turn %d)\n\n%s\n\n", f.Rule, md.text(f.File), f.Line, f.Turn, md.text(f.Message))
 	for _, s := range f.Evidence.Chain {
 		where := ""
 		if s.Line > 0 {
 			where = fmt.Sprintf(" turn %d, line %d", s.Turn, s.Line)
 		}
-		fmt.Fprintf(&b, "- **%s**%s", mdText(s.Kind), where)
+		fmt.Fprintf(&b, "- **%s**%s", md.text(s.Kind), where)
 		if s.Text != "" {
-			fmt.Fprintf(&b, ": %s", mdQuote(s.Text))
+			fmt.Fprintf(&b, ": %s", md.quote(s.Text))
 		}
 		if s.Detail != "" {
-			fmt.Fprintf(&b, " — %s", mdText(s.Detail))
+			fmt.Fprintf(&b, " — %s", md.text(s.Detail))
 		}
 		b.WriteString("\n")
 	}
 	if f.Evidence.Use != "" {
-		fmt.Fprintf(&b, "- **use** %s\n", mdQuote(f.Evidence.Use))
+		fmt.Fprintf(&b, "- **use** %s\n", md.quote(f.Evidence.Use))
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// mdEscape escapes transcript text for the comment, redacting it first
+// when the comment is redacted.
+type mdEscape struct{ redact bool }
+
+func (e mdEscape) secretsOut(s string) string {
+	if e.redact {
+		return string(Redact([]byte(s)))
+	}
+	return s
+}
+
+func (e mdEscape) text(s string) string { return mdText(e.secretsOut(s)) }
+
+// quote shows a transcript excerpt as quoted, escaped text, cut to a line
+// after it is redacted, so no part of a secret is left at the cut.
+func (e mdEscape) quote(s string) string {
+	return "“" + mdText(oneLine(e.secretsOut(s), 240)) + "”"
 }
 
 // mdText makes transcript text inert in a comment: control characters are
@@ -168,9 +193,4 @@ func mdText(s string) string {
 	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\\", "\\\\", "`", "\\`", "*", "\\*", "_", "\\_",
 		"[", "\\[", "]", "\\]", "|", "\\|", "#", "\\#", "@", "@\u200b")
 	return r.Replace(s)
-}
-
-// mdQuote shows a transcript excerpt as quoted, escaped text.
-func mdQuote(s string) string {
-	return "“" + mdText(oneLine(s, 240)) + "”"
 }

@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"html"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/compaudit/compaudit/audit"
 )
 
 // redactCases are secrets as sessions hold them, with the part that must
@@ -284,3 +288,45 @@ func TestHintsPresent(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactEscapedForms: every case quoted by a finding, in the Markdown
+// comment and the HTML page, redacted as --redact does. Markdown writes
+// ghp\_… and html/template writes + as &#43;; either broke a secret's
+// shape, so the comment showed GitHub, Stripe and npm tokens whole and the
+// page the rest of a key after its first +. A secret shows when any run of
+// eight letters and digits of it does, whatever escapes stand between.
+func TestRedactEscapedForms(t *testing.T) {
+	r := &audit.Result{Path: "s.jsonl", Format: "claude-code"}
+	for i, s := range redactCases {
+		r.Findings = append(r.Findings, audit.Finding{Rule: "dropped-literal", Severity: audit.SeverityError,
+			File: "s.jsonl", Line: i + 1, Message: "stated: " + s.in,
+			Evidence: audit.Evidence{Chain: []audit.Step{{Kind: "stated", Line: i + 1, Turn: 1, Text: s.in, Detail: s.in}}}})
+	}
+	o := Options{Version: "test", Redact: true}
+	view := AuditView{MinSeverity: audit.SeverityNote}
+	for name, newStream := range map[string]func(io.Writer) Stream{
+		"markdown": func(w io.Writer) Stream {
+			m := NewAuditMarkdown(w, view, o).(*markdownStream)
+			m.keepAll, m.limit = true, 1<<30
+			return m
+		},
+		"html": func(w io.Writer) Stream { return NewAuditHTML(w, view, o) },
+		"text": func(w io.Writer) Stream { return NewAuditText(w, view, o) },
+	} {
+		var b bytes.Buffer
+		if err := renderAll(newStream(&b), []*audit.Result{r}); err != nil {
+			t.Fatal(err)
+		}
+		got := string(Redact(b.Bytes()))
+		for _, s := range redactCases {
+			for _, run := range alnumRun.FindAllString(s.secret, -1) {
+				if strings.Contains(got, run) {
+					t.Errorf("%s: %q of %q survives", name, run, s.secret)
+				}
+			}
+		}
+	}
+}
+
+// alnumRun is a run of eight letters and digits or more.
+var alnumRun = regexp.MustCompile(`[A-Za-z0-9]{8,}`)

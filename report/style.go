@@ -17,6 +17,10 @@ type Options struct {
 	Color   bool          // style terminal text
 	Version string        // compaudit's version, for JSON headers
 	Rules   []*audit.Rule // the rules that ran, for SARIF and the reports' rule tables
+	// Redact says the output will be redacted (Redact, on the rendered
+	// bytes). A renderer that escapes transcript text in a way that breaks
+	// a secret's shape (Markdown's ghp\_…) redacts the text before.
+	Redact bool
 }
 
 // styles is the palette of text output. With colour off every style
