@@ -23,8 +23,8 @@ fired.`,
 		Example: "  compaudit agents testdata/transcripts/multiagent-canonical.jsonl",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			ro := report.Options{Color: a.colorOut(), Version: Version()}
-			w, flush := redacting(a.streams.Out, redact.forFormat(format))
+			ro := report.Options{Color: a.colorOut(), Version: Version(), Redact: redact.forFormat(format)}
+			w, flush := redacting(a.streams.Out, ro.Redact)
 			n := rules.BreadthBaselineTurns
 			newStream, err := pick(format, map[string]func(io.Writer, int, report.Options) report.Stream{
 				"text": report.NewAgentsText,

@@ -43,8 +43,8 @@ func ledgerRun(a *app, opts *ledgerOptions, args []string) error {
 		return usageError("--at must be a turn number (1 or more), not %d", opts.at)
 	}
 	v := report.LedgerView{At: opts.at}
-	ro := report.Options{Color: a.colorOut(), Version: Version()}
-	w, flush := redacting(a.streams.Out, opts.redact.forFormat(opts.format))
+	ro := report.Options{Color: a.colorOut(), Version: Version(), Redact: opts.redact.forFormat(opts.format)}
+	w, flush := redacting(a.streams.Out, ro.Redact)
 	newStream, err := pick(opts.format, map[string]func(io.Writer, report.LedgerView, report.Options) report.Stream{
 		"text":   report.NewLedgerText,
 		"json":   report.NewLedgerJSON,

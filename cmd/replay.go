@@ -27,9 +27,9 @@ func newReplayCmd(a *app) *cobra.Command {
 			if opts.boundary < 0 {
 				return usageError("--boundary must be 1 or more, not %d", opts.boundary)
 			}
-			ro := report.Options{Color: a.colorOut(), Version: Version()}
+			ro := report.Options{Color: a.colorOut(), Version: Version(), Redact: opts.redact.forFormat(opts.format)}
 			v := report.ReplayView{Boundary: opts.boundary, Agent: opts.agent}
-			w, flush := redacting(a.streams.Out, opts.redact.forFormat(opts.format))
+			w, flush := redacting(a.streams.Out, ro.Redact)
 			newStream, err := pick(opts.format, map[string]func(io.Writer, report.ReplayView, report.Options) report.Stream{
 				"text": report.NewReplayText,
 				"json": report.NewReplayJSON,

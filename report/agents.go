@@ -103,7 +103,7 @@ func NewAgentsJSON(w io.Writer, baselineTurns int, o Options) Stream {
 // NewAgentsText streams, per agent, its compactions, reads and writes, its
 // write breadth per turn against the baseline, and what its messages cite.
 func NewAgentsText(w io.Writer, baselineTurns int, o Options) Stream {
-	st := newStyles(w, o.Color)
+	st := newStyles(w, o)
 	return &partStream{w: w, part: func(b *strings.Builder, r *audit.Result, _ bool) error {
 		fmt.Fprintf(b, "%s %s\n", st.head.Render(Inert(r.Path)), st.dim.Render("("+string(r.Format)+")"))
 		for _, d := range agentDocs(r.State, baselineTurns) {

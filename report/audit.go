@@ -187,7 +187,7 @@ func NewAuditNDJSON(w io.Writer, v AuditView, _ Options) Stream {
 // their chains, trails and diffs, and what was hidden and the totals at
 // the end.
 func NewAuditText(w io.Writer, v AuditView, o Options) Stream {
-	st := newStyles(w, o.Color)
+	st := newStyles(w, o)
 	var total totalsDoc
 	n, hiddenNotes, suppressed := 0, 0, 0 // transcripts written, findings not shown
 	return &partStream{w: w,
@@ -325,11 +325,11 @@ func writeFinding(b *strings.Builder, st styles, f audit.Finding) {
 		}
 		text := ""
 		if s.Text != "" {
-			text = " " + fmt.Sprintf("%q", oneLine(s.Text, 110))
+			text = " " + fmt.Sprintf("%q", st.clip(s.Text, 110))
 		}
 		detail := ""
 		if s.Detail != "" {
-			detail = " " + st.dim.Render("("+Inert(oneLine(s.Detail, 100))+")")
+			detail = " " + st.dim.Render("("+Inert(st.clip(s.Detail, 100))+")")
 		}
 		fmt.Fprintf(b, "%s%s %s%s%s\n", pad, st.bold.Render(fmt.Sprintf("%-9s", s.Kind)), st.dim.Render(where), text, detail)
 	}

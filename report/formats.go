@@ -10,7 +10,7 @@ import (
 
 // FormatsText lists the supported transcript formats.
 func FormatsText(w io.Writer, fs []parse.FormatInfo, o Options) error {
-	st := newStyles(w, o.Color)
+	st := newStyles(w, o)
 	var b strings.Builder
 	for i, f := range fs {
 		if i > 0 {

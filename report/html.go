@@ -105,13 +105,14 @@ type htmlFinding struct {
 // ledgers and judgements (417 MB for 1,000 sessions); the page is written
 // at Close, as it opens with the totals.
 func NewAuditHTML(w io.Writer, v AuditView, o Options) Stream {
-	return &htmlStream{w: w, v: v, data: htmlData{Version: o.Version}}
+	return &htmlStream{w: w, v: v, data: htmlData{Version: o.Version}, redact: o.Redact}
 }
 
 type htmlStream struct {
-	w    io.Writer
-	v    AuditView
-	data htmlData
+	w      io.Writer
+	v      AuditView
+	data   htmlData
+	redact bool // Options.Redact
 }
 
 func (s *htmlStream) Transcript(r *audit.Result) error {
@@ -142,7 +143,7 @@ func (s *htmlStream) Transcript(r *audit.Result) error {
 	s.data.Totals.Transcripts++
 	s.data.Totals.Boundaries += len(r.Boundaries)
 	for _, name := range r.Agents {
-		t.Agents = append(t.Agents, htmlAgentOf(r, name, v))
+		t.Agents = append(t.Agents, htmlAgentOf(r, name, v, s.redact))
 	}
 	s.data.Transcripts = append(s.data.Transcripts, t)
 	return nil
@@ -174,7 +175,9 @@ const (
 	marginR   = 20
 )
 
-func htmlAgentOf(r *audit.Result, name string, v AuditView) htmlAgent {
+// htmlAgentOf draws an agent's timeline, chart and trails; redact is
+// Options.Redact, for the text it cuts (clip).
+func htmlAgentOf(r *audit.Result, name string, v AuditView, redact bool) htmlAgent {
 	a := htmlAgent{Name: name, Turns: r.Turns[name]}
 	maxTurn := max(a.Turns, 2)
 	x := func(turn int) int {
@@ -200,7 +203,7 @@ func htmlAgentOf(r *audit.Result, name string, v AuditView) htmlAgent {
 				continue
 			}
 			tl.Obligations = append(tl.Obligations, htmlMark{X: x(o.Origin.Turn), Y: 40 + 8*int(o.Kind), Class: "ob-" + o.Kind.String(),
-				Title: fmt.Sprintf("turn %d: %s %s", o.Origin.Turn, o.Kind, oneLine(o.Text, 100))})
+				Title: fmt.Sprintf("turn %d: %s %s", o.Origin.Turn, o.Kind, clip(o.Text, 100, redact))})
 		}
 	}
 	for _, f := range r.Findings {
@@ -208,15 +211,15 @@ func htmlAgentOf(r *audit.Result, name string, v AuditView) htmlAgent {
 			continue
 		}
 		tl.Findings = append(tl.Findings, htmlMark{X: x(f.Turn), Y: 120, Class: "sev-" + f.Severity.String(),
-			Title: fmt.Sprintf("turn %d: %s: %s", f.Turn, f.Rule, oneLine(f.Message, 140))})
+			Title: fmt.Sprintf("turn %d: %s: %s", f.Turn, f.Rule, clip(f.Message, 140, redact))})
 	}
 	a.Timeline = tl
 	a.Chart = ledgerChart(bs)
 	if n := len(bs) - maxTrailBoundaries; n > 0 {
 		a.Earlier, a.Boundaries = n, a.Boundaries[n:]
-		a.Trails = trails(bs[n:])
+		a.Trails = trails(bs[n:], redact)
 	} else {
-		a.Trails = trails(bs)
+		a.Trails = trails(bs, redact)
 	}
 	return a
 }
@@ -251,7 +254,7 @@ func ledgerChart(bs []*audit.BoundaryReplay) htmlChart {
 
 // trails lists every obligation judged at some boundary with its state at
 // each one.
-func trails(bs []*audit.BoundaryReplay) []htmlTrail {
+func trails(bs []*audit.BoundaryReplay, redact bool) []htmlTrail {
 	type entry struct {
 		o     *audit.Obligation
 		order int
@@ -277,11 +280,11 @@ func trails(bs []*audit.BoundaryReplay) []htmlTrail {
 	})
 	var out []htmlTrail
 	for _, e := range list {
-		t := htmlTrail{Kind: e.o.Kind.String(), Text: oneLine(e.o.Text, 120), Turn: e.o.Origin.Turn}
+		t := htmlTrail{Kind: e.o.Kind.String(), Text: clip(e.o.Text, 120, redact), Turn: e.o.Origin.Turn}
 		for _, b := range bs {
 			st := htmlState{State: "", Title: "not yet stated"}
 			if s := b.Survival(e.o.ID); s != nil {
-				st = htmlState{State: s.State.String(), Title: oneLine(s.Detail, 200)}
+				st = htmlState{State: s.State.String(), Title: clip(s.Detail, 200, redact)}
 			}
 			t.States = append(t.States, st)
 		}

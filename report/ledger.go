@@ -120,7 +120,7 @@ func NewLedgerNDJSON(w io.Writer, v LedgerView, _ Options) Stream {
 // NewLedgerText streams a timeline of each agent's ledger, turn by turn, or
 // the ledger in force at one turn.
 func NewLedgerText(w io.Writer, v LedgerView, o Options) Stream {
-	st := newStyles(w, o.Color)
+	st := newStyles(w, o)
 	return &partStream{w: w, part: func(b *strings.Builder, r *audit.Result, first bool) error {
 		t := audit.LedgersOf(r)
 		if !first {
@@ -238,7 +238,7 @@ func obligationLine(st styles, ob *audit.Obligation) string {
 			detail = "lifts: " + ob.Retracts
 		}
 	}
-	text := Inert(oneLine(ob.Text, 90))
+	text := Inert(st.clip(ob.Text, 90))
 	if ob.Standing {
 		detail = strings.TrimPrefix(detail+", standing rule", ", ")
 	}
@@ -286,6 +286,19 @@ func unitSuffix(u string) string {
 	}
 	return " " + u
 }
+
+// clip is oneLine for transcript text, redacted first when the output is:
+// a secret cut at the end of the line no longer has the shape Redact looks
+// for in the rendered output, and its first part would be shown.
+func clip(s string, n int, redact bool) string {
+	if redact {
+		s = string(Redact([]byte(s)))
+	}
+	return oneLine(s, n)
+}
+
+// clip cuts transcript text as the output's redaction needs (clip).
+func (st styles) clip(s string, n int) string { return clip(s, n, st.redact) }
 
 // oneLine folds white space and clips, for one-line listings.
 func oneLine(s string, n int) string {

@@ -180,9 +180,9 @@ func (e mdEscape) secretsOut(s string) string {
 func (e mdEscape) text(s string) string { return mdText(e.secretsOut(s)) }
 
 // quote shows a transcript excerpt as quoted, escaped text, cut to a line
-// after it is redacted, so no part of a secret is left at the cut.
+// after it is redacted (clip).
 func (e mdEscape) quote(s string) string {
-	return "“" + mdText(oneLine(e.secretsOut(s), 240)) + "”"
+	return "“" + mdText(clip(s, 240, e.redact)) + "”"
 }
 
 // mdText makes transcript text inert in a comment: control characters are

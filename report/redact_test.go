@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/parse"
 )
 
 // redactCases are secrets as sessions hold them, with the part that must
@@ -290,43 +291,69 @@ func TestHintsPresent(t *testing.T) {
 }
 
 // TestRedactEscapedForms: every case quoted by a finding, in the Markdown
-// comment and the HTML page, redacted as --redact does. Markdown writes
-// ghp\_… and html/template writes + as &#43;; either broke a secret's
-// shape, so the comment showed GitHub, Stripe and npm tokens whole and the
-// page the rest of a key after its first +. A secret shows when any run of
-// eight letters and digits of it does, whatever escapes stand between.
+// comment, the HTML page and the text report, redacted as --redact does.
+// Markdown writes ghp\_… and html/template writes + as &#43;; either broke
+// a secret's shape, so the comment showed GitHub, Stripe and npm tokens
+// whole and the page the rest of a key after its first +. And a line cut
+// inside a secret kept its first part, which no longer had the shape: each
+// case is also quoted after filler that puts the cut 6, 10 and 16
+// characters into the secret, for each cut the formats make (90 to 240
+// characters). Each is rendered alone, and a secret shows when six letters
+// and digits of it in a row do, whatever escapes stand between.
 func TestRedactEscapedForms(t *testing.T) {
-	r := &audit.Result{Path: "s.jsonl", Format: "claude-code"}
-	for i, s := range redactCases {
-		r.Findings = append(r.Findings, audit.Finding{Rule: "dropped-literal", Severity: audit.SeverityError,
-			File: "s.jsonl", Line: i + 1, Message: "stated: " + s.in,
-			Evidence: audit.Evidence{Chain: []audit.Step{{Kind: "stated", Line: i + 1, Turn: 1, Text: s.in, Detail: s.in}}}})
-	}
 	o := Options{Version: "test", Redact: true}
 	view := AuditView{MinSeverity: audit.SeverityNote}
-	for name, newStream := range map[string]func(io.Writer) Stream{
-		"markdown": func(w io.Writer) Stream {
-			m := NewAuditMarkdown(w, view, o).(*markdownStream)
-			m.keepAll, m.limit = true, 1<<30
-			return m
-		},
-		"html": func(w io.Writer) Stream { return NewAuditHTML(w, view, o) },
-		"text": func(w io.Writer) Stream { return NewAuditText(w, view, o) },
-	} {
-		var b bytes.Buffer
-		if err := renderAll(newStream(&b), []*audit.Result{r}); err != nil {
-			t.Fatal(err)
+	formats := map[string]func(io.Writer) Stream{
+		"markdown": func(w io.Writer) Stream { return NewAuditMarkdown(w, view, o) },
+		"html":     func(w io.Writer) Stream { return NewAuditHTML(w, view, o) },
+		"text":     func(w io.Writer) Stream { return NewAuditText(w, view, o) },
+	}
+	for _, s := range redactCases {
+		at := strings.Index(s.in, s.secret)
+		quotes := []string{s.in}
+		for _, cut := range []int{90, 100, 110, 120, 140, 200, 240} {
+			for _, into := range []int{6, 10, 16} {
+				if n := cut - into - at; n > 0 && into < len(s.secret) {
+					quotes = append(quotes, strings.Repeat("x", n-1)+" "+s.in)
+				}
+			}
 		}
-		got := string(Redact(b.Bytes()))
-		for _, s := range redactCases {
-			for _, run := range alnumRun.FindAllString(s.secret, -1) {
-				if strings.Contains(got, run) {
-					t.Errorf("%s: %q of %q survives", name, run, s.secret)
+		for _, q := range quotes {
+			r := &audit.Result{Path: "s.jsonl", Format: "claude-code",
+				Boundaries: []*audit.BoundaryReplay{{Agent: parse.MainAgent, Index: 1, Line: 1, Turn: 1,
+					Boundary: &parse.Boundary{Kind: parse.BoundaryCompact, Readable: true}}},
+				Findings: []audit.Finding{{Rule: "dropped-literal", Severity: audit.SeverityError, File: "s.jsonl",
+					Line: 1, Turn: 1, Boundary: 1, Agent: parse.MainAgent, Message: "stated: " + q,
+					Evidence: audit.Evidence{Chain: []audit.Step{{Kind: "stated", Line: 1, Turn: 1, Text: q, Detail: q}}}}}}
+			for name, newStream := range formats {
+				var b bytes.Buffer
+				if err := renderAll(newStream(&b), []*audit.Result{r}); err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(b.String(), "stated") {
+					t.Fatalf("%s shows no finding, so this proves nothing:\n%s", name, b.String())
+				}
+				if part := shownPart(string(Redact(b.Bytes())), s.secret); part != "" {
+					t.Errorf("%s: %q of %q survives, quoted %d characters in", name, part, s.secret, len(q)-len(s.in)+at)
 				}
 			}
 		}
 	}
 }
 
-// alnumRun is a run of eight letters and digits or more.
-var alnumRun = regexp.MustCompile(`[A-Za-z0-9]{8,}`)
+// shownPart is a part of secret that out shows, six letters and digits of
+// it in a row, or "": a secret cut short by an excerpt's end, or split by a
+// format's escapes, still shows.
+func shownPart(out, secret string) string {
+	for _, run := range alnumRun.FindAllString(secret, -1) {
+		for i := 0; i+6 <= len(run); i++ {
+			if strings.Contains(out, run[i:i+6]) {
+				return run[i : i+6]
+			}
+		}
+	}
+	return ""
+}
+
+// alnumRun is a run of six letters and digits or more.
+var alnumRun = regexp.MustCompile(`[A-Za-z0-9]{6,}`)

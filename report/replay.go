@@ -72,7 +72,7 @@ func NewReplayJSON(w io.Writer, v ReplayView, o Options) Stream {
 // NewReplayText streams each selected boundary: every obligation, what
 // became of it, and its trail across boundaries.
 func NewReplayText(w io.Writer, v ReplayView, o Options) Stream {
-	st := newStyles(w, o.Color)
+	st := newStyles(w, o)
 	return &partStream{w: w, part: func(b *strings.Builder, r *audit.Result, _ bool) error {
 		fmt.Fprintf(b, "%s %s\n", st.head.Render(Inert(r.Path)), st.dim.Render("("+string(r.Format)+")"))
 		n := 0
@@ -102,7 +102,7 @@ func NewReplayText(w io.Writer, v ReplayView, o Options) Stream {
 					why = append(why, s.Detail)
 				}
 				if len(why) > 0 {
-					fmt.Fprintf(b, "                 %s\n", st.dim.Render(Inert(oneLine(strings.Join(why, "; "), 120))))
+					fmt.Fprintf(b, "                 %s\n", st.dim.Render(Inert(st.clip(strings.Join(why, "; "), 120))))
 				}
 				if t := bd.Trail(s.Obligation.ID); len(t) > 1 {
 					var steps []string

@@ -17,7 +17,7 @@ type ruleDoc struct {
 
 // RulesText lists the rules: id, default severity and title.
 func RulesText(w io.Writer, rules []*audit.Rule, o Options) error {
-	st := newStyles(w, o.Color)
+	st := newStyles(w, o)
 	var b strings.Builder
 	for _, r := range rules {
 		fmt.Fprintf(&b, "%-22s %s  %s\n", st.bold.Render(r.ID), st.severity(r.Severity), r.Title)
@@ -38,7 +38,7 @@ func RulesJSON(w io.Writer, rules []*audit.Rule, _ Options) error {
 
 // Explain prints one rule's documentation.
 func Explain(w io.Writer, r *audit.Rule, o Options) error {
-	st := newStyles(w, o.Color)
+	st := newStyles(w, o)
 	_, err := fmt.Fprintf(w, "%s — %s\ndefault severity: %s\n\n%s\n", st.bold.Render(r.ID), r.Title, st.severity(r.Severity), r.Doc)
 	return err
 }

@@ -18,14 +18,17 @@ type Options struct {
 	Version string        // compaudit's version, for JSON headers
 	Rules   []*audit.Rule // the rules that ran, for SARIF and the reports' rule tables
 	// Redact says the output will be redacted (Redact, on the rendered
-	// bytes). A renderer that escapes transcript text in a way that breaks
-	// a secret's shape (Markdown's ghp\_…) redacts the text before.
+	// bytes). A renderer that cuts transcript text, or escapes it in a way
+	// that breaks a secret's shape (Markdown's ghp\_…), redacts the text
+	// before (clip).
 	Redact bool
 }
 
-// styles is the palette of text output. With colour off every style
-// renders plain text, so piped output stays greppable.
+// styles is how text output shows things: its palette, and whether
+// transcript text is redacted before it is cut (clip). With colour off
+// every style renders plain text, so piped output stays greppable.
 type styles struct {
+	redact                            bool // Options.Redact
 	head, dim, bold                   lipgloss.Style
 	errorSev, warningSev, noteSev     lipgloss.Style
 	literal, forbid, require, thresh  lipgloss.Style
@@ -33,15 +36,16 @@ type styles struct {
 	diffDel, diffIns                  lipgloss.Style
 }
 
-func newStyles(w io.Writer, color bool) styles {
+func newStyles(w io.Writer, o Options) styles {
 	r := lipgloss.NewRenderer(w)
-	if color {
+	if o.Color {
 		r.SetColorProfile(termenv.ANSI256)
 	} else {
 		r.SetColorProfile(termenv.Ascii)
 	}
 	c := func(code string) lipgloss.Style { return r.NewStyle().Foreground(lipgloss.Color(code)) }
 	return styles{
+		redact:     o.Redact,
 		head:       r.NewStyle().Bold(true).Underline(true),
 		dim:        c("245"),
 		bold:       r.NewStyle().Bold(true),
