@@ -164,7 +164,13 @@ func (s *htmlStream) Close() error {
 	if err := htmlPage().Execute(&page, s.data); err != nil {
 		return err
 	}
-	_, err := io.WriteString(s.w, InertLines(strings.ReplaceAll(page.String(), "&#43;", "+")))
+	text := strings.ReplaceAll(page.String(), "&#43;", "+")
+	if s.redact {
+		// before InertLines writes a control character as \a or \x07, whose
+		// letter or digit glued to a secret would hide it from Redact
+		text = string(Redact([]byte(text)))
+	}
+	_, err := io.WriteString(s.w, InertLines(text))
 	return err
 }
 

@@ -170,14 +170,7 @@ func markdownFinding(f audit.Finding, redact bool) string {
 // when the comment is redacted.
 type mdEscape struct{ redact bool }
 
-func (e mdEscape) secretsOut(s string) string {
-	if e.redact {
-		return string(Redact([]byte(s)))
-	}
-	return s
-}
-
-func (e mdEscape) text(s string) string { return mdText(e.secretsOut(s)) }
+func (e mdEscape) text(s string) string { return mdText(secretsOut(s, e.redact)) }
 
 // quote shows a transcript excerpt as quoted, escaped text, cut to a line
 // after it is redacted (clip).

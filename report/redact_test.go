@@ -298,8 +298,10 @@ func TestHintsPresent(t *testing.T) {
 // inside a secret kept its first part, which no longer had the shape: each
 // case is also quoted after filler that puts the cut 6, 10 and 16
 // characters into the secret, for each cut the formats make (90 to 240
-// characters). Each is rendered alone, and a secret shows when six letters
-// and digits of it in a row do, whatever escapes stand between.
+// characters), and, a token that shows what it is by itself, once after a
+// control character, which the formats write as an escape ending in a
+// letter or digit (\a). Each is rendered alone, and a secret shows when six
+// letters and digits of it in a row do, whatever escapes stand between.
 func TestRedactEscapedForms(t *testing.T) {
 	o := Options{Version: "test", Redact: true}
 	view := AuditView{MinSeverity: audit.SeverityNote}
@@ -311,6 +313,13 @@ func TestRedactEscapedForms(t *testing.T) {
 	for _, s := range redactCases {
 		at := strings.Index(s.in, s.secret)
 		quotes := []string{s.in}
+		// a secret that shows what it is by itself (a token with its
+		// vendor's prefix, not a value after a name) is quoted after a
+		// control character too, which the formats write as an escape
+		// ending in a letter or digit (\a, \x07)
+		if shownPart(string(Redact([]byte(s.secret))), s.secret) == "" {
+			quotes = append(quotes, s.in[:at]+"\a"+s.in[at:])
+		}
 		for _, cut := range []int{90, 100, 110, 120, 140, 200, 240} {
 			for _, into := range []int{6, 10, 16} {
 				if n := cut - into - at; n > 0 && into < len(s.secret) {
