@@ -289,8 +289,14 @@ func unitSuffix(u string) string {
 
 // clip is oneLine for transcript text, redacted first when the output is:
 // a secret cut at the end of the line no longer has the shape Redact looks
-// for in the rendered output, and its first part would be shown.
+// for in the rendered output, and its first part would be shown. It is for
+// outputs that escape only what Inert does; Markdown redacts all it quotes.
 func clip(s string, n int, redact bool) string {
+	// what is neither cut nor escaped reaches that pass whole: redacting
+	// it here too would be a second pass for nothing
+	if redact && len(s) <= n && firstActive(s, true) < 0 {
+		return oneLine(s, n)
+	}
 	return oneLine(secretsOut(s, redact), n)
 }
 

@@ -173,9 +173,10 @@ type mdEscape struct{ redact bool }
 func (e mdEscape) text(s string) string { return mdText(secretsOut(s, e.redact)) }
 
 // quote shows a transcript excerpt as quoted, escaped text, cut to a line
-// after it is redacted (clip).
+// after it is redacted, whether or not it is cut: Markdown's escapes break
+// a secret's shape however short the excerpt.
 func (e mdEscape) quote(s string) string {
-	return "“" + mdText(clip(s, 240, e.redact)) + "”"
+	return "“" + mdText(oneLine(secretsOut(s, e.redact), 240)) + "”"
 }
 
 // mdText makes transcript text inert in a comment: control characters are
