@@ -84,8 +84,8 @@ func hostileLines(t *testing.T, data []byte, inside bool) []byte {
 
 // unsafeForDisplay is the first character of s that could change a
 // terminal's state, move its cursor or reorder the text shown, or "", told
-// from the unicode package's tables rather than the renderers' own. Line
-// breaks and tabs are the renderer's own.
+// from the unicode package's tables over the whole output, whichever
+// renderer wrote it. Line breaks and tabs are the renderer's own.
 func unsafeForDisplay(s string) string {
 	for i, r := range s {
 		switch {

@@ -2,7 +2,9 @@ package report
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -34,12 +36,9 @@ func inert(s string, lines bool) string {
 	b.Grow(len(s) + 8)
 	for i >= 0 {
 		b.WriteString(s[:i])
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		} else {
-			writeEscape(&b, r)
-		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		q := strconv.Quote(s[i : i+size]) // \x1b, \r, \u202e, \xff: Go's own escape
+		b.WriteString(q[1 : len(q)-1])
 		s = s[i+size:]
 		i = firstActive(s, lines)
 	}
@@ -81,37 +80,7 @@ func lineBreak(s string, i int) bool {
 // Source"). Characters of other kinds, zero-width ones among them, are
 // shown as they are.
 func activeRune(r rune) bool {
-	switch {
-	case r >= 0x80 && r < 0xa0:
-	case r == '\u061c', r == '\u200e', r == '\u200f', r == '\u2028', r == '\u2029':
-	case r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
-	default:
-		return false
-	}
-	return true
-}
-
-func writeEscape(b *strings.Builder, r rune) {
-	switch r {
-	case '\a':
-		b.WriteString(`\a`)
-	case '\b':
-		b.WriteString(`\b`)
-	case '\f':
-		b.WriteString(`\f`)
-	case '\n':
-		b.WriteString(`\n`)
-	case '\r':
-		b.WriteString(`\r`)
-	case '\v':
-		b.WriteString(`\v`)
-	default:
-		if r < utf8.RuneSelf {
-			fmt.Fprintf(b, `\x%02x`, r)
-		} else {
-			fmt.Fprintf(b, `\u%04x`, r)
-		}
-	}
+	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029'
 }
 
 // inertJSON escapes, in encoded JSON, the characters encoding/json leaves

@@ -47,8 +47,9 @@ func TestInert(t *testing.T) {
 	}
 }
 
-// active is what Inert must never let through, told from the unicode
-// package's tables rather than Inert's own: control characters but tab
+// active is what Inert must never let through, told rune by rune from the
+// unicode package's tables, not through Inert's byte scan and its fast
+// path for ASCII: control characters but tab
 // (and line breaks when lines are kept), bidi controls, line and paragraph
 // separators, and bytes that are not UTF-8.
 func active(s string, lines bool) (rune, bool) {
