@@ -313,7 +313,7 @@ func writeFinding(b *strings.Builder, st styles, f audit.Finding) {
 	if f.BaselineState != "" {
 		tag = st.dim.Render("[" + f.BaselineState + "] ")
 	}
-	fmt.Fprintf(b, "    %s %s%s  %s\n", st.severity(f.Severity), tag, st.bold.Render(f.Rule), Inert(st.secretsOut(f.Message)))
+	fmt.Fprintf(b, "    %s %s%s  %s\n", st.severity(f.Severity), tag, st.bold.Render(f.Rule), Inert(f.Message))
 	pad := "            "
 	for _, s := range f.Evidence.Chain {
 		where := ""
@@ -352,7 +352,7 @@ func writeFinding(b *strings.Builder, st styles, f audit.Finding) {
 		fmt.Fprintf(b, "%s%s %s\n", pad, st.bold.Render(fmt.Sprintf("%-9s", "trail")), strings.Join(steps, " → "))
 	}
 	if f.Evidence.Use != "" {
-		fmt.Fprintf(b, "%s%s %s\n", pad, st.bold.Render(fmt.Sprintf("%-9s", "use")), st.literal.Render(Inert(st.secretsOut(f.Evidence.Use))))
+		fmt.Fprintf(b, "%s%s %s\n", pad, st.bold.Render(fmt.Sprintf("%-9s", "use")), st.literal.Render(Inert(f.Evidence.Use)))
 	}
 	if n := len(f.Evidence.Lost); n > 0 {
 		fmt.Fprintf(b, "%s%s %d obligation(s): %s\n", pad, st.bold.Render(fmt.Sprintf("%-9s", "lost")), n, lostKinds(f.Evidence.Lost))

@@ -242,7 +242,7 @@ func obligationLine(st styles, ob *audit.Obligation) string {
 	if ob.Standing {
 		detail = strings.TrimPrefix(detail+", standing rule", ", ")
 	}
-	detail = Inert(st.secretsOut(detail)) // its terms, literals and subjects are the transcript's
+	detail = Inert(detail) // its terms, literals and subjects are the transcript's
 	if detail == "" {
 		return kind + " " + text
 	}
@@ -287,34 +287,19 @@ func unitSuffix(u string) string {
 	return " " + u
 }
 
-// clip is oneLine for transcript text, redacted first when the output is:
-// a secret cut at the end of the line no longer has the shape Redact looks
-// for in the rendered output, and its first part would be shown. It is for
-// outputs that escape only what Inert does; Markdown redacts all it quotes.
+// clip is oneLine for transcript text, redacted first when the output is
+// and the text is cut: a secret cut at the end of the line no longer has
+// the shape Redact looks for in the rendered output, and its first part
+// would be shown. Text that is not cut reaches that pass whole.
 func clip(s string, n int, redact bool) string {
-	// what is neither cut nor escaped reaches that pass whole: redacting
-	// it here too would be a second pass for nothing
-	if redact && len(s) <= n && firstActive(s, true) < 0 {
-		return oneLine(s, n)
+	if redact && len(s) > n {
+		s = string(Redact([]byte(s)))
 	}
-	return oneLine(secretsOut(s, redact), n)
-}
-
-// secretsOut is s redacted when the output is. Text a renderer escapes is
-// redacted before: an escape glued to a secret (\a, \x07) hides it from
-// the pass over the rendered output.
-func secretsOut(s string, redact bool) string {
-	if redact {
-		return string(Redact([]byte(s)))
-	}
-	return s
+	return oneLine(s, n)
 }
 
 // clip cuts transcript text as the output's redaction needs (clip).
 func (st styles) clip(s string, n int) string { return clip(s, n, st.redact) }
-
-// secretsOut redacts transcript text as the output needs (secretsOut).
-func (st styles) secretsOut(s string) string { return secretsOut(s, st.redact) }
 
 // oneLine folds white space and clips, for one-line listings.
 func oneLine(s string, n int) string {

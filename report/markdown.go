@@ -170,13 +170,23 @@ func markdownFinding(f audit.Finding, redact bool) string {
 // when the comment is redacted.
 type mdEscape struct{ redact bool }
 
-func (e mdEscape) text(s string) string { return mdText(secretsOut(s, e.redact)) }
+func (e mdEscape) text(s string) string { return mdText(e.secretsOut(s)) }
 
 // quote shows a transcript excerpt as quoted, escaped text, cut to a line
 // after it is redacted, whether or not it is cut: Markdown's escapes break
 // a secret's shape however short the excerpt.
 func (e mdEscape) quote(s string) string {
-	return "“" + mdText(oneLine(secretsOut(s, e.redact), 240)) + "”"
+	return "“" + mdText(oneLine(e.secretsOut(s), 240)) + "”"
+}
+
+// secretsOut is s redacted when the comment is. Markdown's escapes (\_)
+// break a secret's shape for the pass over the rendered comment, so what
+// it quotes is redacted before it is escaped.
+func (e mdEscape) secretsOut(s string) string {
+	if e.redact {
+		return string(Redact([]byte(s)))
+	}
+	return s
 }
 
 // mdText makes transcript text inert in a comment: control characters are

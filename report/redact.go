@@ -30,8 +30,7 @@ type secretPattern struct {
 	re    *regexp.Regexp
 	group int
 	min   int // shortest value masked; shorter ones are left as they are
-	// standalone: the match must not follow a letter or a digit, except
-	// the n, r or t of an escape (\n), as JSON writes a line break before it
+	// standalone: the match must not follow a letter or a digit
 	standalone bool
 	// inMatch holds the bytes a match can be made of, read from the
 	// expression itself (matchBytes), so it cannot fall out of step with it.
@@ -62,13 +61,13 @@ var secretPatterns = sync.OnceValue(func() []secretPattern {
 	patterns := []secretPattern{
 		// a whole block, or what is left of one an excerpt cut short: the
 		// body (base64, an encrypted key's Proc-Type: and DEK-Info: lines,
-		// line breaks as JSON writes them, \n) and its END line if it has
+		// line breaks, which JSON's \n is once blanked) and its END line if it has
 		// one. The body is read as what it may hold, not as anything up to
 		// the END line: that lazy [\s\S]*? searched the rest of the
 		// document for each BEGIN without an END, and 256 KB of such lines
 		// took 30 seconds.
 		newPattern("private key", []string{"PRIVATE KEY"},
-			`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?:[A-Za-z0-9+/=\s:,]|-[A-Za-z0-9]|\\[nr])*(?:-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----)?`, 0, 0),
+			`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?:[A-Za-z0-9+/=\s:,]|-[A-Za-z0-9])*(?:-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----)?`, 0, 0),
 		newPattern("AWS access key", []string{"AKIA", "ASIA", "ABIA", "ACCA"},
 			`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`, 0, 0),
 		newPattern("AWS secret key", []string{"secret"},
@@ -122,27 +121,31 @@ var secretPatterns = sync.OnceValue(func() []secretPattern {
 // its hints. A match cannot reach past such a run, and holds a hint, so
 // this finds every match the whole document holds. The byte either side of
 // a run goes with it, for \b to see.
+//
+// The patterns search the document with its escapes blanked (escapesBlanked)
+// and mask the same bytes of the document itself.
 func Redact(b []byte) []byte {
 	patterns := secretPatterns()
-	present := secretHints().present(b, len(patterns))
-	var lower []byte // b in ASCII lower case, for the patterns that fold it
+	view := escapesBlanked(b)
+	present := secretHints().present(view, len(patterns))
+	var lower []byte // view in ASCII lower case, for the patterns that fold it
 	for k, p := range patterns {
 		if !present[k] {
 			continue // none of its hints occurs
 		}
-		text := b
+		text := view
 		if p.fold {
 			if lower == nil {
-				lower = asciiLower(b)
+				lower = asciiLower(view)
 			}
 			text = lower
 		}
 		var spans [][2]int
-		for lo, hi := range p.runs(b, text) {
-			lo, hi = max(lo-1, 0), min(hi+1, len(b))
-			for _, m := range p.re.FindAllSubmatchIndex(b[lo:hi], -1) {
+		for lo, hi := range p.runs(view, text) {
+			lo, hi = max(lo-1, 0), min(hi+1, len(view))
+			for _, m := range p.re.FindAllSubmatchIndex(view[lo:hi], -1) {
 				start, end := m[2*p.group], m[2*p.group+1]
-				if start < 0 || end-start < p.min || p.standalone && followsWord(b, lo+m[0]) {
+				if start < 0 || end-start < p.min || p.standalone && followsWord(view, lo+m[0]) {
 					continue
 				}
 				spans = append(spans, [2]int{lo + start, lo + end})
@@ -150,10 +153,73 @@ func Redact(b []byte) []byte {
 		}
 		if spans != nil {
 			b = maskSpans(b, spans)
+			view = escapesBlanked(b)
 			lower = nil
 		}
 	}
 	return b
+}
+
+// escapesBlanked returns b with every backslash escape that ends in a
+// letter or a digit — \n, \t, \a, \u0007, \x1b — made spaces of the
+// same length, or b itself when it holds no backslash. A format writes a
+// line break or a control character before a token as such an escape
+// (JSON \n and \u0007, the text views' \x07), and its last letter or digit
+// glued to the token hid it from every pattern that wants a token to start
+// a word: the JSON report showed a GitHub token or an AWS key that a tool
+// printed on a line of its own. Blanked, the escape separates words as the
+// character it stands for does in the transcript. A backslash before a
+// letter that starts no escape (a Windows path's C:\Users) is blanked too:
+// no secret holds a backslash, so that only separates more.
+func escapesBlanked(b []byte) []byte {
+	i := bytes.IndexByte(b, '\\')
+	if i < 0 {
+		return b
+	}
+	v := bytes.Clone(b)
+	for i < len(v) {
+		n := wordEscapeLen(v[i:])
+		for j := i; j < i+n; j++ {
+			v[j] = ' '
+		}
+		next := bytes.IndexByte(v[i+1:], '\\')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return v
+}
+
+// wordEscapeLen is the length of the escape that starts b (at a backslash) when
+// it ends in a letter or a digit: \u and four hex digits, \x and two, \U and
+// eight, or a backslash and one letter; else 0.
+func wordEscapeLen(b []byte) int {
+	if len(b) < 2 || !isLetter(b[1]) {
+		return 0
+	}
+	digits := 0
+	switch b[1] {
+	case 'u':
+		digits = 4
+	case 'x':
+		digits = 2
+	case 'U':
+		digits = 8
+	}
+	if digits > 0 && len(b) >= 2+digits && allHex(b[2:2+digits]) {
+		return 2 + digits
+	}
+	return 2
+}
+
+func allHex(b []byte) bool {
+	for _, c := range b {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // runs yields, in order and once each, the runs of b's bytes that p can
@@ -290,17 +356,17 @@ func hasPrefixFold(b, prefix []byte, fold bool) bool {
 	return bytes.Equal(b[:len(prefix)], prefix)
 }
 
-// followsWord reports whether the byte before i is a letter or a digit that
-// is not the n, r or t of an escape.
+// followsWord reports whether the byte before i is a letter or a digit.
 func followsWord(b []byte, i int) bool {
-	if i == 0 || !isAlnum(b[i-1]) {
-		return false
-	}
-	return !(i >= 2 && b[i-2] == '\\' && (b[i-1] == 'n' || b[i-1] == 'r' || b[i-1] == 't'))
+	return i > 0 && isAlnum(b[i-1])
+}
+
+func isLetter(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 func isAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	return isLetter(c) || c >= '0' && c <= '9'
 }
 
 func asciiLower(b []byte) []byte {

@@ -55,6 +55,14 @@ var redactCases = []struct{ in, secret string }{
 	{"aliyun configure set --access-key-id LTAIkrCaqx9vJupc94tnwlav", "LTAIkrCaqx9vJupc94tnwlav"},
 	{"curl -s --user 'api:key-c2f86702824c1c099724caf4941d4072' https://api.mailgun.net/v3", "key-c2f86702824c1c099724caf4941d4072"},
 	{"curl -X POST -d '{\"text\":\"deployed\"}' https://hooks.slack.com/services/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", "aDZeV7G5IfQHeVVEqZe2qpUW"},
+	// tokens a tool printed on a line of their own: JSON writes the line
+	// break before each as \n, whose n glued to the token hid it
+	{"$ gh auth token\ngho_16C7e42F292c6912E7710c838347Ae178B4a", "gho_16C7e42F292c6912E7710c838347Ae178B4a"},
+	{"$ aws configure get aws_access_key_id --profile deploy\nAKIAI44QH8DHBEXAMPLE", "AKIAI44QH8DHBEXAMPLE"},
+	{"$ cat ~/.config/openai/key\nsk-proj-Xq3T9vLm2PzR8sKw4NbY7cHd1FgJ6uAe", "sk-proj-Xq3T9vLm2PzR8sKw4NbY7cHd1FgJ6uAe"},
+	{"$ gcloud auth print-identity-token\neyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJhdWQiOiIzMjU1NTk0MDU1OSJ9.Mh2Q7sZrA9kX4wBvT1nC8pLd", "eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJhdWQiOiIzMjU1NTk0MDU1OSJ9.Mh2Q7sZrA9kX4wBvT1nC8pLd"},
+	{"$ security find-generic-password -s slack-bot -w\nxoxb-2214839127-7781034459-Lm4Kq9Zr", "xoxb-2214839127-7781034459-Lm4Kq9Zr"},
+	{"$ echo $GOOGLE_API_KEY\nAIzaSyD8fK2mQ9xL4vT7nR1pW6cB3hJ5gY0eZsU", "AIzaSyD8fK2mQ9xL4vT7nR1pW6cB3hJ5gY0eZsU"},
 	// keys named for what they sign or open, and API key headers
 	{"JWT_SIGNING_KEY=9f8e7d6c5b4a39281706", "9f8e7d6c5b4a39281706"},
 	{"APP_KEY=base64:Zm9vYmFyMTIzNDU2Nzg5MGFiY2RlZg==", "Zm9vYmFyMTIzNDU2Nzg5MGFiY2RlZg=="},
@@ -88,9 +96,12 @@ var redactKeeps = []string{
 
 func TestRedact(t *testing.T) {
 	for _, s := range redactCases {
-		// as the text renderer writes it, as JSON does and as HTML does
+		// as the transcript says it, as the text views show it on one line,
+		// as JSON writes it and as HTML does; then after a control
+		// character, which JSON writes as \u0007 and the text views as \a
 		j, _ := json.Marshal(s.in)
-		for _, form := range []string{s.in, string(j), html.EscapeString(s.in)} {
+		ja, _ := json.Marshal("\a" + s.in)
+		for _, form := range []string{s.in, Inert(s.in), string(j), html.EscapeString(s.in), string(ja), Inert("\a" + s.in)} {
 			got := string(Redact([]byte(form)))
 			if strings.Contains(got, s.secret) || strings.Contains(got, strings.ReplaceAll(s.secret, "/", `\/`)) {
 				t.Errorf("secret survives in %q", got)
@@ -138,9 +149,10 @@ func BenchmarkRedact(b *testing.B) {
 // searches only the runs around hints, which must find the same.
 func redactWhole(b []byte) []byte {
 	for _, p := range secretPatterns() {
-		text := b
+		view := escapesBlanked(b)
+		text := view
 		if p.fold {
-			text = asciiLower(b)
+			text = asciiLower(view)
 		}
 		found := false
 		for _, h := range p.hints {
@@ -150,9 +162,9 @@ func redactWhole(b []byte) []byte {
 			continue
 		}
 		var spans [][2]int
-		for _, m := range p.re.FindAllSubmatchIndex(b, -1) {
+		for _, m := range p.re.FindAllSubmatchIndex(view, -1) {
 			start, end := m[2*p.group], m[2*p.group+1]
-			if start < 0 || end-start < p.min || p.standalone && followsWord(b, m[0]) {
+			if start < 0 || end-start < p.min || p.standalone && followsWord(view, m[0]) {
 				continue
 			}
 			spans = append(spans, [2]int{start, end})
@@ -309,6 +321,9 @@ func TestRedactEscapedForms(t *testing.T) {
 		"markdown": func(w io.Writer) Stream { return NewAuditMarkdown(w, view, o) },
 		"html":     func(w io.Writer) Stream { return NewAuditHTML(w, view, o) },
 		"text":     func(w io.Writer) Stream { return NewAuditText(w, view, o) },
+		"json":     func(w io.Writer) Stream { return NewAuditJSON(w, view, o) },
+		"ndjson":   func(w io.Writer) Stream { return NewAuditNDJSON(w, view, o) },
+		"sarif":    func(w io.Writer) Stream { return NewAuditSARIF(w, view, o) },
 	}
 	for _, s := range redactCases {
 		at := strings.Index(s.in, s.secret)
@@ -366,3 +381,25 @@ func shownPart(out, secret string) string {
 
 // alnumRun is a run of six letters and digits or more.
 var alnumRun = regexp.MustCompile(`[A-Za-z0-9]{6,}`)
+
+// TestEscapesBlanked: an escape ending in a letter or a digit becomes as
+// many spaces; any other byte, and the document's length, stay.
+func TestEscapesBlanked(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`no escape`, `no escape`},
+		{`a\nb\tc\rd`, `a  b  c  d`},
+		{`\u0007AKIA`, `      AKIA`},
+		{`\x1b[31mAKIA`, `    [31mAKIA`},
+		{`\U0001f600x`, `          x`},
+		{`\u00zz`, `  00zz`},                     // \u with no four hex digits: only the pair
+		{`\\nAKIA`, `\  AKIA`},                   // a backslash written as \\, then n: blanked too
+		{`\"quoted\" \/ \\`, `\"quoted\" \/ \\`}, // escapes ending in punctuation stay
+		{`C:\Users\me`, `C:  sers  e`},
+		{`ends\`, `ends\`},
+		{`\x4`, `  4`},
+	} {
+		if got := string(escapesBlanked([]byte(c.in))); got != c.want {
+			t.Errorf("escapesBlanked(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
