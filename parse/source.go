@@ -31,7 +31,7 @@ type Transcript struct {
 func Discover(paths []string) ([]Transcript, []Diagnostic) {
 	var out []Transcript
 	var diags []Diagnostic
-	seen := map[string]bool{}
+	seen := takenFiles{}
 	for _, p := range paths {
 		if p == "-" {
 			out = append(out, Transcript{Path: "-", Files: []File{{Path: "-", Agent: MainAgent}}})
@@ -43,10 +43,9 @@ func Discover(paths []string) ([]Transcript, []Diagnostic) {
 			continue
 		}
 		if !st.IsDir() {
-			if seen[p] {
+			if !seen.take(p, &diags) {
 				continue
 			}
-			seen[p] = true
 			t, ds := sessionOf(p)
 			out = append(out, t)
 			diags = append(diags, ds...)
@@ -146,10 +145,11 @@ func notRegular(path string, typ fs.FileMode) (Diagnostic, bool) {
 // <session>/subagents/ folder belong to that session; agent-*.jsonl files
 // beside sessions (older Claude Code versions) belong to the session whose
 // id their records carry.
-func discoverDir(root string, seen map[string]bool) ([]Transcript, []Diagnostic) {
+func discoverDir(root string, seen takenFiles) ([]Transcript, []Diagnostic) {
 	var diags []Diagnostic
 	var sessions []string
 	var looseAgents []string
+	links := map[string]bool{} // the sessions and agents found as links
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			diags = append(diags, Diagnostic{Severity: Error, File: p, Message: "cannot read: " + cleanOSError(err)})
@@ -172,6 +172,9 @@ func discoverDir(root string, seen map[string]bool) ([]Transcript, []Diagnostic)
 			diags = append(diags, diag)
 			return nil
 		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			links[p] = true
+		}
 		if strings.HasPrefix(name, "agent-") {
 			if !isSummarizerRun(name) {
 				looseAgents = append(looseAgents, p)
@@ -182,24 +185,31 @@ func discoverDir(root string, seen map[string]bool) ([]Transcript, []Diagnostic)
 		return nil
 	})
 	slices.Sort(sessions)
+	slices.Sort(looseAgents)
+	// a file and a link to it are taken as the file, whichever sorts first:
+	// the file's name is the session's id, and its subagents are beside it
+	takeFiles := func(ps []string) []string {
+		var kept []string
+		for _, wantLink := range []bool{false, true} {
+			for _, p := range ps {
+				if links[p] == wantLink && seen.take(p, &diags) {
+					kept = append(kept, p)
+				}
+			}
+		}
+		slices.Sort(kept)
+		return kept
+	}
+	sessions, looseAgents = takeFiles(sessions), takeFiles(looseAgents)
 	var out []Transcript
 	bySession := map[string]int{}
 	for _, s := range sessions {
-		if seen[s] {
-			continue
-		}
-		seen[s] = true
 		bySession[stem(filepath.Base(s))] = len(out)
 		t, ds := sessionOf(s)
 		out = append(out, t)
 		diags = append(diags, ds...)
 	}
-	slices.Sort(looseAgents)
 	for _, a := range looseAgents {
-		if seen[a] {
-			continue
-		}
-		seen[a] = true
 		f := File{Path: a, Agent: agentFromName(filepath.Base(a))}
 		if i, ok := bySession[peekSessionID(a)]; ok {
 			out[i].Files = append(out[i].Files, f)
@@ -209,6 +219,37 @@ func discoverDir(root string, seen map[string]bool) ([]Transcript, []Diagnostic)
 		out = append(out, Transcript{Path: a, Files: []File{f}})
 	}
 	return out, diags
+}
+
+// takenFiles are the files Discover has taken, by what each is rather than
+// how it was named: the real path of each (links followed, made absolute)
+// and the name it was taken by. A link in a folder to a session beside it
+// (a latest.jsonl), or a session named on its own as ./s.jsonl and inside
+// its folder, is one session, and was audited once per name, its findings
+// counted as many times.
+type takenFiles map[string]string
+
+// take reports whether path names a file not taken yet, and takes it. A
+// file taken before under another name gets a warning, added to diags; one
+// named again the same way does not.
+func (t takenFiles) take(path string, diags *[]Diagnostic) bool {
+	key := path
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		key = real
+	}
+	if abs, err := filepath.Abs(key); err == nil {
+		key = abs
+	}
+	first, ok := t[key]
+	if !ok {
+		t[key] = path
+		return true
+	}
+	if first != path {
+		*diags = append(*diags, Diagnostic{Severity: Warning, File: path,
+			Message: "the same file as " + first + ": audited once, as that"})
+	}
+	return false
 }
 
 // peekRecords calls fn with the first n records of a file, until fn

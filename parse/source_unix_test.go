@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -85,5 +86,76 @@ func TestDiscoverPassesOverPipes(t *testing.T) {
 	pipe("codex/2026/11/30/rollout-2026-11-30T10-00-00-x.jsonl")
 	if got := CodexSessionsFor(filepath.Join(dir, "codex"), dir); len(got) != 0 {
 		t.Errorf("rollouts %v", got)
+	}
+}
+
+// TestDiscoverTakesAFileOnce: a session reached by two names — a link in
+// its folder (a latest.jsonl, or one that sorts before it), the folder and
+// the file named on their own, ./ before a name — is one transcript, taken
+// by its own name so its subagents come with it, with a warning naming the
+// other name. It was audited once per name, its findings counted twice.
+func TestDiscoverTakesAFileOnce(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(claudeLine("u1", "one")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	link := func(target, name string) string {
+		p := filepath.Join(dir, name)
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	s := write("s.jsonl")
+	sub := write("s/subagents/agent-a1.jsonl")
+	other := write("t.jsonl")
+	latest := link("s.jsonl", "latest.jsonl") // sorts after s.jsonl
+	early := link(s, "a-copy.jsonl")          // sorts before it, by an absolute target
+	// a link to a session elsewhere is a session of its own here
+	outside := filepath.Join(t.TempDir(), "u.jsonl")
+	if err := os.WriteFile(outside, []byte(claudeLine("u2", "two")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	far := link(outside, "far.jsonl")
+
+	t.Chdir(dir)
+	ts, diags := Discover([]string{dir, "./s.jsonl", other, "t.jsonl"})
+	var paths []string
+	for _, tr := range ts {
+		paths = append(paths, tr.Path)
+	}
+	if want := []string{far, s, other}; !slices.Equal(paths, want) {
+		t.Fatalf("transcripts %v, want %v", paths, want)
+	}
+	if len(ts[1].Files) != 2 || ts[1].Files[1].Path != sub {
+		t.Errorf("%s without its subagent: %+v", s, ts[1].Files)
+	}
+	warned := map[string]string{}
+	for _, d := range diags {
+		if d.Severity != Warning {
+			t.Errorf("diagnostic %v", d)
+		}
+		warned[d.File] = d.Message
+	}
+	for name, first := range map[string]string{early: s, latest: s, "./s.jsonl": s, "t.jsonl": other} {
+		if want := "the same file as " + first + ": audited once, as that"; warned[name] != want {
+			t.Errorf("%s: warned %q, want %q", name, warned[name], want)
+		}
+	}
+	if len(warned) != 4 {
+		t.Errorf("warnings %v", warned)
+	}
+
+	// named twice the same way, as before: once, and no warning
+	ts, diags = Discover([]string{s, s})
+	if len(ts) != 1 || len(diags) != 0 {
+		t.Errorf("a file named twice: %d transcripts, %v", len(ts), diags)
 	}
 }
