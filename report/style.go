@@ -20,7 +20,7 @@ type Options struct {
 	// Redact says the output will be redacted (Redact, on the rendered
 	// bytes). A renderer that cuts transcript text, or escapes it in a way
 	// that breaks a secret's shape (Markdown's ghp\_…), redacts the text
-	// before (clip).
+	// before (clip, mdEscape).
 	Redact bool
 }
 
