@@ -12,13 +12,18 @@ import (
 
 func newBaselineCmd(a *app) *cobra.Command {
 	var in inputOptions
+	var redact redactFlag
 	c := &cobra.Command{
 		Use:   "baseline FILE|DIR|- ...",
 		Short: "Record the current findings by fingerprint, to adopt compaudit on an existing corpus",
 		Long: `baseline audits the transcripts and prints their findings' fingerprints as a
 baseline file. Run later audits with --baseline FILE: findings in the baseline
 are reported as unchanged and only new ones can fail the run. Fingerprints do
-not depend on line numbers, so edits elsewhere in a transcript keep them.`,
+not depend on line numbers, so edits elsewhere in a transcript keep them.
+
+A baseline is committed with the code, and each entry's message quotes what
+the transcript said, so secret-shaped strings in it are masked unless
+--redact=false. Fingerprints are taken before and do not change.`,
 		Example: `  compaudit baseline sessions/ > .compaudit-baseline.json
   compaudit audit --baseline .compaudit-baseline.json sessions/`,
 		Args: cobra.MinimumNArgs(1),
@@ -30,7 +35,9 @@ not depend on line numbers, so edits elsewhere in a transcript keep them.`,
 			// the entries are gathered as each transcript is done; the
 			// results are not kept
 			policy := setup.policy(nil)
-			file := report.NewBaseline(a.streams.Out, report.Options{Version: Version()})
+			// made to be committed, so redacted unless asked not to be
+			w, flush := redacting(a.streams.Out, redact.or(true))
+			file := report.NewBaseline(w, report.Options{Version: Version(), Redact: redact.or(true)})
 			health, err := auditEach(a, &in, args, setup.options, false, func(r *audit.Result) error {
 				policy.apply(r)
 				return file.Transcript(r)
@@ -42,10 +49,14 @@ not depend on line numbers, so edits elsewhere in a transcript keep them.`,
 			if err := file.Close(); err != nil {
 				return &ExitError{Code: ExitInternal, Err: err}
 			}
+			if err := flush(); err != nil {
+				return &ExitError{Code: ExitInternal, Err: err}
+			}
 			return health.exit()
 		},
 	}
 	in.register(c)
+	redact.register(c, "mask secret-shaped strings (keys, tokens, private keys, passwords in URLs) in the baseline's messages (default: on, as a baseline is committed)")
 	return c
 }
 

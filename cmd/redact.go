@@ -23,13 +23,18 @@ func (r *redactFlag) register(c *cobra.Command, usage string) {
 	c.Flags().BoolVar(&r.on, "redact", false, usage)
 }
 
-// forFormat says whether output in a format is redacted: as the flag says
-// when given, otherwise only the formats made to be shared.
-func (r *redactFlag) forFormat(format string) bool {
+// or is the flag's value when given, otherwise def.
+func (r *redactFlag) or(def bool) bool {
 	if r.cmd != nil && r.cmd.Flags().Changed("redact") {
 		return r.on
 	}
-	return format == "markdown" || format == "html"
+	return def
+}
+
+// forFormat says whether output in a format is redacted: as the flag says
+// when given, otherwise only the formats made to be shared.
+func (r *redactFlag) forFormat(format string) bool {
+	return r.or(format == "markdown" || format == "html")
 }
 
 // redacting returns the writer to render into, and the flush that writes

@@ -1,9 +1,11 @@
 package cmd
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -13,7 +15,8 @@ var alnumRuns = regexp.MustCompile(`[A-Za-z0-9]{8,}`)
 
 // TestRedactOutputs: a session in which the user pastes credentials. The
 // findings quote them; --redact masks them in every format, markdown and
-// html mask them by default, and --redact=false keeps them.
+// html mask them by default, and --redact=false keeps them. A baseline,
+// which is committed, masks them by default too.
 func TestRedactOutputs(t *testing.T) {
 	lines := incidentLines(t)
 	const (
@@ -84,6 +87,43 @@ func TestRedactOutputs(t *testing.T) {
 		if l := leaks(out); len(l) > 0 {
 			t.Errorf("%v still shows %v", c, l)
 		}
+	}
+
+	// a baseline is committed with the code: its messages are redacted
+	// unless asked not to be, and its fingerprints are the same either way
+	_, kept, _ := run(t, "", "baseline", "--redact=false", path)
+	if len(leaks(kept)) == 0 {
+		t.Fatalf("the baseline's messages quote none of the credentials, so this proves nothing:\n%s", kept)
+	}
+	_, masked, errOut := run(t, "", "baseline", path)
+	if l := leaks(masked); len(l) > 0 {
+		t.Errorf("the baseline shows %v", l)
+	}
+	if !strings.Contains(masked, "[REDACTED]") {
+		t.Errorf("the baseline shows no mask:\n%s", masked)
+	}
+	fingerprints := func(doc string) []string {
+		var b struct {
+			Findings []struct{ Fingerprint string }
+		}
+		if err := json.Unmarshal([]byte(doc), &b); err != nil {
+			t.Fatalf("baseline: %v\n%s%s", err, doc, errOut)
+		}
+		var fps []string
+		for _, f := range b.Findings {
+			fps = append(fps, f.Fingerprint)
+		}
+		return fps
+	}
+	if a, b := fingerprints(masked), fingerprints(kept); len(a) == 0 || !slices.Equal(a, b) {
+		t.Errorf("fingerprints of the redacted baseline %v, of the kept one %v", a, b)
+	}
+	base := filepath.Join(t.TempDir(), "baseline.json")
+	if err := os.WriteFile(base, []byte(masked), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := run(t, "", "audit", "--baseline", base, "--format", "json", path); code != 0 || strings.Contains(out, `"baseline_state": "new"`) || !strings.Contains(out, `"baseline_state": "unchanged"`) {
+		t.Errorf("audited against its redacted baseline: exit %d, %s%s", code, out, errOut)
 	}
 }
 
