@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 
@@ -67,15 +69,38 @@ func loadBaseline(path string) (map[string]bool, error) {
 		return nil, usageError("--baseline: %v", err)
 	}
 	var b report.BaselineFile
-	if err := json.Unmarshal(data, &b); err != nil || b.Tool != "compaudit" {
-		if err == nil {
-			err = fmt.Errorf("not a compaudit baseline (no \"tool\": \"compaudit\")")
-		}
-		return nil, usageError("--baseline %s: %v", path, err)
+	if err := json.Unmarshal(data, &b); err != nil {
+		return nil, usageError("--baseline %s: not a baseline: %v", jsonErrorAt(path, data, err), err)
+	}
+	if b.Tool != "compaudit" {
+		return nil, usageError("--baseline %s: not a compaudit baseline (no \"tool\": \"compaudit\")", path)
 	}
 	known := map[string]bool{}
 	for _, f := range b.Findings {
 		known[f.Fingerprint] = true
 	}
 	return known, nil
+}
+
+// jsonErrorAt is path with the line and column (in bytes, from 1) where
+// encoding/json stopped, as editors take them: a baseline is edited by hand
+// and merged, and "unexpected end of JSON input" alone says not where.
+func jsonErrorAt(path string, data []byte, err error) string {
+	var off int64
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax) && syntax.Offset >= int64(len(data)):
+		off = int64(len(data)) // cut short: where it ends
+	case errors.As(err, &syntax):
+		off = syntax.Offset - 1 // the offset is of the byte after the one at fault
+	case errors.As(err, &typ):
+		off = typ.Offset - 1
+	default:
+		return path
+	}
+	before := data[:min(max(off, 0), int64(len(data)))]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := len(before) - bytes.LastIndexByte(before, '\n')
+	return fmt.Sprintf("%s:%d:%d", path, line, col)
 }

@@ -294,3 +294,29 @@ func TestCompletion(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselineErrorsSayWhere: a baseline is edited by hand and merged; one
+// that is not JSON is a usage error naming its file, line and column, and
+// one that is JSON but not a baseline says so.
+func TestBaselineErrorsSayWhere(t *testing.T) {
+	dir := t.TempDir()
+	p := copyTo(t, drift, dir)
+	for _, c := range []struct{ doc, want string }{
+		// a trailing comma left by a merge
+		{"{\n  \"tool\": \"compaudit\",\n  \"findings\": [\n    {\"fingerprint\": \"a\"},\n  ]\n}\n", "base.json:5:3: not a baseline: invalid character ']'"},
+		// cut short
+		{"{\n  \"tool\": \"compaudit\",\n  \"findings\": [\n", "base.json:4:1: not a baseline: unexpected end of JSON input"},
+		// findings as an object
+		{`{"tool": "compaudit", "findings": {"a": 1}}`, "base.json:1:35: not a baseline: json: cannot unmarshal object"},
+		{`{"findings": []}`, `base.json: not a compaudit baseline (no "tool": "compaudit")`},
+	} {
+		base := filepath.Join(dir, "base.json")
+		if err := os.WriteFile(base, []byte(c.doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errOut := run(t, "", "audit", "--baseline", base, p)
+		if code != ExitUsage || !strings.Contains(errOut, "--baseline "+dir+string(filepath.Separator)+c.want) {
+			t.Errorf("%q: exit %d, %s\nwant it to say %s", c.doc, code, errOut, c.want)
+		}
+	}
+}
