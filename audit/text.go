@@ -427,15 +427,22 @@ func isIdentByte(c byte) bool { return isWordByte(c) || c >= 0x80 }
 // isWordByte is \w, as \b reads it: ASCII letters, digits and '_'.
 func isWordByte(c byte) bool { return c == '_' || isDigit(c) || asciiLetter(c) }
 
-// clip shortens s to at most n bytes on a rune boundary, marking the cut.
+// clip shortens s to at most n bytes, marking the cut. It cuts at the last
+// white space within the n bytes, so a word is shown whole or not at all: a
+// key or a token cut in two no longer has the shape --redact looks for, and
+// the reports showed its first part. Only a first word longer than n bytes
+// is cut inside, on a rune boundary.
 func clip(s string, n int) string {
 	s = strings.TrimSpace(s)
 	if len(s) <= n {
 		return s
 	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
+	cut := strings.LastIndexAny(s[:n+1], " \t\n\r\f\v")
+	if cut <= 0 {
+		cut = n
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
 	}
 	return strings.TrimSpace(s[:cut]) + "…"
 }

@@ -177,3 +177,27 @@ func FuzzMayCommit(f *testing.F) {
 	}
 	f.Fuzz(checkMayCommit)
 }
+
+// TestClip: an excerpt is cut at white space, so a word — a token the
+// reports will mask — is shown whole or not at all; only a first word
+// longer than the excerpt is cut inside it, and never inside a character.
+func TestClip(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"short enough", 20, "short enough"},
+		{"  trimmed  ", 20, "trimmed"},
+		{"wrote creds = ghp_0123456789abcdefghijABCDEFGHIJklmnop", 30, "wrote creds =…"},
+		{"complete\neyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJlMDEyMzQ", 40, "complete…"},
+		{"exactly ten and more", 11, "exactly ten…"}, // the space right after the limit keeps the word
+		{"exactly ten and more", 10, "exactly…"},
+		{"averyveryverylongfirstword and more", 10, "averyveryv…"},
+		{"ééééé", 5, "éé…"},
+	} {
+		if got := clip(c.s, c.n); got != c.want {
+			t.Errorf("clip(%q, %d) = %q, want %q", c.s, c.n, got, c.want)
+		}
+	}
+}

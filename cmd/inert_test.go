@@ -29,19 +29,19 @@ var structural = map[string]bool{
 	"userType": true, "level": true, "phase": true,
 }
 
-// hostileRecord puts hostile in every string of a record but the
-// structural ones: after its first word when inside, else at its end.
-// Ids are changed alike everywhere, so links still hold, and a string that
-// holds JSON (a Codex call's arguments) is changed inside.
-func hostileRecord(v any, key string, inside bool) any {
+// mapStrings applies change to every string of a record but the
+// structural ones, and to the strings inside a string that holds JSON (a
+// Codex call's arguments). change must map equal strings alike, so ids
+// still link the records.
+func mapStrings(v any, key string, change func(string) string) any {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			x[k] = hostileRecord(e, k, inside)
+			x[k] = mapStrings(e, k, change)
 		}
 	case []any:
 		for i, e := range x {
-			x[i] = hostileRecord(e, key, inside)
+			x[i] = mapStrings(e, key, change)
 		}
 	case string:
 		if structural[key] || x == "" {
@@ -49,21 +49,20 @@ func hostileRecord(v any, key string, inside bool) any {
 		}
 		var inner any
 		if (x[0] == '{' || x[0] == '[') && json.Unmarshal([]byte(x), &inner) == nil {
-			b, err := json.Marshal(hostileRecord(inner, key, inside))
+			b, err := json.Marshal(mapStrings(inner, key, change))
 			if err != nil {
 				panic(err)
 			}
 			return string(b)
 		}
-		if i := strings.IndexByte(x, ' '); inside && i > 0 {
-			return x[:i] + hostile + x[i:]
-		}
-		return x + hostile
+		return change(x)
 	}
 	return v
 }
 
-func hostileLines(t *testing.T, data []byte, inside bool) []byte {
+// mapLines applies change to every string of every record of a JSONL file
+// (mapStrings).
+func mapLines(t *testing.T, data []byte, change func(string) string) []byte {
 	t.Helper()
 	var out bytes.Buffer
 	for line := range strings.Lines(string(data)) {
@@ -75,11 +74,22 @@ func hostileLines(t *testing.T, data []byte, inside bool) []byte {
 		}
 		enc := json.NewEncoder(&out)
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(hostileRecord(v, "", inside)); err != nil {
+		if err := enc.Encode(mapStrings(v, "", change)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return out.Bytes()
+}
+
+// hostileLines puts hostile in every string of a file's records but the
+// structural ones: after its first word when inside, else at its end.
+func hostileLines(t *testing.T, data []byte, inside bool) []byte {
+	return mapLines(t, data, func(x string) string {
+		if i := strings.IndexByte(x, ' '); inside && i > 0 {
+			return x[:i] + hostile + x[i:]
+		}
+		return x + hostile
+	})
 }
 
 // unsafeForDisplay is the first character of s that could change a

@@ -2,12 +2,15 @@ package cmd
 
 import (
 	"encoding/json"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 )
 
 // alnumRuns are the runs of eight letters and digits or more.
@@ -158,6 +161,110 @@ func TestRedactColouredSecret(t *testing.T) {
 			if strings.Contains(red, s) {
 				t.Errorf("%s --redact still shows %s", f, s)
 			}
+		}
+	}
+}
+
+// TestRedactEverywhere: every string of the shipped transcripts (the
+// Claude Code incidents, a Codex rollout, a multi-agent run) is given a
+// credential on a line of its own and another after a control character,
+// as a tool prints them, so every field any view quotes holds one. With
+// --redact no command, in no format, shows eight letters and digits of any
+// of them in a row, whatever a format escapes them with; a baseline does
+// not by default. Without --redact each command shows some, or the check
+// would prove nothing.
+func TestRedactEverywhere(t *testing.T) {
+	secrets := []string{
+		"ghp_0123456789abcdefghijABCDEFGHIJklmnop",
+		"AKIAI44QH8DHBEXAMPLE",
+		"sk-proj-Xq3T9vLm2PzR8sKw4NbY7cHd1FgJ6uAe",
+		"xoxb-2214839127-7781034459-Lm4Kq9Zr",
+		"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",
+		"glpat-u8jzPde0IgxLd6GncfBA",
+		"eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJhdWQiOiIzMjU1NTk0MDU1OSJ9.Mh2Q7sZrA9kX4wBvT1nC8pLd",
+	}
+	// equal strings get the same credentials, so ids still link records
+	pick := func(x string, k int) string {
+		h := fnv.New32a()
+		h.Write([]byte(x))
+		return secrets[(int(h.Sum32())+k)%len(secrets)]
+	}
+	withSecrets := func(x string) string {
+		return x + "\n" + pick(x, 0) + " then\a" + pick(x, 1) + "."
+	}
+	read := func(p string) []byte {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	ar, err := txtar.ParseFile("../testdata/transcripts/audit/codex-patch-not-run.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	inputs := map[string][]byte{
+		"incident.jsonl":                         read("../testdata/transcripts/incident-claude.jsonl"),
+		"drift.jsonl":                            read("../testdata/transcripts/incident-drift-claude.jsonl"),
+		"rollout-2026-03-09T14-10-00-0311.jsonl": ar.Files[0].Data,
+		"multi.jsonl":                            read("../testdata/transcripts/multiagent-canonical.jsonl"),
+	}
+	var names []string
+	for name, data := range inputs {
+		names = append(names, name)
+		if err := os.WriteFile(filepath.Join(dir, name), mapLines(t, data, withSecrets), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slices.Sort(names)
+	var commands [][]string
+	for _, name := range names {
+		p := filepath.Join(dir, name)
+		for _, f := range []string{"text", "markdown", "html", "json", "ndjson", "sarif"} {
+			commands = append(commands, []string{"audit", "--format", f, "--min-severity", "note", "--fail-on", "none", p})
+		}
+		for _, c := range []string{"ledger", "replay"} {
+			commands = append(commands, []string{c, p}, []string{c, "--format", "json", p})
+		}
+		commands = append(commands, []string{"baseline", p})
+	}
+	multi := filepath.Join(dir, "multi.jsonl")
+	commands = append(commands, []string{"agents", multi}, []string{"agents", "--format", "json", multi},
+		[]string{"audit", "--format", "text", "--fail-on", "none", dir})
+
+	shows := func(out string) []string {
+		var found []string
+		for _, s := range secrets {
+			for _, run := range alnumRuns.FindAllString(s, -1) {
+				if strings.Contains(out, run) {
+					found = append(found, run)
+					break
+				}
+			}
+		}
+		return found
+	}
+	for _, c := range commands {
+		last := len(c) - 1
+		_, plain, errOut := run(t, "", append(c[:last:last], "--redact=false", c[last])...)
+		if len(shows(plain)) == 0 {
+			t.Errorf("%v --redact=false shows no credential, so this proves nothing: %s", c, errOut)
+		}
+		redact := "--redact"
+		if c[0] == "baseline" || slices.Contains(c, "markdown") || slices.Contains(c, "html") {
+			redact = "--redact=true" // and by default, below
+			_, out, _ := run(t, "", c...)
+			if s := shows(out); len(s) > 0 {
+				t.Errorf("%v shows %v by default", c, s)
+			}
+		}
+		_, out, errOut := run(t, "", append(c[:last:last], redact, c[last])...)
+		if out == "" {
+			t.Errorf("%v: no output: %s", c, errOut)
+		}
+		if s := shows(out); len(s) > 0 {
+			t.Errorf("%v --redact shows %v", c, s)
 		}
 	}
 }
