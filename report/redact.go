@@ -82,8 +82,12 @@ var secretPatterns = sync.OnceValue(func() []secretPattern {
 			`\b(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}\b`, 0, 0),
 		newPattern("Azure key", []string{"AccountKey", "SharedAccessKey"},
 			`(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/=]{40,})`, 1, 0),
+		// a header, a payload and a signature; or the first two, or the
+		// first and part of the second, with the rest cut off by an
+		// excerpt (…): a JWT is long, and an excerpt that ends inside it
+		// showed what it kept
 		newPattern("JSON web token", []string{"eyJ"},
-			`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`, 0, 0),
+			`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ(?:[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}|[A-Za-z0-9_\-]*(?:\.[A-Za-z0-9_\-]*)?…)`, 0, 0),
 		newPattern("bearer token", []string{"bearer", "basic"},
 			`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9\-._~+/]{16,}=*)`, 1, 0),
 		newPattern("password in URL", []string{"://"},

@@ -63,6 +63,8 @@ var redactCases = []struct{ in, secret string }{
 	{"$ gcloud auth print-identity-token\neyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJhdWQiOiIzMjU1NTk0MDU1OSJ9.Mh2Q7sZrA9kX4wBvT1nC8pLd", "eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJhdWQiOiIzMjU1NTk0MDU1OSJ9.Mh2Q7sZrA9kX4wBvT1nC8pLd"},
 	{"$ security find-generic-password -s slack-bot -w\nxoxb-2214839127-7781034459-Lm4Kq9Zr", "xoxb-2214839127-7781034459-Lm4Kq9Zr"},
 	{"$ echo $GOOGLE_API_KEY\nAIzaSyD8fK2mQ9xL4vT7nR1pW6cB3hJ5gY0eZsU", "AIzaSyD8fK2mQ9xL4vT7nR1pW6cB3hJ5gY0eZsU"},
+	// a JSON web token an excerpt cut inside its signature: what it kept
+	{"wrote auth/session = eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJhdWQiOiIzMjU1NTk0MDU1OSJ9.Mh2Q7sZ…", "eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJhdWQiOiIzMjU1NTk0MDU1OSJ9.Mh2Q7sZ"},
 	// keys named for what they sign or open, and API key headers
 	{"JWT_SIGNING_KEY=9f8e7d6c5b4a39281706", "9f8e7d6c5b4a39281706"},
 	{"APP_KEY=base64:Zm9vYmFyMTIzNDU2Nzg5MGFiY2RlZg==", "Zm9vYmFyMTIzNDU2Nzg5MGFiY2RlZg=="},
