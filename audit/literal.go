@@ -65,7 +65,88 @@ func findLiterals(text string) []literalHit {
 		}
 	}
 	hits = appendLabelled(text, hits)
-	return dedupeHits(hits)
+	return dedupeHits(outsideKeyBlocks(text, hits))
+}
+
+// outsideKeyBlocks drops the hits inside a PEM block: a private key or a
+// certificate pasted into a turn or written by a call. Each of its body
+// lines read as a literal of its own, and a summary that left the block
+// out dropped two dozen of them; quoted alone, a line of a private key is
+// no longer anything redaction can tell for a secret, so every report
+// showed it.
+func outsideKeyBlocks(text string, hits []literalHit) []literalHit {
+	if !strings.Contains(text, "-----BEGIN ") {
+		return hits
+	}
+	blocks := pemBlocks(text)
+	kept := hits[:0]
+	for _, h := range hits {
+		inside := false
+		for _, b := range blocks {
+			inside = inside || h.start >= b[0] && h.start < b[1]
+		}
+		if !inside {
+			kept = append(kept, h)
+		}
+	}
+	return kept
+}
+
+// pemBlocks are the spans of text's PEM blocks: a -----BEGIN LABEL----- line,
+// the body, and the END line; or, where the END line is missing (a block
+// cut short), the body lines that follow, made of base64 and the header
+// fields an encrypted key has (Proc-Type:, DEK-Info:).
+func pemBlocks(text string) [][2]int {
+	var blocks [][2]int
+	for from := 0; ; {
+		i := strings.Index(text[from:], "-----BEGIN ")
+		if i < 0 {
+			return blocks
+		}
+		start := from + i
+		end := lineEnd(text, start)
+		for end < len(text) {
+			next := lineEnd(text, end+1)
+			line := strings.TrimSpace(text[end+1 : next])
+			if strings.HasPrefix(line, "-----END ") {
+				end = next
+				break
+			}
+			if !isPEMBodyLine(line) {
+				break
+			}
+			end = next
+		}
+		blocks = append(blocks, [2]int{start, end})
+		from = max(end, start+1)
+	}
+}
+
+// lineEnd is the index of the line break that ends the line holding i, or
+// len(text).
+func lineEnd(text string, i int) int {
+	if i >= len(text) {
+		return len(text)
+	}
+	if j := strings.IndexByte(text[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(text)
+}
+
+// isPEMBodyLine reports a line a PEM body holds: base64, a header field,
+// or nothing.
+func isPEMBodyLine(line string) bool {
+	if strings.HasPrefix(line, "Proc-Type:") || strings.HasPrefix(line, "DEK-Info:") || strings.HasPrefix(line, "Comment:") {
+		return true
+	}
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=') {
+			return false
+		}
+	}
+	return true
 }
 
 // appendQuoted finds `code spans` and "quoted identifiers". A quoted

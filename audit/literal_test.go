@@ -164,3 +164,28 @@ func TestDedupeHitsMany(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyBlocksHoldNoLiterals: a private key pasted into a turn, whole or
+// cut short, and an encrypted one with its header fields, give no literal
+// of their body lines; what the turn says around them still does.
+func TestKeyBlocksHoldNoLiterals(t *testing.T) {
+	const body = "MIIEowIBAAKCAQEA1c7+9z5Pad7OejecsQ0bu3aozN3tihPmljnnudb9G3HECdnH\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAABlwAAAAdzc2gtcn\n"
+	for _, text := range []string{
+		"Use this deploy key for s3://acme-stage-07/:\n-----BEGIN RSA PRIVATE KEY-----\n" + body + "-----END RSA PRIVATE KEY-----\nthen run deploy.sh on host web-3.internal.",
+		"Use this deploy key for s3://acme-stage-07/:\n-----BEGIN RSA PRIVATE KEY-----\n" + body + "then run deploy.sh on host web-3.internal.",
+		"Use this deploy key for s3://acme-stage-07/:\n-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\n" + body + "-----END RSA PRIVATE KEY-----\nthen run deploy.sh on host web-3.internal.",
+	} {
+		var got []string
+		for _, h := range findLiterals(text) {
+			got = append(got, h.value)
+			if strings.Contains(body, h.value) || strings.Contains(h.value, "3F17F5316E2BAC89") {
+				t.Errorf("%q: a literal from the key: %q", text[:60], h.value)
+			}
+		}
+		for _, want := range []string{"s3://acme-stage-07/", "deploy.sh", "web-3.internal"} {
+			if !slices.Contains(got, want) {
+				t.Errorf("%q: literals %q, want %q among them", text[:60], got, want)
+			}
+		}
+	}
+}
