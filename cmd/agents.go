@@ -24,7 +24,7 @@ fired.`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ro := report.Options{Color: a.colorOut(), Version: Version(), Redact: redact.forFormat(format)}
-			w, flush := redacting(a.streams.Out, ro.Redact)
+			w := redacting(a.streams.Out, ro.Redact)
 			n := rules.BreadthBaselineTurns
 			newStream, err := pick(format, map[string]func(io.Writer, int, report.Options) report.Stream{
 				"text": report.NewAgentsText,
@@ -33,7 +33,7 @@ fired.`,
 			if err != nil {
 				return err
 			}
-			return runView(a, &in, args, newStream(w, n, ro), flush, false)
+			return runView(a, &in, args, newStream(w, n, ro), w, false)
 		},
 	}
 	in.register(c)

@@ -180,7 +180,8 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 	}
 	policy := setup.policy(known)
 	failing := 0 // findings that fail the run
-	health, err := auditEach(a, &opts.input, args, setup.options, full, func(r *audit.Result) error {
+	redacts := slices.ContainsFunc(dests, func(d *destination) bool { return d.redact })
+	health, err := auditEach(a, &opts.input, args, setup.options, full, redacts, func(r *audit.Result, secrets []string) error {
 		policy.apply(r)
 		for i := range r.Findings {
 			if f := &r.Findings[i]; threshold > 0 && f.Severity >= threshold && f.Counts() {
@@ -188,7 +189,7 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 			}
 		}
 		for _, d := range dests {
-			if err := d.transcript(r); err != nil {
+			if err := d.transcript(r, secrets); err != nil {
 				return err
 			}
 		}
@@ -226,9 +227,8 @@ type destination struct {
 	opts   report.Options
 	redact bool
 	file   *os.File
-	made   bool         // file is a regular file this run wrote: removed if the run stops early
-	w      io.Writer    // what renders write to
-	flush  func() error // writes what was rendered since the last flush, redacted
+	made   bool      // file is a regular file this run wrote: removed if the run stops early
+	w      *redactor // what renders write to
 	stream report.Stream
 }
 
@@ -245,18 +245,19 @@ func (d *destination) open(a *app) error {
 		d.file, d.made, dst = fh, regular, fh
 		d.opts.Color = false
 	}
-	d.w, d.flush = redacting(dst, d.redact)
+	d.w = redacting(dst, d.redact)
 	d.opts.Redact = d.redact
 	d.stream = renderers[d.out.format](d.w, d.view, d.opts)
 	return nil
 }
 
-// transcript gives the output one result.
-func (d *destination) transcript(r *audit.Result) error {
+// transcript gives the output one result and its secret literals.
+func (d *destination) transcript(r *audit.Result, secrets []string) error {
+	d.w.learn(secrets)
 	if err := d.stream.Transcript(r); err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}
 	}
-	if err := d.flush(); err != nil {
+	if err := d.w.flush(); err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}
 	}
 	return nil
@@ -267,7 +268,7 @@ func (d *destination) finish() error {
 	if err := d.stream.Close(); err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}
 	}
-	if err := d.flush(); err != nil {
+	if err := d.w.flush(); err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}
 	}
 	return d.close()
@@ -372,7 +373,7 @@ func (p *findingPolicy) warnUnused(a *app) {
 // audited or waiting ahead of the one use is to take next, so a run over
 // any number of sessions holds a bounded number of results; use keeps
 // none of them.
-func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, full bool, use func(*audit.Result) error) (*inputHealth, error) {
+func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, full, secrets bool, use func(*audit.Result, []string) error) (*inputHealth, error) {
 	popts, err := in.parseOptions(a.streams)
 	if err != nil {
 		return nil, err
@@ -398,9 +399,10 @@ func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, ful
 	aopts.Holding = budget.hold
 	prog := newProgress(a, len(transcripts))
 	type outcome struct {
-		res  *audit.Result
-		err  error
-		done chan struct{}
+		res     *audit.Result
+		secrets []string // report.SecretsOf, read before the result is trimmed
+		err     error
+		done    chan struct{}
 	}
 	outs := make([]outcome, len(transcripts))
 	for i := range outs {
@@ -424,6 +426,9 @@ func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, ful
 				defer func() { <-sem }()
 				defer close(outs[i].done)
 				outs[i].res, outs[i].err = auditOne(t, popts, aopts)
+				if outs[i].res != nil && secrets {
+					outs[i].secrets = report.SecretsOf(outs[i].res)
+				}
 				if outs[i].res != nil && !full {
 					outs[i].res.Trim()
 				}
@@ -433,15 +438,15 @@ func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, ful
 	defer prog.finish()
 	for i, t := range transcripts {
 		<-outs[i].done
-		res, err := outs[i].res, outs[i].err
-		outs[i].res = nil // use decides whether it stays
+		res, secrets, err := outs[i].res, outs[i].secrets, outs[i].err
+		outs[i].res, outs[i].secrets = nil, nil // use decides whether they stay
 		if err != nil {
 			return nil, &ExitError{Code: ExitInternal, Err: fmt.Errorf("%s: %w", t.Path, err)}
 		}
 		prog.clear()
 		health.files(a, res.Files)
 		if readableAny(res.Files) {
-			if err := use(res); err != nil {
+			if err := use(res, secrets); err != nil {
 				return nil, err
 			}
 		}

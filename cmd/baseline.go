@@ -38,10 +38,11 @@ the transcript said, so secret-shaped strings in it are masked unless
 			// results are not kept
 			policy := setup.policy(nil)
 			// made to be committed, so redacted unless asked not to be
-			w, flush := redacting(a.streams.Out, redact.or(true))
+			w := redacting(a.streams.Out, redact.or(true))
 			file := report.NewBaseline(w, report.Options{Version: Version(), Redact: redact.or(true)})
-			health, err := auditEach(a, &in, args, setup.options, false, func(r *audit.Result) error {
+			health, err := auditEach(a, &in, args, setup.options, false, w.on, func(r *audit.Result, secrets []string) error {
 				policy.apply(r)
+				w.learn(secrets)
 				return file.Transcript(r)
 			})
 			if err != nil {
@@ -51,7 +52,7 @@ the transcript said, so secret-shaped strings in it are masked unless
 			if err := file.Close(); err != nil {
 				return &ExitError{Code: ExitInternal, Err: err}
 			}
-			if err := flush(); err != nil {
+			if err := w.flush(); err != nil {
 				return &ExitError{Code: ExitInternal, Err: err}
 			}
 			return health.exit()

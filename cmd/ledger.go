@@ -44,7 +44,7 @@ func ledgerRun(a *app, opts *ledgerOptions, args []string) error {
 	}
 	v := report.LedgerView{At: opts.at}
 	ro := report.Options{Color: a.colorOut(), Version: Version(), Redact: opts.redact.forFormat(opts.format)}
-	w, flush := redacting(a.streams.Out, ro.Redact)
+	w := redacting(a.streams.Out, ro.Redact)
 	newStream, err := pick(opts.format, map[string]func(io.Writer, report.LedgerView, report.Options) report.Stream{
 		"text":   report.NewLedgerText,
 		"json":   report.NewLedgerJSON,
@@ -53,7 +53,7 @@ func ledgerRun(a *app, opts *ledgerOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	return runView(a, &opts.input, args, newStream(w, v, ro), flush, false)
+	return runView(a, &opts.input, args, newStream(w, v, ro), w, false)
 }
 
 // runView reads transcripts for a view of the replay rather than of the
@@ -61,18 +61,19 @@ func ledgerRun(a *app, opts *ledgerOptions, args []string) error {
 // as soon as it and every one before it are done, and dropped, so a view
 // over a folder holds only the results in flight. summaries keeps every
 // boundary's post-compaction text, for a view that shows it.
-func runView(a *app, in *inputOptions, args []string, s report.Stream, flush func() error, summaries bool) error {
+func runView(a *app, in *inputOptions, args []string, s report.Stream, w *redactor, summaries bool) error {
 	setup, err := newAuditSetup(a)
 	if err != nil {
 		return err
 	}
 	setup.options.Rules = nil
 	setup.options.KeepSummaries = summaries
-	health, err := auditEach(a, in, args, setup.options, true, func(r *audit.Result) error {
+	health, err := auditEach(a, in, args, setup.options, true, w.on, func(r *audit.Result, secrets []string) error {
+		w.learn(secrets)
 		if err := s.Transcript(r); err != nil {
 			return &ExitError{Code: ExitInternal, Err: err}
 		}
-		if err := flush(); err != nil {
+		if err := w.flush(); err != nil {
 			return &ExitError{Code: ExitInternal, Err: err}
 		}
 		return nil
@@ -83,7 +84,7 @@ func runView(a *app, in *inputOptions, args []string, s report.Stream, flush fun
 	if err := s.Close(); err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}
 	}
-	if err := flush(); err != nil {
+	if err := w.flush(); err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}
 	}
 	return health.exit()

@@ -37,9 +37,9 @@ func (r *redactFlag) forFormat(format string) bool {
 	return r.or(format == "markdown" || format == "html")
 }
 
-// redacting returns the writer to render into, and the flush that writes
-// what was rendered since the last flush to w, redacted or not. A streamed
-// audit flushes after each transcript, so a secret is looked for within one
+// redactor is what renderers write into: flush writes what was rendered
+// since the last flush to the output, redacted or not. A streamed audit
+// flushes after each transcript, so a secret is looked for within one
 // transcript's part of the output, and a reader of the stream sees each
 // transcript as it is done.
 //
@@ -48,15 +48,42 @@ func (r *redactFlag) forFormat(format string) bool {
 // output each piece was a write(2): 182,509 of them for the HTML report of
 // the 100 MB bench session, which made it 1.6 times slower than with
 // redaction on.
-func redacting(w io.Writer, on bool) (io.Writer, func() error) {
+type redactor struct {
+	out   io.Writer
+	on    bool
+	buf   bytes.Buffer  // what was rendered, when on
+	bw    *bufio.Writer // when off
+	known []string      // secret literals of the results rendered (learn)
+}
+
+func redacting(w io.Writer, on bool) *redactor {
+	r := &redactor{out: w, on: on}
 	if !on {
-		bw := bufio.NewWriterSize(w, 64<<10)
-		return bw, bw.Flush
+		r.bw = bufio.NewWriterSize(w, 64<<10)
 	}
-	var buf bytes.Buffer
-	return &buf, func() error {
-		_, err := w.Write(report.Redact(buf.Bytes()))
-		buf.Reset()
-		return err
+	return r
+}
+
+func (r *redactor) Write(p []byte) (int, error) {
+	if r.on {
+		return r.buf.Write(p)
 	}
+	return r.bw.Write(p)
+}
+
+// learn adds the secret literals of a result (report.SecretsOf) to what
+// is masked from here on, whatever shows them.
+func (r *redactor) learn(secrets []string) {
+	if r.on {
+		r.known = append(r.known, secrets...)
+	}
+}
+
+func (r *redactor) flush() error {
+	if !r.on {
+		return r.bw.Flush()
+	}
+	_, err := r.out.Write(report.RedactKnown(r.buf.Bytes(), r.known))
+	r.buf.Reset()
+	return err
 }

@@ -174,20 +174,38 @@ func TestRedactColouredSecret(t *testing.T) {
 // not by default. Without --redact each command shows some, or the check
 // would prove nothing.
 func TestRedactEverywhere(t *testing.T) {
-	secrets := []string{
-		"ghp_0123456789abcdefghijABCDEFGHIJklmnop",
-		"AKIAI44QH8DHBEXAMPLE",
-		"sk-proj-Xq3T9vLm2PzR8sKw4NbY7cHd1FgJ6uAe",
-		"xoxb-2214839127-7781034459-Lm4Kq9Zr",
-		"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",
-		"glpat-u8jzPde0IgxLd6GncfBA",
-		"eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJhdWQiOiIzMjU1NTk0MDU1OSJ9.Mh2Q7sZrA9kX4wBvT1nC8pLd",
+	// how each credential is written, and the part that must not show:
+	// tokens that show what they are by themselves, and values that only
+	// their name tells for secrets — quoted without it (a literal, a
+	// citation), they are masked as the values they were seen to be
+	forms := [][2]string{
+		{"ghp_0123456789abcdefghijABCDEFGHIJklmnop", ""},
+		{"AKIAI44QH8DHBEXAMPLE", ""},
+		{"sk-proj-Xq3T9vLm2PzR8sKw4NbY7cHd1FgJ6uAe", ""},
+		{"xoxb-2214839127-7781034459-Lm4Kq9Zr", ""},
+		{"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", ""},
+		{"glpat-u8jzPde0IgxLd6GncfBA", ""},
+		{"eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.eyJhdWQiOiIzMjU1NTk0MDU1OSJ9.Mh2Q7sZrA9kX4wBvT1nC8pLd", ""},
+		{"postgres://deploy:hunter2xQ9z@db-3.internal:5432/app", "hunter2xQ9z"},
+		{"API_KEY=9f8e7d6c5b4a39281706", "9f8e7d6c5b4a39281706"},
+		{"Authorization: Bearer 7c1e5a9b3d2f4e6a8c0b1d3f5e7a9c2b", "7c1e5a9b3d2f4e6a8c0b1d3f5e7a9c2b"},
+		{`"client_secret": "a8f5f167f44f4964e6c998dee827110c"`, "a8f5f167f44f4964e6c998dee827110c"},
+		{"AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==", "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="},
+		{"mysql --password s3cr3tPa55word app", "s3cr3tPa55word"},
+		{"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1c7+9z5Pad7OejecsQ0bu3aozN3tihPmljnnudb9G3HECdnH\n-----END RSA PRIVATE KEY-----", "MIIEowIBAAKCAQEA1c7+9z5Pad7OejecsQ0bu3aozN3tihPmljnnudb9G3HECdnH"},
+	}
+	var secrets []string
+	for i, f := range forms {
+		if f[1] == "" {
+			forms[i][1] = f[0]
+		}
+		secrets = append(secrets, forms[i][1])
 	}
 	// equal strings get the same credentials, so ids still link records
 	pick := func(x string, k int) string {
 		h := fnv.New32a()
 		h.Write([]byte(x))
-		return secrets[(int(h.Sum32())+k)%len(secrets)]
+		return forms[(int(h.Sum32())+k)%len(forms)][0]
 	}
 	// at a string's end, and after its first word
 	withSecrets := func(x string) string {
@@ -286,6 +304,15 @@ func redactEverywhere(t *testing.T, secrets []string, change func(string) string
 		}
 		if s := shows(out); len(s) > 0 {
 			t.Errorf("%v --redact shows %v", c, s)
+			if os.Getenv("SHOWLEAK") != "" {
+				for _, l := range strings.Split(out, "\n") {
+					for _, x := range s {
+						if strings.Contains(l, x) {
+							t.Log(l)
+						}
+					}
+				}
+			}
 		}
 	}
 }

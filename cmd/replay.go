@@ -29,7 +29,7 @@ func newReplayCmd(a *app) *cobra.Command {
 			}
 			ro := report.Options{Color: a.colorOut(), Version: Version(), Redact: opts.redact.forFormat(opts.format)}
 			v := report.ReplayView{Boundary: opts.boundary, Agent: opts.agent}
-			w, flush := redacting(a.streams.Out, ro.Redact)
+			w := redacting(a.streams.Out, ro.Redact)
 			newStream, err := pick(opts.format, map[string]func(io.Writer, report.ReplayView, report.Options) report.Stream{
 				"text": report.NewReplayText,
 				"json": report.NewReplayJSON,
@@ -37,7 +37,7 @@ func newReplayCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return runView(a, &opts.input, args, newStream(w, v, ro), flush, true) // it shows each summary
+			return runView(a, &opts.input, args, newStream(w, v, ro), w, true) // it shows each summary
 		},
 	}
 	opts.input.register(c)

@@ -52,7 +52,7 @@ func TestAuditEachHoldsFewResults(t *testing.T) {
 		a := &app{streams: &Streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}, global: &globalOptions{}}
 		in := &inputOptions{format: "auto", jobs: 2}
 		var used []weak.Pointer[audit.Result]
-		_, err := auditEach(a, in, []string{dir}, audit.Options{Rules: []*audit.Rule{counter}}, c.full, func(r *audit.Result) error {
+		_, err := auditEach(a, in, []string{dir}, audit.Options{Rules: []*audit.Rule{counter}}, c.full, false, func(r *audit.Result, _ []string) error {
 			if len(used) == 0 {
 				// hold the first back until no more audits start ahead of it
 				last, steady := audited.Load(), time.Now()
@@ -222,7 +222,7 @@ func TestDestinationRemovesOnlyItsFiles(t *testing.T) {
 		if err := d.open(a); err != nil {
 			t.Fatal(err)
 		}
-		if err := d.transcript(r); err != nil {
+		if err := d.transcript(r, nil); err != nil {
 			t.Fatal(err)
 		}
 		closeAll([]*destination{d})

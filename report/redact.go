@@ -5,10 +5,13 @@ import (
 	"iter"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/compaudit/compaudit/audit"
 )
 
 // Transcripts hold credentials: keys pasted into prompts, tokens echoed by
@@ -144,24 +147,62 @@ func Redact(b []byte) []byte {
 			}
 			text = lower
 		}
-		var spans [][2]int
-		for lo, hi := range p.runs(view, text) {
-			lo, hi = max(lo-1, 0), min(hi+1, len(view))
-			for _, m := range p.re.FindAllSubmatchIndex(view[lo:hi], -1) {
-				start, end := m[2*p.group], m[2*p.group+1]
-				if start < 0 || end-start < p.min || p.standalone && followsWord(view, lo+m[0]) {
-					continue
-				}
-				spans = append(spans, [2]int{lo + start, lo + end})
-			}
-		}
-		if spans != nil {
+		if spans := p.spans(view, text); spans != nil {
 			b = maskSpans(b, spans)
 			view = escapesBlanked(b)
 			lower = nil
 		}
 	}
 	return b
+}
+
+// spans are the spans of view that p masks, in order; text is view, or
+// view in lower case when p folds it.
+func (p *secretPattern) spans(view, text []byte) [][2]int {
+	var spans [][2]int
+	for lo, hi := range p.runs(view, text) {
+		lo, hi = max(lo-1, 0), min(hi+1, len(view))
+		for _, m := range p.re.FindAllSubmatchIndex(view[lo:hi], -1) {
+			start, end := m[2*p.group], m[2*p.group+1]
+			if start < 0 || end-start < p.min || p.standalone && followsWord(view, lo+m[0]) {
+				continue
+			}
+			spans = append(spans, [2]int{lo + start, lo + end})
+		}
+	}
+	return spans
+}
+
+// secretPieces is what Redact masks in s, in the pieces a report may quote
+// apart from the words around them: each word of a masked span that is
+// long enough to be told again (eight bytes and a digit, or sixteen) — a
+// value without its name, a line of a private key.
+func secretPieces(s string) []string {
+	patterns := secretPatterns()
+	view := escapesBlanked([]byte(s))
+	present := secretHints().present(view, len(patterns))
+	var lower []byte
+	var pieces []string
+	for k, p := range patterns {
+		if !present[k] {
+			continue
+		}
+		text := view
+		if p.fold {
+			if lower == nil {
+				lower = asciiLower(view)
+			}
+			text = lower
+		}
+		for _, sp := range p.spans(view, text) {
+			for _, w := range strings.Fields(s[sp[0]:sp[1]]) {
+				if len(w) >= 16 || len(w) >= 8 && strings.ContainsAny(w, "0123456789") {
+					pieces = append(pieces, w)
+				}
+			}
+		}
+	}
+	return pieces
 }
 
 // escapesBlanked returns b with every backslash escape that ends in a
@@ -173,8 +214,10 @@ func Redact(b []byte) []byte {
 // a word: the JSON report showed a GitHub token or an AWS key that a tool
 // printed on a line of its own. Blanked, the escape separates words as the
 // character it stands for does in the transcript. A backslash before a
-// letter that starts no escape (a Windows path's C:\Users) is blanked too:
-// no secret holds a backslash, so that only separates more.
+// letter that starts no escape (a Windows path's C:\Users) is blanked too,
+// and so are the backslashes before an escape (\\n, a line break in JSON
+// inside a JSON string): no secret holds a backslash, so that only
+// separates more.
 func escapesBlanked(b []byte) []byte {
 	i := bytes.IndexByte(b, '\\')
 	if i < 0 {
@@ -182,15 +225,23 @@ func escapesBlanked(b []byte) []byte {
 	}
 	v := bytes.Clone(b)
 	for i < len(v) {
-		n := wordEscapeLen(v[i:])
-		for j := i; j < i+n; j++ {
-			v[j] = ' '
+		// a run of backslashes: JSON inside a JSON string (a call's
+		// arguments) writes a line break as \\n, and the backslashes
+		// before the escape go with it
+		last := i
+		for last+1 < len(v) && v[last+1] == '\\' {
+			last++
 		}
-		next := bytes.IndexByte(v[i+1:], '\\')
+		if n := wordEscapeLen(v[last:]); n > 0 {
+			for j := i; j < last+n; j++ {
+				v[j] = ' '
+			}
+		}
+		next := bytes.IndexByte(v[last+1:], '\\')
 		if next < 0 {
 			break
 		}
-		i += 1 + next
+		i = last + 1 + next
 	}
 	return v
 }
@@ -513,4 +564,112 @@ func matchBytes(expr string) *[256]bool {
 	}
 	walk(re)
 	return &set
+}
+
+// SecretsOf is the secrets the texts of r hold — each obligation's
+// sentence, each step of a finding's evidence, each message an agent sent
+// — as pieces a report may quote apart from the words that tell them for
+// secrets. A value after "Bearer", API_KEY= or "client_secret": is a
+// literal or a reference of its own (a hash, an id), and quoted without
+// its name — in a finding's message, a ledger line, a baseline, an agent's
+// citations — no pattern tells it for a secret; nor one line of a private
+// key. Read before the result is trimmed, when its ledgers still hold
+// every obligation; RedactKnown masks them wherever r's report shows them.
+func SecretsOf(r *audit.Result) []string {
+	read := map[string]bool{}
+	found := map[string]bool{}
+	from := func(text string) {
+		if text == "" || read[text] {
+			return
+		}
+		read[text] = true
+		for _, p := range secretPieces(text) {
+			found[p] = true
+		}
+	}
+	obligation := func(o *audit.Obligation) {
+		if o != nil {
+			from(o.Sentence)
+			from(o.Text)
+		}
+	}
+	for _, l := range r.Ledgers {
+		for _, o := range l.Obligations {
+			obligation(o)
+		}
+	}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		obligation(f.Obligation)
+		for _, st := range f.Evidence.Chain {
+			from(st.Text)
+			from(st.Detail)
+		}
+		from(f.Evidence.Use)
+	}
+	if r.State != nil {
+		for _, m := range r.State.Messages {
+			if m.MessageContent != nil {
+				from(m.Text)
+			}
+		}
+	}
+	out := make([]string, 0, len(found))
+	for p := range found {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// RedactKnown is Redact, and masks as well the pieces of the known secrets
+// (SecretsOf) that b holds: whole, or cut short by an excerpt. Every piece
+// of eleven bytes or more holds one of the eight-byte windows looked for,
+// four bytes apart; a shorter one may.
+func RedactKnown(b []byte, known []string) []byte {
+	b = Redact(b)
+	var spans [][2]int
+	for _, v := range known {
+		if len(v) < 8 {
+			continue
+		}
+		// a piece of 11 bytes or more holds one of these 8-byte windows
+		for k := 0; k+8 <= len(v); k += 4 {
+			w := v[k : k+8]
+			for from := 0; ; {
+				i := bytes.Index(b[from:], []byte(w))
+				if i < 0 {
+					break
+				}
+				lo, hi := from+i, from+i+8
+				// the piece of v the match stands in
+				for j := k; lo > 0 && j > 0 && b[lo-1] == v[j-1]; j-- {
+					lo--
+				}
+				for j := k + 8; hi < len(b) && j < len(v) && b[hi] == v[j]; j++ {
+					hi++
+				}
+				spans = append(spans, [2]int{lo, hi})
+				from = hi
+			}
+		}
+	}
+	if spans == nil {
+		return b
+	}
+	return maskSpans(b, mergeSpans(spans))
+}
+
+// mergeSpans sorts spans and joins those that overlap or touch.
+func mergeSpans(spans [][2]int) [][2]int {
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	out := spans[:1]
+	for _, s := range spans[1:] {
+		if last := &out[len(out)-1]; s[0] <= last[1] {
+			last[1] = max(last[1], s[1])
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -394,7 +395,8 @@ func TestEscapesBlanked(t *testing.T) {
 		{`\x1b[31mAKIA`, `    [31mAKIA`},
 		{`\U0001f600x`, `          x`},
 		{`\u00zz`, `  00zz`},                     // \u with no four hex digits: only the pair
-		{`\\nAKIA`, `\  AKIA`},                   // a backslash written as \\, then n: blanked too
+		{`\\nAKIA`, `   AKIA`},                   // JSON inside a JSON string: the backslashes go with the escape
+		{`\\\\`, `\\\\`},                         // backslashes before no letter stay
 		{`\"quoted\" \/ \\`, `\"quoted\" \/ \\`}, // escapes ending in punctuation stay
 		{`C:\Users\me`, `C:  sers  e`},
 		{`ends\`, `ends\`},
@@ -403,5 +405,51 @@ func TestEscapesBlanked(t *testing.T) {
 		if got := string(escapesBlanked([]byte(c.in))); got != c.want {
 			t.Errorf("escapesBlanked(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestRedactKnown: a known secret is masked whole, cut short at either end
+// by an excerpt, and glued to other text; a piece shorter than eight bytes,
+// and what is no piece of it, stay.
+func TestRedactKnown(t *testing.T) {
+	const v = "7c1e5a9b3d2f4e6a8c0b1d3f5e7a9c2b"
+	for _, c := range []struct{ in, want string }{
+		{"uses " + v + ", which stood", "uses [REDACTED], which stood"},
+		{`literal "` + v[:20] + `…" (dropped)`, `literal "[REDACTED]…" (dropped)`},
+		{"…" + v[9:] + " then", "…[REDACTED] then"},
+		{"unbound:" + v, "unbound:[REDACTED]"},
+		{"short " + v[:7] + " stays", "short " + v[:7] + " stays"},
+		{"commit e4f5a6b2c9d8 stays", "commit e4f5a6b2c9d8 stays"},
+	} {
+		if got := string(RedactKnown([]byte(c.in), []string{v})); got != c.want {
+			t.Errorf("RedactKnown(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if got := string(RedactKnown([]byte("AKIAI44QH8DHBEXAMPLE"), nil)); got != "[REDACTED]" {
+		t.Errorf("RedactKnown is Redact first: %q", got)
+	}
+}
+
+// TestSecretsOf: the values the texts of a result show to be secrets by
+// their names, and a private key's lines, are known; the literals and
+// words around them are not.
+func TestSecretsOf(t *testing.T) {
+	key := "MIIEowIBAAKCAQEA1c7+9z5Pad7OejecsQ0bu3aozN3tihPmljnnudb9G3HECdnH"
+	r := &audit.Result{
+		Ledgers: map[string]*audit.Ledger{"main": {Obligations: []*audit.Obligation{
+			{Kind: audit.KindLiteral, Literal: "7c1e5a9b3d2f4e6a8c0b1d3f5e7a9c2b", Text: "7c1e5a9b3d2f4e6a8c0b1d3f5e7a9c2b",
+				Sentence: "call it with Authorization: Bearer 7c1e5a9b3d2f4e6a8c0b1d3f5e7a9c2b on staging"},
+			{Kind: audit.KindLiteral, Literal: "s3://acme-stage-07/", Text: "s3://acme-stage-07/", Sentence: "deploy to s3://acme-stage-07/ only"},
+		}}},
+		Findings: []audit.Finding{{Rule: "unbound-reference", Evidence: audit.Evidence{Chain: []audit.Step{
+			{Kind: "used", Text: `npm "client_secret": "a8f5f167f44f4964e6c998dee827110c" test`},
+			{Kind: "stated", Text: "-----BEGIN RSA PRIVATE KEY-----\n" + key + "\n-----END RSA PRIVATE KEY-----"},
+		}}}},
+	}
+	got := SecretsOf(r)
+	want := []string{key, "7c1e5a9b3d2f4e6a8c0b1d3f5e7a9c2b", "a8f5f167f44f4964e6c998dee827110c"}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("SecretsOf = %q, want %q", got, want)
 	}
 }
