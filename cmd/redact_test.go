@@ -192,6 +192,7 @@ func TestRedactEverywhere(t *testing.T) {
 		{`"client_secret": "a8f5f167f44f4964e6c998dee827110c"`, "a8f5f167f44f4964e6c998dee827110c"},
 		{"AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==", "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="},
 		{"mysql --password s3cr3tPa55word app", "s3cr3tPa55word"},
+		{"SECRET_KEY=q9Xv2Lm8R_tPz4KwY3nB7cD_e5Fh6Jk", "q9Xv2Lm8R_tPz4KwY3nB7cD_e5Fh6Jk"},
 		{"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1c7+9z5Pad7OejecsQ0bu3aozN3tihPmljnnudb9G3HECdnH\n-----END RSA PRIVATE KEY-----", "MIIEowIBAAKCAQEA1c7+9z5Pad7OejecsQ0bu3aozN3tihPmljnnudb9G3HECdnH"},
 	}
 	var secrets []string

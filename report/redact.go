@@ -629,7 +629,15 @@ func SecretsOf(r *audit.Result) []string {
 func RedactKnown(b []byte, known []string) []byte {
 	b = Redact(b)
 	var spans [][2]int
+	var forms []string
 	for _, v := range known {
+		// as written, and as the Markdown comment escapes it (ab\_cd)
+		forms = append(forms, v)
+		if e := mdText(v); e != v {
+			forms = append(forms, e)
+		}
+	}
+	for _, v := range forms {
 		if len(v) < 8 {
 			continue
 		}

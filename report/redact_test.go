@@ -425,6 +425,11 @@ func TestRedactKnown(t *testing.T) {
 			t.Errorf("RedactKnown(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
+	// in the Markdown comment, which escapes its underscores
+	const u = "q9Xv2Lm8R_tPz4KwY3nB7cD_e5Fh6Jk"
+	if got := string(RedactKnown([]byte("uses "+mdText(u)+" here"), []string{u})); got != "uses [REDACTED] here" {
+		t.Errorf("RedactKnown of the Markdown form = %q", got)
+	}
 	if got := string(RedactKnown([]byte("AKIAI44QH8DHBEXAMPLE"), nil)); got != "[REDACTED]" {
 		t.Errorf("RedactKnown is Redact first: %q", got)
 	}
