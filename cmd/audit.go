@@ -251,7 +251,7 @@ func (d *destination) open(a *app) error {
 	return nil
 }
 
-// transcript gives the output one result and its secret literals.
+// transcript gives the output one result and its secret pieces.
 func (d *destination) transcript(r *audit.Result, secrets []string) error {
 	d.w.learn(secrets)
 	if err := d.stream.Transcript(r); err != nil {

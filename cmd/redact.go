@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"maps"
+	"slices"
 
 	"github.com/compaudit/compaudit/report"
 	"github.com/spf13/cobra"
@@ -51,9 +53,9 @@ func (r *redactFlag) forFormat(format string) bool {
 type redactor struct {
 	out   io.Writer
 	on    bool
-	buf   bytes.Buffer  // what was rendered, when on
-	bw    *bufio.Writer // when off
-	known []string      // secret literals of the results rendered (learn)
+	buf   bytes.Buffer    // what was rendered, when on
+	bw    *bufio.Writer   // when off
+	known map[string]bool // secret pieces of the results rendered since the last flush (learn)
 }
 
 func redacting(w io.Writer, on bool) *redactor {
@@ -71,11 +73,20 @@ func (r *redactor) Write(p []byte) (int, error) {
 	return r.bw.Write(p)
 }
 
-// learn adds the secret literals of a result (report.SecretsOf) to what
-// is masked from here on, whatever shows them.
+// learn adds the secret pieces of a result (report.SecretsOf) to what the
+// next flush that writes masks, whatever shows them. A streamed output
+// writes each transcript's part, which shows that transcript's alone, and
+// forgets them; Markdown and HTML write once, at the end, with every
+// result's.
 func (r *redactor) learn(secrets []string) {
-	if r.on {
-		r.known = append(r.known, secrets...)
+	if !r.on || len(secrets) == 0 {
+		return
+	}
+	if r.known == nil {
+		r.known = map[string]bool{}
+	}
+	for _, s := range secrets {
+		r.known[s] = true
 	}
 }
 
@@ -83,7 +94,12 @@ func (r *redactor) flush() error {
 	if !r.on {
 		return r.bw.Flush()
 	}
-	_, err := r.out.Write(report.RedactKnown(r.buf.Bytes(), r.known))
+	if r.buf.Len() == 0 {
+		return nil // Markdown and HTML render at the end, with every result's
+	}
+	known := slices.Sorted(maps.Keys(r.known))
+	_, err := r.out.Write(report.RedactKnown(r.buf.Bytes(), known))
 	r.buf.Reset()
+	r.known = nil
 	return err
 }

@@ -317,3 +317,29 @@ func redactEverywhere(t *testing.T, secrets []string, change func(string) string
 		}
 	}
 }
+
+// TestRedactorForgets: a streamed output masks a transcript's secret
+// pieces in its own part and then forgets them, so a folder run does not
+// search every part for every secret met before; an output that writes at
+// the end (Markdown, HTML) keeps them until it does.
+func TestRedactorForgets(t *testing.T) {
+	const v = "7c1e5a9b3d2f4e6a8c0b1d3f5e7a9c2b"
+	var out strings.Builder
+	r := redacting(&out, true)
+	r.learn([]string{v})
+	if err := r.flush(); err != nil || len(r.known) != 1 {
+		t.Fatalf("a flush with nothing written forgot what it was told: %v, %v", err, r.known)
+	}
+	r.Write([]byte("uses " + v + "\n"))
+	if err := r.flush(); err != nil || r.known != nil {
+		t.Fatalf("after writing a part: %v, still knows %v", err, r.known)
+	}
+	if strings.Contains(out.String(), v[:8]) || !strings.Contains(out.String(), "[REDACTED]") {
+		t.Errorf("the part shows %q", out.String())
+	}
+	off := redacting(&out, false)
+	off.learn([]string{v})
+	if off.known != nil {
+		t.Errorf("an unredacted output keeps secrets: %v", off.known)
+	}
+}
