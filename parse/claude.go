@@ -77,7 +77,7 @@ type draft struct {
 // toolUseResult, and the data of progress records, are skipped unread.
 func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 	r := &claudeRecord{}
-	var message string
+	var message, attachment string
 	var isMeta, apiError bool
 	for _, f := range rec.fields {
 		k, v := rec.raw[f.k0:f.k1], rec.raw[f.v0:f.v1]
@@ -106,6 +106,8 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 			apiError = jsonBool(v)
 		case "message":
 			message = v
+		case "attachment":
+			attachment = v
 		}
 	}
 	switch r.typ {
@@ -121,6 +123,12 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 	case "system":
 		r.sys = gjson.Parse(strings.Clone(rec.raw)) // rare; kept whole
 		return r
+	case "attachment":
+		prompt, human := queuedPrompt(attachment)
+		if prompt == "" {
+			return nil // a hook's output, a reminder, a file's contents
+		}
+		r.userDrafts(prompt, !human)
 	default:
 		// progress, file-history-snapshot, queue-operation, summary titles
 		// and any type a newer version adds are not conversation.
@@ -268,7 +276,9 @@ func (d *claudeDecoder) chain(r *claudeRecord, h uint64, line int) {
 		} else if m.millis != 0 && pm.millis != 0 && pm.millis-m.millis > int64(clockSlack/time.Millisecond) {
 			if pm.relinked {
 				m.relinked = true
-			} else {
+			} else if r.typ != "attachment" {
+				// a queued prompt's attachment is stamped when the user typed
+				// it, before the records written while it waited
 				d.s.diag.add(Warning, line, "out-of-order timestamp: %s is %s earlier than its parent's at line %d; the conversation is read in file order",
 					r.timestamp, (time.Duration(pm.millis-m.millis) * time.Millisecond).String(), pm.line)
 			}
@@ -466,6 +476,25 @@ func (r *claudeRecord) userText(text string, isMeta bool) {
 
 // isHarnessEnvelope recognizes notices Claude Code writes as user records:
 // background task notifications and their fields.
+// queuedPrompt reads what the user typed while the agent was busy. Claude
+// Code does not write it as a user record: the model reads it in the middle
+// of the turn, from an attachment,
+//
+//	{"type":"attachment","attachment":{"type":"queued_command","prompt":"also add tests","commandMode":"prompt","origin":{"kind":"human"}},...}
+//
+// whose prompt is a string, or text and image blocks. It returns the
+// prompt's raw JSON, and whether a person typed it: a task's notification
+// (commandMode task-notification) or another session's message (origin
+// peer) is the harness's. Any other attachment gives "".
+func queuedPrompt(attachment string) (prompt string, human bool) {
+	if attachment == "" || jsonString(member(attachment, "type")) != "queued_command" {
+		return "", false
+	}
+	mode := jsonString(member(attachment, "commandMode"))
+	kind := jsonString(member(member(attachment, "origin"), "kind"))
+	return member(attachment, "prompt"), (mode == "" || mode == "prompt") && (kind == "" || kind == "human")
+}
+
 func isHarnessEnvelope(text string) bool {
 	t := strings.TrimSpace(text)
 	for _, p := range []string{"<task-notification>", "<task-id>", "<output-file>", "<local-command-stderr>", "<user-prompt-submit-hook>"} {
