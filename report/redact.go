@@ -133,34 +133,41 @@ var secretPatterns = sync.OnceValue(func() []secretPattern {
 // and mask the same bytes of the document itself.
 func Redact(b []byte) []byte {
 	patterns := secretPatterns()
-	view := escapesBlanked(b)
-	present := secretHints().present(view, len(patterns))
-	var lower []byte // view in ASCII lower case, for the patterns that fold it
+	doc := searched{view: escapesBlanked(b)}
+	present := secretHints().present(doc.view, len(patterns))
 	for k, p := range patterns {
 		if !present[k] {
 			continue // none of its hints occurs
 		}
-		text := view
-		if p.fold {
-			if lower == nil {
-				lower = asciiLower(view)
-			}
-			text = lower
-		}
-		if spans := p.spans(view, text); spans != nil {
+		if spans := p.spans(&doc); spans != nil {
 			b = maskSpans(b, spans)
-			view = escapesBlanked(b)
-			lower = nil
+			doc = searched{view: escapesBlanked(b)}
 		}
 	}
 	return b
 }
 
-// spans are the spans of view that p masks, in order; text is view, or
-// view in lower case when p folds it.
-func (p *secretPattern) spans(view, text []byte) [][2]int {
+// searched is a document as the patterns search it: its view (escapes
+// blanked), and the view in ASCII lower case, made once, when a pattern
+// that folds case first needs it.
+type searched struct{ view, lower []byte }
+
+// text is what p matches its hints in: the view, or its lower case.
+func (d *searched) text(p *secretPattern) []byte {
+	if !p.fold {
+		return d.view
+	}
+	if d.lower == nil {
+		d.lower = asciiLower(d.view)
+	}
+	return d.lower
+}
+
+// spans are the spans of the document that p masks, in order.
+func (p *secretPattern) spans(d *searched) [][2]int {
+	view := d.view
 	var spans [][2]int
-	for lo, hi := range p.runs(view, text) {
+	for lo, hi := range p.runs(view, d.text(p)) {
 		lo, hi = max(lo-1, 0), min(hi+1, len(view))
 		for _, m := range p.re.FindAllSubmatchIndex(view[lo:hi], -1) {
 			start, end := m[2*p.group], m[2*p.group+1]
@@ -179,22 +186,14 @@ func (p *secretPattern) spans(view, text []byte) [][2]int {
 // value without its name, a line of a private key.
 func secretPieces(s string) []string {
 	patterns := secretPatterns()
-	view := escapesBlanked([]byte(s))
-	present := secretHints().present(view, len(patterns))
-	var lower []byte
+	doc := searched{view: escapesBlanked([]byte(s))}
+	present := secretHints().present(doc.view, len(patterns))
 	var pieces []string
 	for k, p := range patterns {
 		if !present[k] {
 			continue
 		}
-		text := view
-		if p.fold {
-			if lower == nil {
-				lower = asciiLower(view)
-			}
-			text = lower
-		}
-		for _, sp := range p.spans(view, text) {
+		for _, sp := range p.spans(&doc) {
 			for _, w := range strings.Fields(s[sp[0]:sp[1]]) {
 				if len(w) >= 16 || len(w) >= 8 && strings.ContainsAny(w, "0123456789") {
 					pieces = append(pieces, w)
