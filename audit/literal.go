@@ -141,8 +141,7 @@ func isPEMBodyLine(line string) bool {
 		return true
 	}
 	for i := 0; i < len(line); i++ {
-		c := line[i]
-		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=') {
+		if c := line[i]; !(asciiLetter(c) || isDigit(c) || c == '+' || c == '/' || c == '=') {
 			return false
 		}
 	}
