@@ -20,16 +20,7 @@ import (
 // still a transcript.
 func TestDiscoverPassesOverPipes(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string) string {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(claudeLine("u1", "one")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name string) string { return writeSession(t, dir, name) }
 	pipe := func(name string) string {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -96,16 +87,7 @@ func TestDiscoverPassesOverPipes(t *testing.T) {
 // other name. It was audited once per name, its findings counted twice.
 func TestDiscoverTakesAFileOnce(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string) string {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(claudeLine("u1", "one")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name string) string { return writeSession(t, dir, name) }
 	link := func(target, name string) string {
 		p := filepath.Join(dir, name)
 		if err := os.Symlink(target, p); err != nil {
@@ -158,4 +140,17 @@ func TestDiscoverTakesAFileOnce(t *testing.T) {
 	if len(ts) != 1 || len(diags) != 0 {
 		t.Errorf("a file named twice: %d transcripts, %v", len(ts), diags)
 	}
+}
+
+// writeSession writes a one-record session at dir/name, making its folders.
+func writeSession(t *testing.T, dir, name string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(claudeLine("u1", "one")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
