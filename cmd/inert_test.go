@@ -29,6 +29,36 @@ var structural = map[string]bool{
 	"userType": true, "level": true, "phase": true,
 }
 
+// shipped is a transcript of testdata the tests change string by string.
+type shipped struct {
+	name string
+	data []byte
+}
+
+// shippedTranscripts are the Claude Code incident, the drift incident, a
+// Codex rollout and the multi-agent run of testdata, in that order: one of
+// each shape the readers take, each with findings that quote it.
+func shippedTranscripts(t *testing.T) []shipped {
+	t.Helper()
+	read := func(p string) []byte {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	ar, err := txtar.ParseFile("../testdata/transcripts/audit/codex-patch-not-run.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []shipped{
+		{"incident.jsonl", read("../testdata/transcripts/incident-claude.jsonl")},
+		{"drift.jsonl", read("../testdata/transcripts/incident-drift-claude.jsonl")},
+		{"rollout-2026-03-09T14-10-00-0311.jsonl", ar.Files[0].Data},
+		{"multi.jsonl", read("../testdata/transcripts/multiagent-canonical.jsonl")},
+	}
+}
+
 // mapStrings applies change to every string of a record but the
 // structural ones, and to the strings inside a string that holds JSON (a
 // Codex call's arguments). change must map equal strings alike, so ids
@@ -121,30 +151,11 @@ var styleSequence = regexp.MustCompile("\x1b\\[[0-9;]*m")
 // output and every warning on stderr must show them as visible escapes,
 // and the JSON formats must carry them JSON-escaped.
 func TestHostileTextStaysInert(t *testing.T) {
-	read := func(p string) []byte {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	ar, err := txtar.ParseFile("../testdata/transcripts/audit/codex-patch-not-run.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	incident := read("../testdata/transcripts/incident-claude.jsonl")
+	inputs := shippedTranscripts(t)
+	incident := inputs[0].data
 	// the same record twice: the duplicate's warning quotes its id
 	first, _, _ := bytes.Cut(incident[bytes.IndexByte(incident, '\n')+1:], []byte("\n"))
-	incident = append(append(incident, first...), '\n')
-	inputs := []struct {
-		name string
-		data []byte
-	}{
-		{"incident" + hostile + ".jsonl", incident},
-		{"drift.jsonl", read("../testdata/transcripts/incident-drift-claude.jsonl")},
-		{"rollout-2026-03-09T14-10-00-0311.jsonl", ar.Files[0].Data},
-		{"multi.jsonl", read("../testdata/transcripts/multiagent-canonical.jsonl")},
-	}
+	inputs[0].name, inputs[0].data = "incident"+hostile+".jsonl", append(append(incident, first...), '\n')
 	// a command is its arguments for the folder the inputs are in
 	type command func(dir string) []string
 	var commands []command

@@ -9,12 +9,26 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/txtar"
 )
 
 // alnumRuns are the runs of eight letters and digits or more.
 var alnumRuns = regexp.MustCompile(`[A-Za-z0-9]{8,}`)
+
+// shownSecrets are the secrets out shows. A secret shows when any run of
+// eight letters and digits of it does, so a format's escapes (Markdown's
+// ghp\_…) cannot hide one from the check.
+func shownSecrets(out string, secrets []string) []string {
+	var found []string
+	for _, s := range secrets {
+		for _, run := range alnumRuns.FindAllString(s, -1) {
+			if strings.Contains(out, run) {
+				found = append(found, s)
+				break
+			}
+		}
+	}
+	return found
+}
 
 // TestRedactOutputs: a session in which the user pastes credentials. The
 // findings quote them; --redact masks them in every format, markdown and
@@ -36,20 +50,7 @@ func TestRedactOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	secrets := []string{awsKey, dbPass, ghTok, hfTok}
-	// a secret shows when any run of eight letters and digits of it does:
-	// a format's escapes (Markdown's ghp\_…) must not hide it from this test
-	leaks := func(out string) []string {
-		var found []string
-		for _, s := range secrets {
-			for _, run := range alnumRuns.FindAllString(s, -1) {
-				if strings.Contains(out, run) {
-					found = append(found, s)
-					break
-				}
-			}
-		}
-		return found
-	}
+	leaks := func(out string) []string { return shownSecrets(out, secrets) }
 	formats := []string{"text", "json", "ndjson", "sarif", "markdown", "html"}
 	quoted := map[string]bool{} // by some format, without --redact
 	for _, f := range formats {
@@ -233,35 +234,13 @@ func TestRedactEverywhere(t *testing.T) {
 // transcripts' strings; shown notes, by command, whether it showed a
 // credential without --redact.
 func redactEverywhere(t *testing.T, secrets []string, change func(string) string, shown map[string]bool) {
-	read := func(p string) []byte {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	ar, err := txtar.ParseFile("../testdata/transcripts/audit/codex-patch-not-run.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	inputs := map[string][]byte{
-		"incident.jsonl":                         read("../testdata/transcripts/incident-claude.jsonl"),
-		"drift.jsonl":                            read("../testdata/transcripts/incident-drift-claude.jsonl"),
-		"rollout-2026-03-09T14-10-00-0311.jsonl": ar.Files[0].Data,
-		"multi.jsonl":                            read("../testdata/transcripts/multiagent-canonical.jsonl"),
-	}
-	var names []string
-	for name, data := range inputs {
-		names = append(names, name)
-		if err := os.WriteFile(filepath.Join(dir, name), mapLines(t, data, change), 0o644); err != nil {
+	var commands [][]string
+	for _, in := range shippedTranscripts(t) {
+		p := filepath.Join(dir, in.name)
+		if err := os.WriteFile(p, mapLines(t, in.data, change), 0o644); err != nil {
 			t.Fatal(err)
 		}
-	}
-	slices.Sort(names)
-	var commands [][]string
-	for _, name := range names {
-		p := filepath.Join(dir, name)
 		for _, f := range []string{"text", "markdown", "html", "json", "ndjson", "sarif"} {
 			commands = append(commands, []string{"audit", "--format", f, "--min-severity", "note", "--fail-on", "none", p})
 		}
@@ -274,18 +253,7 @@ func redactEverywhere(t *testing.T, secrets []string, change func(string) string
 	commands = append(commands, []string{"agents", multi}, []string{"agents", "--format", "json", multi},
 		[]string{"audit", "--format", "text", "--fail-on", "none", dir})
 
-	shows := func(out string) []string {
-		var found []string
-		for _, s := range secrets {
-			for _, run := range alnumRuns.FindAllString(s, -1) {
-				if strings.Contains(out, run) {
-					found = append(found, run)
-					break
-				}
-			}
-		}
-		return found
-	}
+	shows := func(out string) []string { return shownSecrets(out, secrets) }
 	for _, c := range commands {
 		last := len(c) - 1
 		_, plain, _ := run(t, "", append(c[:last:last], "--redact=false", c[last])...)
@@ -305,15 +273,6 @@ func redactEverywhere(t *testing.T, secrets []string, change func(string) string
 		}
 		if s := shows(out); len(s) > 0 {
 			t.Errorf("%v --redact shows %v", c, s)
-			if os.Getenv("SHOWLEAK") != "" {
-				for _, l := range strings.Split(out, "\n") {
-					for _, x := range s {
-						if strings.Contains(l, x) {
-							t.Log(l)
-						}
-					}
-				}
-			}
 		}
 	}
 }
