@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -45,6 +46,19 @@ func auditInputs(t testing.TB, paths ...string) []*audit.Result {
 }
 
 var goldenOptions = Options{Version: "v0.0.0-golden", Rules: rules.All()}
+
+// auditRenderers are the six formats of audit, each bound to a view and
+// options, by name.
+func auditRenderers(v AuditView, o Options) map[string]func(io.Writer) Stream {
+	out := map[string]func(io.Writer) Stream{}
+	for name, newStream := range map[string]func(io.Writer, AuditView, Options) Stream{
+		"text": NewAuditText, "json": NewAuditJSON, "ndjson": NewAuditNDJSON,
+		"sarif": NewAuditSARIF, "markdown": NewAuditMarkdown, "html": NewAuditHTML,
+	} {
+		out[name] = func(w io.Writer) Stream { return newStream(w, v, o) }
+	}
+	return out
+}
 
 // TestGolden renders each format and compares it with its golden file;
 // go test ./report -update rewrites them.

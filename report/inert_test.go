@@ -111,14 +111,8 @@ func FuzzRenderInert(f *testing.F) {
 		f.Add(data)
 		f.Add(bytes.ReplaceAll(data, []byte("launch plan:"), []byte(`launch \u001b]0;owned\u0007\u001b[8m\u009b\u202e plan:`)))
 	}
-	note := AuditView{MinSeverity: audit.SeverityNote}
-	renderers := map[string]func(io.Writer) Stream{
-		"text":        func(w io.Writer) Stream { return NewAuditText(w, note, goldenOptions) },
-		"json":        func(w io.Writer) Stream { return NewAuditJSON(w, note, goldenOptions) },
-		"ndjson":      func(w io.Writer) Stream { return NewAuditNDJSON(w, note, goldenOptions) },
-		"sarif":       func(w io.Writer) Stream { return NewAuditSARIF(w, note, goldenOptions) },
-		"markdown":    func(w io.Writer) Stream { return NewAuditMarkdown(w, note, goldenOptions) },
-		"html":        func(w io.Writer) Stream { return NewAuditHTML(w, note, goldenOptions) },
+	renderers := auditRenderers(AuditView{MinSeverity: audit.SeverityNote}, goldenOptions)
+	for name, r := range map[string]func(io.Writer) Stream{
 		"baseline":    func(w io.Writer) Stream { return NewBaseline(w, goldenOptions) },
 		"ledger":      func(w io.Writer) Stream { return NewLedgerText(w, LedgerView{}, goldenOptions) },
 		"ledger json": func(w io.Writer) Stream { return NewLedgerJSON(w, LedgerView{}, goldenOptions) },
@@ -126,6 +120,8 @@ func FuzzRenderInert(f *testing.F) {
 		"replay json": func(w io.Writer) Stream { return NewReplayJSON(w, ReplayView{}, goldenOptions) },
 		"agents":      func(w io.Writer) Stream { return NewAgentsText(w, 5, goldenOptions) },
 		"agents json": func(w io.Writer) Stream { return NewAgentsJSON(w, 5, goldenOptions) },
+	} {
+		renderers[name] = r
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr := parse.Transcript{Path: "-", Files: []parse.File{{Path: "-"}}}

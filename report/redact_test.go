@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"html"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -318,16 +317,7 @@ func TestHintsPresent(t *testing.T) {
 // letter or digit (\a). Each is rendered alone, and a secret shows when six
 // letters and digits of it in a row do, whatever escapes stand between.
 func TestRedactEscapedForms(t *testing.T) {
-	o := Options{Version: "test", Redact: true}
-	view := AuditView{MinSeverity: audit.SeverityNote}
-	formats := map[string]func(io.Writer) Stream{
-		"markdown": func(w io.Writer) Stream { return NewAuditMarkdown(w, view, o) },
-		"html":     func(w io.Writer) Stream { return NewAuditHTML(w, view, o) },
-		"text":     func(w io.Writer) Stream { return NewAuditText(w, view, o) },
-		"json":     func(w io.Writer) Stream { return NewAuditJSON(w, view, o) },
-		"ndjson":   func(w io.Writer) Stream { return NewAuditNDJSON(w, view, o) },
-		"sarif":    func(w io.Writer) Stream { return NewAuditSARIF(w, view, o) },
-	}
+	formats := auditRenderers(AuditView{MinSeverity: audit.SeverityNote}, Options{Version: "test", Redact: true})
 	for _, s := range redactCases {
 		at := strings.Index(s.in, s.secret)
 		quotes := []string{s.in}
