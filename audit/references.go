@@ -148,7 +148,7 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 		if ev.Result != nil && ev.Result.IsError {
 			for o := range live.list(live.lostLits) {
 				if failedWithout(ev, o) {
-					rs.List = append(rs.List, Reference{Kind: RefFailed, Event: ev, Obligation: o, Detail: ErrorLine(ev.Result.Text)})
+					rs.List = append(rs.List, Reference{Kind: RefFailed, Event: ev, Obligation: o, Detail: ev.Result.errorLine})
 				}
 			}
 		}
@@ -246,7 +246,7 @@ func failedWithout(ev *WindowEvent, o *Obligation) bool {
 	if o.Label == "" || ev.Result == nil {
 		return false
 	}
-	errText := foldLower(ErrorLine(ev.Result.Text))
+	errText := foldLower(ev.Result.errorLine)
 	missing := false
 	for _, w := range []string{"nosuch", "no such", "not found", "does not exist", "doesn't exist", "unknown " + o.Label, "invalid " + o.Label} {
 		if strings.Contains(errText, w) {

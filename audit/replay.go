@@ -12,7 +12,7 @@ import (
 
 // WindowEvent is an event after a boundary, kept until the next boundary
 // closes the window. A window is bounded by the agent's context size, and
-// tool output is clipped: rules need its error flag and its start.
+// keeps no tool output: rules need only whether a call failed, and why.
 type WindowEvent struct {
 	Index      int
 	File       string
@@ -34,6 +34,7 @@ type WindowEvent struct {
 
 	// read once, for every obligation that looks at the event; a call's
 	// strings and command come prepared from the reading workers
+	errorLine string // a failed call's result: the line that says why (ErrorLine)
 	texts     []string
 	textsRead bool
 	lits      [][]literalHit // the literals of each of texts
@@ -70,7 +71,8 @@ type Token struct {
 	Visible bool
 }
 
-// maxWindowText bounds the tool output kept per window event.
+// maxWindowText bounds the start of a failed call's output that its error
+// line is looked for in, as when windows kept that much of every output.
 const maxWindowText = 16 << 10
 
 // DefaultWindowBytes bounds what the windows open at once in a transcript
@@ -357,17 +359,26 @@ func (a *agentReplay) observe(ev *parse.Event) {
 
 // windowEventOf is what a window keeps of an event.
 func windowEventOf(ev *parse.Event) *WindowEvent {
-	we := &WindowEvent{Index: ev.Index, File: ev.File, Line: ev.Line, Offset: ev.Offset, Part: ev.Part, Turn: ev.Turn,
-		Kind: ev.Kind, Role: ev.Role, Source: sourceOf(ev), ToolName: ev.ToolName, ToolID: ev.ToolID,
+	return &WindowEvent{Index: ev.Index, File: ev.File, Line: ev.Line, Offset: ev.Offset, Part: ev.Part, Turn: ev.Turn,
+		Kind: ev.Kind, Role: ev.Role, Source: sourceOf(ev), Text: ev.Text, ToolName: ev.ToolName, ToolID: ev.ToolID,
 		Args: ev.Args, IsError: ev.IsError}
-	we.Text = ev.Text
-	if ev.Kind == parse.KindToolResult && len(we.Text) > maxWindowText {
-		// copied: a piece of the output, or of its record, would keep the
-		// whole of it
-		we.Text = strings.Clone(we.Text[:maxWindowText])
-		we.ToolID, we.ToolName = strings.Clone(we.ToolID), strings.Clone(we.ToolName)
+}
+
+// forgetOutput lets go of a tool's output, keeping what rules read of it:
+// whether the call failed and, if it did, the line that says why. The
+// output itself is read as it comes (tokens, literals, a run's outcome)
+// and not kept, so the reader may hand it out as a view it reuses
+// (parse.Options.TransientToolOutput).
+func (we *WindowEvent) forgetOutput() {
+	if we.IsError {
+		out := we.Text
+		if len(out) > maxWindowText {
+			out = out[:maxWindowText]
+		}
+		we.errorLine = strings.Clone(ErrorLine(out))
 	}
-	return we
+	// copied too: a piece of the record would keep the whole of it
+	we.Text, we.ToolID, we.ToolName = "", strings.Clone(we.ToolID), strings.Clone(we.ToolName)
 }
 
 func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []literalHit) {
@@ -379,6 +390,9 @@ func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []literalHi
 	}
 	b := a.open
 	we := windowEventOf(ev)
+	if ev.Kind == parse.KindToolResult {
+		we.forgetOutput()
+	}
 	if ev.Kind == parse.KindToolCall {
 		we.texts, we.textsRead = p.callTexts, true
 		we.lits, we.litsRead = p.callLits, true
