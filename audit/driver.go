@@ -81,6 +81,7 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 		// the per-event work that needs no state runs in the reader's
 		// goroutines
 		popts.Prepare = func(ev *parse.Event) { ev.Prepared = hasher.prepare(ev) }
+		popts.TransientToolOutput = true
 	}
 	rereadable := rereadableFiles(t)
 	report := func(f Finding) {

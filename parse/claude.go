@@ -61,6 +61,7 @@ type claudeRecord struct {
 	invalidUTF8    bool   // text that was not UTF-8 was replaced
 	sys            gjson.Result
 	drafts         []draft
+	arena          *textArena // takes tool output, when the consumer lets it
 }
 
 // draft is an event of a record without its place in the stream.
@@ -76,7 +77,7 @@ type draft struct {
 // record in one pass: the tool output Claude Code duplicates under
 // toolUseResult, and the data of progress records, are skipped unread.
 func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
-	r := &claudeRecord{}
+	r := &claudeRecord{arena: rec.arena}
 	var message, attachment string
 	var isMeta, apiError bool
 	for _, f := range rec.fields {
@@ -139,7 +140,11 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 			continue // never emitted
 		}
 		ev := &r.drafts[i].ev
-		if within(ev.Text, rec.raw) {
+		switch {
+		case ev.Kind == KindToolResult && r.arena != nil:
+			// read while the batch is applied and not kept: a piece of the
+			// line, or of the arena, both held until then
+		case within(ev.Text, rec.raw) || r.arena.holds(ev.Text):
 			// a text with no escapes is a piece of the line; the audit keeps
 			// pieces of it, which must not hold the line's read chunk
 			ev.Text = strings.Clone(ev.Text)
@@ -433,7 +438,7 @@ func (r *claudeRecord) userDrafts(content string, isMeta bool) {
 		case "text":
 			r.userText(b.text, isMeta)
 		case "tool_result":
-			r.toolResult(claudeContentText(b.content), b.toolUseID, b.isError)
+			r.toolResult(r.outputText(b.content), b.toolUseID, b.isError)
 		}
 		return true
 	})
@@ -620,6 +625,22 @@ func (d *claudeDecoder) finish() {
 func claudeText(content gjson.Result) string { return claudeContentText(content.Raw) }
 
 // claudeContentText is claudeText on raw JSON.
+// outputText is claudeContentText for a tool's output, unescaped into the
+// record's arena when it has one.
+func (r *claudeRecord) outputText(raw string) string {
+	if r.arena == nil {
+		return claudeContentText(raw)
+	}
+	if len(raw) >= 2 && raw[0] == '"' {
+		body := raw[1 : len(raw)-1]
+		if strings.IndexByte(body, '\\') < 0 {
+			return body
+		}
+		return r.arena.unescape(body)
+	}
+	return claudeContentText(raw)
+}
+
 func claudeContentText(raw string) string {
 	if text, ok := rawString(raw); ok {
 		return text

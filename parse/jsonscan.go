@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // A minimal reader for JSON text that validJSON has already accepted. The
@@ -182,37 +183,42 @@ func rawString(raw string) (string, bool) {
 // jsonBool reads a raw true.
 func jsonBool(raw string) bool { return raw == "true" }
 
-// unescape decodes the escapes of a JSON string body, copying the runs
-// between them whole.
+// unescape decodes the escapes of a JSON string body into a string of its
+// own.
 func unescape(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
+	b := appendUnescaped(make([]byte, 0, len(s)), s)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+}
+
+// appendUnescaped appends the decoded body of a JSON string to b, copying
+// the runs between its escapes whole. A valid body (the validator read it)
+// decodes to at most its own length.
+func appendUnescaped(b []byte, s string) []byte {
 	for {
 		i := strings.IndexByte(s, '\\')
 		if i < 0 || i+1 >= len(s) {
-			b.WriteString(s)
-			return b.String()
+			return append(b, s...)
 		}
-		b.WriteString(s[:i])
+		b = append(b, s[:i]...)
 		c := s[i+1]
 		s = s[i+2:]
 		switch c {
 		case 'n':
-			b.WriteByte('\n')
+			b = append(b, '\n')
 		case 't':
-			b.WriteByte('\t')
+			b = append(b, '\t')
 		case 'r':
-			b.WriteByte('\r')
+			b = append(b, '\r')
 		case 'b':
-			b.WriteByte('\b')
+			b = append(b, '\b')
 		case 'f':
-			b.WriteByte('\f')
+			b = append(b, '\f')
 		case 'u':
 			r, rest := hexRune(s)
 			s = rest
-			b.WriteRune(r)
+			b = utf8.AppendRune(b, r)
 		default: // " \ /
-			b.WriteByte(c)
+			b = append(b, c)
 		}
 	}
 }

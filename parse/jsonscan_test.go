@@ -26,6 +26,15 @@ func checkUnescape(t *testing.T, body string) {
 	if got := unescape(body); got != want {
 		t.Fatalf("unescape(%q) = %q, encoding/json decodes %q", body, got, want)
 	}
+	var a textArena
+	defer a.release()
+	got := a.unescape(body)
+	if got != want {
+		t.Fatalf("an arena's unescape(%q) = %q, encoding/json decodes %q", body, got, want)
+	}
+	if got != "" && a.holds(got) != (len(body) <= arenaLarge) {
+		t.Fatalf("unescape(%q) of %d bytes: in the arena %v", body, len(body), a.holds(got))
+	}
 }
 
 func TestUnescape(t *testing.T) {

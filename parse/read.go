@@ -36,6 +36,11 @@ type Options struct {
 	// keep it in Event.Prepared. It sees the event's content (kind, role,
 	// origin, text, tool fields), not yet its place (turn, index, agent).
 	Prepare func(*Event)
+	// TransientToolOutput lets the reader hand out a tool result's text
+	// as a view valid only until emit returns for it: the consumer reads
+	// it then and copies what it keeps. Tool output is most of a
+	// session's text, and most of it is read once and thrown away.
+	TransientToolOutput bool
 }
 
 // FileResult reports what reading one file found.
@@ -125,7 +130,7 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 		defer release()
 	}
 	d := &diagnostics{file: f.Path}
-	s := &sink{file: f.Path, agent: f.Agent, diag: d, next: firstIndex, emit: emit, prepare: opts.Prepare}
+	s := &sink{file: f.Path, agent: f.Agent, diag: d, next: firstIndex, emit: emit, prepare: opts.Prepare, transient: opts.TransientToolOutput}
 	workers := opts.Workers
 	if size >= 0 && size < parallelMin && src == br {
 		// a chunk or a few, too few batches to share out: as fast on one
@@ -159,7 +164,7 @@ func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileRes
 		s.format = format
 		dec = newDecoder(format, s)
 		for _, h := range pending {
-			s.apply(dec, s.prepareRead(dec, string(h.line), h.last, h.overLong, lineOwned), h.num, h.off)
+			s.apply(dec, s.prepareRead(dec, string(h.line), h.last, h.overLong, lineOwned, nil), h.num, h.off)
 		}
 		pending = nil
 	}
@@ -194,7 +199,7 @@ func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileRes
 		records++
 		last := lr.lastUnterminated
 		if dec != nil {
-			s.apply(dec, s.prepareRead(dec, string(line), last, lr.overLong, lineOwned), num, off)
+			s.apply(dec, s.prepareRead(dec, string(line), last, lr.overLong, lineOwned, nil), num, off)
 			continue
 		}
 		pending = append(pending, held{bytes.Clone(line), num, off, last, lr.overLong})
@@ -255,7 +260,7 @@ func (s *sink) stream(lr *lineReader, dec decoder) int {
 		records++
 		// looked at in place: a skipped record is never copied
 		view := unsafe.String(unsafe.SliceData(line), len(line))
-		s.apply(dec, s.prepareRead(dec, view, lr.lastUnterminated, lr.overLong, lineView), num, off)
+		s.apply(dec, s.prepareRead(dec, view, lr.lastUnterminated, lr.overLong, lineView, nil), num, off)
 	}
 	return records
 }
@@ -268,6 +273,7 @@ type batch struct {
 	chunk *[]byte // what the lines are views of, on a chunk's last batch
 	out   []any
 	lists *batchLists // the chunk's lines and out, on its last batch
+	arena *textArena  // its tool output, with TransientToolOutput
 	done  chan struct{}
 }
 
@@ -352,8 +358,11 @@ func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
 	for range workers {
 		wg.Go(func() {
 			for b := range work {
+				if s.transient {
+					b.arena = takeArena()
+				}
 				for i, l := range b.lines {
-					b.out[i] = s.prepareRead(dec, l.text, l.last, l.overLong, lineInChunk)
+					b.out[i] = s.prepareRead(dec, l.text, l.last, l.overLong, lineInChunk, b.arena)
 				}
 				close(b.done)
 			}
@@ -373,6 +382,7 @@ func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
 		// applied: no record of it is read again, and what the events keep
 		// was copied out
 		clear(b.out)
+		releaseArena(b.arena)
 		if b.lists != nil {
 			releaseChunk(b.chunk)
 			releaseLists(b.lists)
@@ -424,7 +434,7 @@ type lineProblem struct{ msg, invalid string }
 // the decoder's state. It is safe to call on several lines at once. A panic
 // here is a bug in compaudit, not in the input: the record is reported
 // with its line and skipped, and the rest of the file is still read.
-func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding) (p any) {
+func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding, arena *textArena) (p any) {
 	defer func() {
 		if r := recover(); r != nil {
 			p = lineProblem{msg: fmt.Sprintf("internal error reading this record (a compaudit bug; please report it): %v; skipped", r)}
@@ -455,6 +465,7 @@ func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding
 	if held == lineView || held == lineInChunk && !detaches(dec) {
 		rec.raw = strings.Clone(rec.raw) // the index is offsets: it still holds
 	}
+	rec.arena = arena
 	return dec.prepare(rec, s.prepare)
 }
 
@@ -486,11 +497,11 @@ func jsonProblem(line string) string {
 
 // prepareRead is prepareLine for a line as the reader gave it: one passed
 // over for its length is reported without a look.
-func (s *sink) prepareRead(dec decoder, line string, last, overLong bool, held lineHolding) any {
+func (s *sink) prepareRead(dec decoder, line string, last, overLong bool, held lineHolding, arena *textArena) any {
 	if overLong {
 		return overLongLine()
 	}
-	return s.prepareLine(dec, line, last, held)
+	return s.prepareLine(dec, line, last, held, arena)
 }
 
 // overLongLine reports a line too long to hold as a record.
@@ -560,6 +571,8 @@ type record struct {
 	raw    string
 	fields []field
 	utf8   bool // every string is UTF-8, so no text read from it needs a check
+	// arena, when set, takes the batch's unescaped tool output
+	arena *textArena
 }
 
 // get returns the raw value of a top-level key, or "". Of a key written
@@ -631,6 +644,9 @@ type sink struct {
 	emit    func(*Event) error
 	prepare func(*Event)
 	err     error
+	// transient: tool output may be read into the batch's arena
+	// (Options.TransientToolOutput)
+	transient bool
 
 	lastTime     string // latest timestamp so far, and its line
 	lastTimeLine int

@@ -1,0 +1,108 @@
+package parse
+
+import (
+	"unsafe"
+)
+
+// textArena holds the unescaped tool output of one batch's records, for a
+// consumer that reads it while the batch is applied and keeps none of it
+// (Options.TransientToolOutput). Tool output is most of what a session's
+// records hold; unescaped into strings of its own, it was a third of what
+// an audit allocated, all of it thrown away within the batch.
+type textArena struct {
+	full [][]byte // blocks written, read until release
+	cur  []byte   // the block being written; never grown, so views stay put
+}
+
+// arenaBlock is the size of an arena's blocks; a text longer than
+// arenaLarge gets a string of its own, as it would without the arena.
+const (
+	arenaBlock = 256 << 10
+	arenaLarge = 64 << 10
+)
+
+// freeBlocks holds arena blocks for reuse, as freeChunks holds chunks.
+var freeBlocks = make(reuse[[]byte], 32)
+
+// unescape is the package's unescape, written into the arena.
+func (a *textArena) unescape(body string) string {
+	if len(body) > arenaLarge {
+		return unescape(body)
+	}
+	if cap(a.cur)-len(a.cur) < len(body) {
+		if a.cur != nil {
+			a.full = append(a.full, a.cur)
+		}
+		b, ok := freeBlocks.take()
+		if !ok {
+			b = make([]byte, 0, arenaBlock)
+		}
+		a.cur = b[:0]
+	}
+	start := len(a.cur)
+	a.cur = appendUnescaped(a.cur, body)
+	if len(a.cur) == start {
+		return ""
+	}
+	return unsafe.String(&a.cur[start], len(a.cur)-start)
+}
+
+// holds reports whether s is a piece of the arena.
+func (a *textArena) holds(s string) bool {
+	if a == nil {
+		return false
+	}
+	if within(s, bytesView(a.cur)) {
+		return true
+	}
+	for _, b := range a.full {
+		if within(s, bytesView(b)) {
+			return true
+		}
+	}
+	return false
+}
+
+func bytesView(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// release hands the arena's blocks back once its batch is applied.
+func (a *textArena) release() {
+	if a == nil {
+		return
+	}
+	for _, b := range append(a.full, a.cur) {
+		if b == nil {
+			continue
+		}
+		if poisonReleased {
+			clear(b[:cap(b)])
+		}
+		freeBlocks.give(b[:0])
+	}
+	a.full, a.cur = a.full[:0], nil
+}
+
+// freeArenas holds arenas for reuse, with the blocks they hold given back.
+var freeArenas = make(reuse[*textArena], 32)
+
+func takeArena() *textArena {
+	if a, ok := freeArenas.take(); ok {
+		return a
+	}
+	return &textArena{}
+}
+
+// releaseArena hands an arena and its blocks back once its batch is
+// applied: no event of it is read again.
+func releaseArena(a *textArena) {
+	if a == nil {
+		return
+	}
+	a.release()
+	freeArenas.give(a)
+}

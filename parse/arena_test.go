@@ -1,0 +1,43 @@
+package parse
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// An arena's texts stay as written while it fills block after block, and
+// are let go together: a text held past release reads as the NULs a
+// poisoned release clears it to, which is what the consumers' tests look
+// for (ReadInSmallPieces).
+func TestArenaKeepsTextsUntilReleased(t *testing.T) {
+	defer func(p bool) { poisonReleased = p }(poisonReleased)
+	poisonReleased = true
+	var a textArena
+	var texts, want []string
+	for i := range 200 {
+		body := fmt.Sprintf(`output %d:\n%s\u00e9`, i, strings.Repeat(`ok\tpkg/x\n`, 10*i))
+		texts = append(texts, a.unescape(body))
+		want = append(want, unescape(body))
+	}
+	if len(a.full) < 2 {
+		t.Fatalf("the texts took %d full blocks; the test needs them to cross blocks", len(a.full))
+	}
+	for i := range texts {
+		if texts[i] != want[i] || !a.holds(texts[i]) {
+			t.Fatalf("text %d: %q (in the arena: %v), want %q", i, texts[i], a.holds(texts[i]), want[i])
+		}
+	}
+	if a.holds(want[3]) || a.holds("") {
+		t.Error("holds a string that is not the arena's")
+	}
+	kept := texts[150]
+	a.release()
+	if kept != strings.Repeat("\x00", len(kept)) {
+		t.Errorf("a text held past release reads %q, not NULs", kept[:20])
+	}
+	long := strings.Repeat(`x\n`, arenaLarge)
+	if got := a.unescape(long); got != unescape(long) || a.holds(got) {
+		t.Errorf("a text over %d bytes: in the arena %v", arenaLarge, a.holds(got))
+	}
+}

@@ -1,0 +1,14 @@
+package parse
+
+// ReadInSmallPieces makes every file read with two or more workers, in
+// chunks of n bytes, and clears each chunk and each arena of tool output
+// as it is released, until restore is called. It is for the tests of a
+// consumer: a piece of a line, or of a tool's output handed out under
+// TransientToolOutput, that the consumer keeps past its emit then reads
+// as NULs instead of as another record's text. Not safe while a file is
+// being read.
+func ReadInSmallPieces(n int) (restore func()) {
+	min, chunk, poison := parallelMin, chunkBytes, poisonReleased
+	parallelMin, chunkBytes, poisonReleased = 0, n, true
+	return func() { parallelMin, chunkBytes, poisonReleased = min, chunk, poison }
+}
