@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"strings"
 	"unsafe"
 )
 
@@ -45,6 +46,19 @@ func (a *textArena) unescape(body string) string {
 		return ""
 	}
 	return unsafe.String(&a.cur[start], len(a.cur)-start)
+}
+
+// jsonString is the package's jsonString, unescaping into the arena; a nil
+// arena is none.
+func (a *textArena) jsonString(raw string) string {
+	if a == nil || len(raw) < 2 || raw[0] != '"' {
+		return jsonString(raw)
+	}
+	body := raw[1 : len(raw)-1]
+	if strings.IndexByte(body, '\\') < 0 {
+		return body
+	}
+	return a.unescape(body)
 }
 
 // holds reports whether s is a piece of the arena.

@@ -628,15 +628,8 @@ func claudeText(content gjson.Result) string { return claudeContentText(content.
 // outputText is claudeContentText for a tool's output, unescaped into the
 // record's arena when it has one.
 func (r *claudeRecord) outputText(raw string) string {
-	if r.arena == nil {
-		return claudeContentText(raw)
-	}
-	if len(raw) >= 2 && raw[0] == '"' {
-		body := raw[1 : len(raw)-1]
-		if strings.IndexByte(body, '\\') < 0 {
-			return body
-		}
-		return r.arena.unescape(body)
+	if r.arena != nil && len(raw) >= 2 && raw[0] == '"' {
+		return r.arena.jsonString(raw)
 	}
 	return claudeContentText(raw)
 }

@@ -21,9 +21,10 @@ func newCodexDecoder(s *sink) *codexDecoder { return &codexDecoder{s: s} }
 type codexRecord struct {
 	cwd         string // what session_meta or turn_context names
 	time        string
-	drafts      []draft // a boundary's side is unused: it takes no turn
-	warning     string  // a record that was read and skipped
-	invalidUTF8 bool    // text that was not UTF-8 was replaced
+	drafts      []draft    // a boundary's side is unused: it takes no turn
+	warning     string     // a record that was read and skipped
+	invalidUTF8 bool       // text that was not UTF-8 was replaced
+	arena       *textArena // takes tool output, when the consumer lets it
 }
 
 // skips event_msg records: they repeat what response_item records hold, for
@@ -36,7 +37,7 @@ func (*codexDecoder) detaches() {}
 
 // prepare reads a rollout record. It keeps no state.
 func (d *codexDecoder) prepare(rec record, annotate func(*Event)) any {
-	r := &codexRecord{time: jsonString(rec.get("timestamp"))}
+	r := &codexRecord{time: jsonString(rec.get("timestamp")), arena: rec.arena}
 	p := readCodexPayload(rec.get("payload"))
 	switch jsonString(rec.get("type")) {
 	case "session_meta", "turn_context":
@@ -66,7 +67,12 @@ func (r *codexRecord) detach(line string) {
 	r.cwd, r.time, r.warning = own(r.cwd), own(r.time), own(r.warning)
 	for i := range r.drafts {
 		ev := &r.drafts[i].ev
-		ev.Text, ev.ToolName, ev.ToolID = own(ev.Text), own(ev.ToolName), own(ev.ToolID)
+		if ev.Kind != KindToolResult || r.arena == nil {
+			// else read while the batch is applied and not kept: a piece of
+			// the line, or of the arena, both held until then
+			ev.Text = own(ev.Text)
+		}
+		ev.ToolName, ev.ToolID = own(ev.ToolName), own(ev.ToolID)
 		if len(ev.Args) > 0 && within(string(ev.Args), line) {
 			ev.Args = json.RawMessage(strings.Clone(string(ev.Args)))
 		}
@@ -207,7 +213,7 @@ func (r *codexRecord) item(p codexPayload) {
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
 		ev.Kind, ev.Role = KindToolResult, RoleTool
 		ev.ToolID = jsonString(p.callID)
-		ev.Text, ev.IsError = codexOutput(p.output)
+		ev.Text, ev.IsError = codexOutput(p.output, r.arena)
 		r.add(ev, sideTool)
 	}
 }
@@ -360,7 +366,7 @@ func ExitCodeLine(s string) (int, bool) {
 
 // codexOutput reads a tool output: a string, a JSON string holding
 // {output, metadata:{exit_code}}, or an object with content and success.
-func codexOutput(raw string) (string, bool) {
+func codexOutput(raw string, a *textArena) (string, bool) {
 	if t := skipSpace(raw, 0); t < len(raw) && raw[t] == '{' {
 		var content, output, success string
 		members(raw, func(k, v string) bool {
@@ -374,19 +380,19 @@ func codexOutput(raw string) (string, bool) {
 			}
 			return true
 		})
-		text := jsonString(content)
+		text := a.jsonString(content)
 		if text == "" {
-			text = jsonString(output)
+			text = a.jsonString(output)
 		}
 		return text, success != "" && !rawBool(success)
 	}
-	s := jsonString(raw)
+	s := a.jsonString(raw)
 	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
 		// validated and indexed in one pass, as a record is
 		if rec, ok := readRecord(t, nil); ok {
 			if out := rec.get("output"); out != "" {
 				code := member(rec.get("metadata"), "exit_code")
-				return jsonString(out), code != "" && rawInt(code) != 0
+				return a.jsonString(out), code != "" && rawInt(code) != 0
 			}
 		}
 	}

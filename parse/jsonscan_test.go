@@ -72,9 +72,12 @@ func TestCodexOutput(t *testing.T) {
 		{`"Exit code: 0\nok"`, "Exit code: 0\nok", false},
 		{`"plain text"`, "plain text", false},
 	} {
-		text, isError := codexOutput(c.raw)
-		if text != c.text || isError != c.isError {
-			t.Errorf("codexOutput(%s) = %q, %v; want %q, %v", c.raw, text, isError, c.text, c.isError)
+		for _, a := range []*textArena{nil, {}} {
+			text, isError := codexOutput(c.raw, a)
+			if text != c.text || isError != c.isError {
+				t.Errorf("codexOutput(%s), arena %v: %q, %v; want %q, %v", c.raw, a != nil, text, isError, c.text, c.isError)
+			}
+			a.release()
 		}
 	}
 }
