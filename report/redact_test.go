@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"html"
 	"os"
 	"path/filepath"
@@ -446,5 +447,74 @@ func TestSecretsOf(t *testing.T) {
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("SecretsOf = %q, want %q", got, want)
+	}
+}
+
+func checkKnownSpans(t *testing.T, doc []byte, forms []string) {
+	t.Helper()
+	n := 0
+	for _, v := range forms {
+		n += max(len(v)-4, 0) / 4
+	}
+	if n == 0 {
+		return
+	}
+	got, want := spansInOnePass(doc, forms, n), spansByWindow(doc, forms)
+	if len(got) != len(want) || len(got) > 0 && !slices.Equal(mergeSpans(got), mergeSpans(want)) {
+		t.Errorf("spansInOnePass(%q, %q) = %v, a search per window finds %v", doc, forms, got, want)
+	}
+}
+
+func TestKnownSpans(t *testing.T) {
+	const v = "7c1e5a9b3d2f4e6a8c0b1d3f5e7a9c2b"
+	for _, c := range []struct {
+		doc   string
+		forms []string
+	}{
+		{"uses " + v + ", then " + v[5:25] + " and " + v[:11], []string{v}},
+		{"aaaaaaaaaaaaaaaaaaaaaaaa", []string{"aaaaaaaaaaaa", "aaaaaaaaa"}}, // periodic: matches inside matches
+		{"abcdefghabcdefgh", []string{"abcdefghabcdefghabcd", "efghabcd"}},
+		{v + v, []string{v, v}}, // the same form twice
+		{"short", []string{v}},
+		{v, []string{"1234567"}}, // no window
+		{"", []string{v}},
+	} {
+		checkKnownSpans(t, []byte(c.doc), c.forms)
+	}
+}
+
+func FuzzKnownSpans(f *testing.F) {
+	f.Add([]byte("uses 7c1e5a9b3d2f4e6a8c0b1d3f5e7a9c2b, which stood"), "7c1e5a9b3d2f4e6a8c0b1d3f5e7a9c2b", "q9Xv2Lm8R_tPz4KwY3nB7cD_e5Fh6Jk")
+	f.Add([]byte("aaaaaaaaaaaaaaaaaaaaaaaaaaa"), "aaaaaaaaaaaa", "aaaaaaaaa")
+	f.Fuzz(func(t *testing.T, doc []byte, a, b string) {
+		checkKnownSpans(t, doc, []string{a, b, mdText(a)})
+	})
+}
+
+// BenchmarkRedactKnown finds in the golden page as many known secrets as a
+// folder's report learns, by the one pass and by a search per window.
+func BenchmarkRedactKnown(b *testing.B) {
+	page, err := os.ReadFile(filepath.Join("testdata", "golden", "audit.html"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{1, 30, 900} {
+		var forms []string
+		for i := range n {
+			h := uint64(i+1) * 0x9E3779B97F4A7C15
+			forms = append(forms, fmt.Sprintf("ghp_%016x%016x", h, h^h>>29*0xBF58476D1CE4E5B9))
+		}
+		doc := slices.Concat(page, []byte(strings.Join(forms[:n/3], "\n")))
+		for _, how := range []struct {
+			name  string
+			spans func([]byte, []string) [][2]int
+		}{{"onepass", func(b []byte, forms []string) [][2]int { return spansInOnePass(b, forms, 10*len(forms)) }}, {"bywindow", spansByWindow}} {
+			b.Run(fmt.Sprintf("%d/%s", n, how.name), func(b *testing.B) {
+				b.SetBytes(int64(len(doc)))
+				for b.Loop() {
+					how.spans(doc, forms)
+				}
+			})
+		}
 	}
 }
