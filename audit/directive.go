@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -559,8 +560,9 @@ func makeObject(phrase string) *Object {
 			o.Verb = stem(first)
 		}
 	}
+	here := agentPlaceTerms(phrase)
 	for _, t := range terms {
-		if t == o.Verb || labelNoise[t] {
+		if t == o.Verb || labelNoise[t] || here[t] {
 			continue
 		}
 		o.Terms = append(o.Terms, t)
@@ -570,6 +572,27 @@ func makeObject(phrase string) *Object {
 		o.Terms = []string{o.Verb}
 	}
 	return o
+}
+
+// agentPlaceRE finds where a rule says an action must not be done from:
+// the machine the agent itself runs on. Every call an agent makes is made
+// from there, so "never run terraform apply from a workstation" is broken
+// by any terraform apply, though no call names the workstation.
+var agentPlaceRE = regexp.MustCompile(`(?i)\b(?:locally|(?:from|on)\s+(?:a|an|the|your|my|this|our|any)\s+(?:local\s+|own\s+|dev\s+|developer\s+)?(?:workstation|laptop|computer|desktop|machine|dev\s+box)s?)\b`)
+
+// agentPlaceTerms are the terms of phrase that only name the agent's own
+// machine (agentPlaceRE), which a call is not held to show.
+func agentPlaceTerms(phrase string) map[string]bool {
+	var here map[string]bool
+	for _, m := range agentPlaceRE.FindAllString(phrase, -1) {
+		for _, t := range contentTerms(m) {
+			if here == nil {
+				here = map[string]bool{}
+			}
+			here[t] = true
+		}
+	}
+	return here
 }
 
 // labelNoise are words that only say what kind of thing follows.
