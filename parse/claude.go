@@ -125,11 +125,16 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 		r.sys = gjson.Parse(strings.Clone(rec.raw)) // rare; kept whole
 		return r
 	case "attachment":
-		prompt, human := queuedPrompt(attachment)
-		if prompt == "" {
-			return nil // a hook's output, a reminder, a file's contents
+		if prompt, human := queuedPrompt(attachment); prompt != "" {
+			r.userDrafts(prompt, !human)
+			break
 		}
-		r.userDrafts(prompt, !human)
+		text, origin := attachedContext(attachment)
+		if text == "" {
+			return nil // a file's contents, a todo or plan reminder, a listing
+		}
+		// read with the tool result or prompt before it, in its turn
+		r.drafts = append(r.drafts, draft{ev: Event{Kind: KindMessage, Role: RoleSystem, Origin: origin, Text: text}, side: sideTool, remember: true})
 	default:
 		// progress, file-history-snapshot, queue-operation, summary titles
 		// and any type a newer version adds are not conversation.
@@ -498,6 +503,39 @@ func queuedPrompt(attachment string) (prompt string, human bool) {
 	mode := jsonString(member(attachment, "commandMode"))
 	kind := jsonString(member(member(attachment, "origin"), "kind"))
 	return member(attachment, "prompt"), (mode == "" || mode == "prompt") && (kind == "" || kind == "human")
+}
+
+// attachedContext reads the attachments that put context before the model
+// mid-session. A nested CLAUDE.md, loaded when the agent first works in
+// its folder, binds as the rule files of the first prompt's reminder do,
+// and the model reads it so ("Contents of …/CLAUDE.md: …"):
+//
+//	{"type":"nested_memory","path":"/repo/infra/CLAUDE.md","content":{"path":"/repo/infra/CLAUDE.md","content":"Never run terraform apply from a laptop."}}
+//
+// But it is not sent again with every request, as they are (OriginRules):
+// it is a message of the conversation, which a compaction summarizes.
+// A hook's additional context ({"type":"hook_additional_context",
+// "content":["…"]}) is the harness's: its words bind nothing, but what they
+// name has been seen. Other attachments give "".
+func attachedContext(attachment string) (string, Origin) {
+	switch jsonString(member(attachment, "type")) {
+	case "nested_memory":
+		content := member(attachment, "content")
+		if text, ok := rawString(content); ok {
+			return text, OriginAuthored
+		}
+		return jsonString(member(content, "content")), OriginAuthored
+	case "hook_additional_context":
+		var parts []string
+		each(member(attachment, "content"), func(v string) bool {
+			if t, ok := rawString(v); ok && strings.TrimSpace(t) != "" {
+				parts = append(parts, t)
+			}
+			return true
+		})
+		return strings.Join(parts, "\n"), OriginHarness
+	}
+	return "", OriginAuthored
 }
 
 func isHarnessEnvelope(text string) bool {
