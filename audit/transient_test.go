@@ -8,6 +8,7 @@ import (
 	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/audit/rules"
 	"github.com/compaudit/compaudit/parse"
+	"github.com/compaudit/compaudit/parse/parsetest"
 	"github.com/compaudit/compaudit/report"
 )
 
@@ -15,16 +16,21 @@ import (
 // reuses once the output's batch is applied (TransientToolOutput). An
 // audit that kept a piece of one — in an obligation, a finding, a
 // judgement, a window — would show another record's text, or the NULs
-// released memory is cleared to here. So each transcript is audited on
-// one goroutine, where every text is the audit's own, and again by two
+// released memory is cleared to here. So each shipped transcript and
+// labelled case, and the corpus where it is present, is audited on one
+// goroutine, where every text is the audit's own, and again by two
 // workers in 4 KB chunks, and every view of the two must be the same.
 func TestToolOutputNotKept(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "transcripts", "*.jsonl"))
+	cases, _ := filepath.Glob(filepath.Join("..", "testdata", "transcripts", "audit", "*.txtar"))
+	for _, c := range cases {
+		files = append(files, parsetest.Load(t, c, "want").Input)
+	}
+	if len(files) < 40 {
+		t.Fatalf("only %d shipped transcripts", len(files))
+	}
 	corpus, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "*", "*.jsonl"))
 	files = append(files, corpus...)
-	if len(files) < 4 {
-		t.Fatalf("only %d transcripts", len(files))
-	}
 	render := func(path string, workers int) []byte {
 		t.Helper()
 		tr := parse.Transcript{Path: path, Files: []parse.File{{Path: path}}}
