@@ -12,7 +12,7 @@ import (
 // an audit allocated, all of it thrown away within the batch.
 type textArena struct {
 	full [][]byte // blocks written, read until release
-	cur  []byte   // the block being written; never grown, so views stay put
+	cur  []byte   // the block being written, within its capacity, so views stay put
 }
 
 // arenaBlock is the size of an arena's blocks; a text longer than
@@ -41,6 +41,8 @@ func (a *textArena) unescape(body string) string {
 		a.cur = b[:0]
 	}
 	start := len(a.cur)
+	// a body the validator read decodes to at most its own length, so this
+	// stays in the block
 	a.cur = appendUnescaped(a.cur, body)
 	if len(a.cur) == start {
 		return ""

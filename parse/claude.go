@@ -662,7 +662,6 @@ func (d *claudeDecoder) finish() {
 // of which the text ones count.
 func claudeText(content gjson.Result) string { return claudeContentText(content.Raw) }
 
-// claudeContentText is claudeText on raw JSON.
 // outputText is claudeContentText for a tool's output, unescaped into the
 // record's arena when it has one.
 func (r *claudeRecord) outputText(raw string) string {
@@ -672,6 +671,7 @@ func (r *claudeRecord) outputText(raw string) string {
 	return claudeContentText(raw)
 }
 
+// claudeContentText is claudeText on raw JSON.
 func claudeContentText(raw string) string {
 	if text, ok := rawString(raw); ok {
 		return text
