@@ -315,6 +315,17 @@ func TestBadInputMatrix(t *testing.T) {
 			code: ExitOK, want: []string{"%s:3: warning: out-of-order timestamp", "earlier than its parent's at line 2"}, boundaries: 1,
 		},
 		{
+			name: "unreadable timestamp",
+			make: func(t *testing.T, dir string) ([]string, string) {
+				l := append([]string(nil), lines...)
+				ts := field(t, l[2], "timestamp")
+				l[2] = strings.Replace(l[2], ts, ts[:14]+"-1"+ts[16:], 1) // a minute of -1
+				p := writeFile(t, dir, "s.jsonl", joinLines(l))
+				return []string{p}, p
+			},
+			code: ExitOK, want: []string{"%s:3: warning: unreadable timestamp", "is not an RFC 3339 time"}, boundaries: 1,
+		},
+		{
 			name: "boundary with no summary after it",
 			make: func(t *testing.T, dir string) ([]string, string) {
 				l := slices.Delete(slices.Clone(lines), 169, 170) // the summary

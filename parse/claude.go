@@ -254,6 +254,10 @@ func (d *claudeDecoder) chain(r *claudeRecord, h uint64, line int) {
 	m := recordMark{line: int32(min(line, math.MaxInt32))}
 	if t, err := time.Parse(time.RFC3339Nano, r.timestamp); err == nil {
 		m.millis = t.UnixMilli()
+	} else if r.timestamp != "" {
+		// Claude Code writes RFC 3339 in UTC; anything else is damage, and a
+		// postmortem reads times off the report
+		d.s.diag.add(Warning, line, "unreadable timestamp: %q is not an RFC 3339 time; the record is audited, its order against its parent is not checked", preview(r.timestamp, 40))
 	}
 	if r.parentUUID != "" {
 		m.parent = maphash.String(d.seed, r.parentUUID)
