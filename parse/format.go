@@ -32,7 +32,7 @@ func Formats() []FormatInfo {
 	return []FormatInfo{
 		{FormatClaudeCode, "Claude Code session JSONL",
 			"~/.claude/projects/<encoded-cwd>/<session>.jsonl, subagents in <session>/subagents/agent-*.jsonl",
-			`records with "type" user, assistant, system, progress, file-history-snapshot, queue-operation or summary and a "uuid", "sessionId" or "message" field`,
+			`records with "type" user, assistant, system, attachment, progress, file-history-snapshot, queue-operation, custom-title or summary and a "uuid", "sessionId" or "message" field`,
 			`system record subtype compact_boundary followed by the user record with isCompactSummary; system subtype microcompact_boundary`},
 		{FormatCodex, "Codex CLI rollout JSONL",
 			"~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl",
