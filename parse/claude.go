@@ -129,7 +129,7 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 			r.userDrafts(prompt, !human)
 			break
 		}
-		text, origin := attachedContext(attachment)
+		text, origin := attachedContext(attachment, r.cwd)
 		if text == "" {
 			return nil // a file's contents, a todo or plan reminder, a listing
 		}
@@ -512,23 +512,34 @@ func queuedPrompt(attachment string) (prompt string, human bool) {
 // attachedContext reads the attachments that put context before the model
 // mid-session. A nested CLAUDE.md, loaded when the agent first works in
 // its folder, binds as the rule files of the first prompt's reminder do,
-// and the model reads it so ("Contents of …/CLAUDE.md: …"):
+// and the model reads it so ("Contents of …/CLAUDE.md: …"); path-scoped
+// rules (.claude/rules/*.md) come the same way:
 //
-//	{"type":"nested_memory","path":"/repo/infra/CLAUDE.md","content":{"path":"/repo/infra/CLAUDE.md","content":"Never run terraform apply from a laptop."}}
+//	{"type":"nested_memory","path":"/repo/infra/CLAUDE.md","content":{"path":"/repo/infra/CLAUDE.md","type":"Project","content":"Never run terraform apply from a laptop."}}
 //
-// But it is not sent again with every request, as they are (OriginRules):
-// it is a message of the conversation, which a compaction summarizes.
-// A hook's additional context ({"type":"hook_additional_context",
-// "content":["…"]}) is the harness's: its words bind nothing, but what they
-// name has been seen. Other attachments give "".
-func attachedContext(attachment string) (string, Origin) {
+// But it is not sent again with every request, as the files of the working
+// folder and those above it are (OriginRules): it is a message of the
+// conversation, which a compaction summarizes. One of those files written
+// this way stays a standing rule. A hook's additional context
+// ({"type":"hook_additional_context","content":["…"]}) is the harness's:
+// its words bind nothing, but what they name has been seen. Other
+// attachments give "".
+func attachedContext(attachment, cwd string) (string, Origin) {
 	switch jsonString(member(attachment, "type")) {
 	case "nested_memory":
 		content := member(attachment, "content")
-		if text, ok := rawString(content); ok {
-			return text, OriginAuthored
+		text, ok := rawString(content)
+		if !ok {
+			text = jsonString(member(content, "content"))
 		}
-		return jsonString(member(content, "content")), OriginAuthored
+		file := jsonString(member(content, "path"))
+		if file == "" {
+			file = jsonString(member(attachment, "path"))
+		}
+		if loadedAtStart(file, cwd) {
+			return text, OriginRules
+		}
+		return text, OriginAuthored
 	case "hook_additional_context":
 		var parts []string
 		each(member(attachment, "content"), func(v string) bool {
@@ -540,6 +551,24 @@ func attachedContext(attachment string) (string, Origin) {
 		return strings.Join(parts, "\n"), OriginHarness
 	}
 	return "", OriginAuthored
+}
+
+// loadedAtStart reports whether a memory file lies in the working folder
+// or one above it, whose files Claude Code reads at start and sends with
+// every request. Paths compare with either separator, as a session
+// recorded on Windows writes them.
+func loadedAtStart(file, cwd string) bool {
+	if file == "" || cwd == "" {
+		return false
+	}
+	slash := func(p string) string { return strings.TrimSuffix(strings.ReplaceAll(p, `\`, "/"), "/") }
+	dir, cwd := slash(file), slash(cwd)
+	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
+		dir = dir[:i]
+	} else {
+		return false
+	}
+	return dir == cwd || strings.HasPrefix(cwd, dir+"/") || dir == ""
 }
 
 func isHarnessEnvelope(text string) bool {

@@ -422,3 +422,30 @@ func TestOverLongRecords(t *testing.T) {
 	checkReadPast(t, "white space, then a record", spaces+claudeLine("u2", "two"), "2 "+over1MiB)
 	checkReadPast(t, "white space alone", spaces)
 }
+
+// A memory file of the working folder or one above it is read at start and
+// sent with every request; one below it is loaded when the agent works
+// there, a message a compaction can lose.
+func TestLoadedAtStart(t *testing.T) {
+	for _, c := range []struct {
+		file, cwd string
+		want      bool
+	}{
+		{"/home/dev/acme/CLAUDE.md", "/home/dev/acme", true},
+		{"/home/dev/CLAUDE.md", "/home/dev/acme", true},
+		{"/CLAUDE.md", "/home/dev/acme", true},
+		{"/home/dev/acme/CLAUDE.md", "/home/dev/acme/", true},
+		{`C:\code\CLAUDE.md`, `C:\code`, true},
+		{"/home/dev/acme/infra/CLAUDE.md", "/home/dev/acme", false},
+		{"/home/dev/acme/.claude/rules/go.md", "/home/dev/acme", false},
+		{"/home/dev/acme-old/CLAUDE.md", "/home/dev/acme", false},
+		{`C:\code\web\CLAUDE.md`, `C:\code`, false},
+		{"CLAUDE.md", "/home/dev/acme", false},
+		{"", "/home/dev/acme", false},
+		{"/home/dev/acme/CLAUDE.md", "", false},
+	} {
+		if got := loadedAtStart(c.file, c.cwd); got != c.want {
+			t.Errorf("loadedAtStart(%q, %q) = %v, want %v", c.file, c.cwd, got, c.want)
+		}
+	}
+}
