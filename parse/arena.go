@@ -17,7 +17,9 @@ type textArena struct {
 
 // arenaBlock is the size of an arena's blocks; a text longer than
 // arenaLarge gets a string of its own, as it would without the arena.
-const (
+// Variables so that tests can fill blocks within a batch of a few lines
+// (ReadInSmallPieces).
+var (
 	arenaBlock = 256 << 10
 	arenaLarge = 64 << 10
 )
@@ -35,8 +37,8 @@ func (a *textArena) unescape(body string) string {
 			a.full = append(a.full, a.cur)
 		}
 		b, ok := freeBlocks.take()
-		if !ok {
-			b = make([]byte, 0, arenaBlock)
+		if !ok || cap(b) < len(body) {
+			b = make([]byte, 0, max(arenaBlock, len(body)))
 		}
 		a.cur = b[:0]
 	}
