@@ -719,7 +719,8 @@ var wordBuffers = sync.Pool{New: func() any { return new([]word) }}
 // labelledName accepts a token a label word points at: it must look like
 // a name (a separator or a digit), not an ordinary word.
 func labelledName(t string) bool {
-	if len(t) < 2 || stopWords[foldLower(t)] {
+	// "any service, e.g. the web one": an abbreviation names nothing
+	if len(t) < 2 || stopWords[foldLower(t)] || isAbbrevEnd(t) {
 		return false
 	}
 	return strings.ContainsAny(t, "-_.0123456789/") && !allDigits(t)
