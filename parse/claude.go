@@ -488,8 +488,6 @@ func (r *claudeRecord) userText(text string, isMeta bool) {
 	r.drafts = append(r.drafts, draft{ev: Event{Kind: KindMessage, Role: RoleUser, Origin: origin, Text: rest}, side: sideUser, remember: true})
 }
 
-// isHarnessEnvelope recognizes notices Claude Code writes as user records:
-// background task notifications and their fields.
 // queuedPrompt reads what the user typed while the agent was busy. Claude
 // Code does not write it as a user record: the model reads it in the middle
 // of the turn, from an attachment,
@@ -571,6 +569,8 @@ func loadedAtStart(file, cwd string) bool {
 	return dir == cwd || strings.HasPrefix(cwd, dir+"/") || dir == ""
 }
 
+// isHarnessEnvelope recognizes notices Claude Code writes as user records:
+// background task notifications and their fields.
 func isHarnessEnvelope(text string) bool {
 	t := strings.TrimSpace(text)
 	for _, p := range []string{"<task-notification>", "<task-id>", "<output-file>", "<local-command-stderr>", "<user-prompt-submit-hook>"} {

@@ -9,15 +9,13 @@ import (
 // Reading with workers must yield exactly the events and diagnostics of
 // reading on one goroutine, in the same order.
 func TestParallelReadSameEvents(t *testing.T) {
-	defer func(n int64) { parallelMin = n }(parallelMin)
-	parallelMin = 0
 	// small chunks, so every file is cut into many that are released and
 	// reused while its events are still held here: a piece of a line kept
 	// by mistake would read as the NULs a released chunk is cleared to;
 	// and a chunk in one batch, then in many, each of which must leave it
 	// in place until the last is applied
-	defer func(n, lines int, p bool) { chunkBytes, batchLines, poisonReleased = n, lines, p }(chunkBytes, batchLines, poisonReleased)
-	chunkBytes, poisonReleased = 4<<10, true
+	defer ReadInSmallPieces(4 << 10)()
+	defer func(lines int) { batchLines = lines }(batchLines)
 	for _, lines := range []int{2048, 3} {
 		batchLines = lines
 		readAllWays(t)

@@ -276,8 +276,7 @@ func TestJSONProblems(t *testing.T) {
 	// from lines that are views of read chunks: the first twenty of a file
 	// get theirs, on the workers' path too, from chunks not yet reused
 	// (a reused one reads as zeros here), and every line is counted.
-	defer func(n int64, c int, p bool) { parallelMin, chunkBytes, poisonReleased = n, c, p }(parallelMin, chunkBytes, poisonReleased)
-	parallelMin, chunkBytes, poisonReleased = 0, 4<<10, true
+	defer ReadInSmallPieces(4 << 10)()
 	lines := []string{claudeLine("u0", "first")}
 	for i := range 25 {
 		r := claudeLine(fmt.Sprintf("u%d", i+1), strings.Repeat("padding ", 60))
