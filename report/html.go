@@ -164,8 +164,7 @@ func (s *htmlStream) Close() error {
 	if err := htmlPage().Execute(&page, s.data); err != nil {
 		return err
 	}
-	text := strings.ReplaceAll(page.String(), "&#43;", "+")
-	_, err := io.WriteString(s.w, InertLines(text))
+	_, err := io.WriteString(s.w, InertLines(strings.ReplaceAll(page.String(), "&#43;", "+")))
 	return err
 }
 

@@ -661,7 +661,7 @@ func knownSpans(b []byte, forms []string) [][2]int {
 	case n <= byWindowMost:
 		return spansByWindow(b, forms)
 	}
-	return spansInOnePass(b, forms, n)
+	return spansInOnePass(b, forms)
 }
 
 // byWindowMost is the most windows searched for one by one: a search runs
@@ -703,22 +703,24 @@ func pieceAround(b []byte, i int, v string, k int) (lo, hi int) {
 }
 
 // spansInOnePass finds what spansByWindow finds, looking every position of
-// b up among the n windows of forms.
-func spansInOnePass(b []byte, forms []string, n int) [][2]int {
+// b up among the windows of forms.
+func spansInOnePass(b []byte, forms []string) [][2]int {
 	type window struct {
 		form, at int // the window is forms[form][at:at+8]
 		next     int // where its next match may start, past the last one's piece
 	}
-	windows := make([]window, 0, n)
+	var windows []window
 	byBytes := map[uint64][]int{} // a window's bytes: its indexes in windows
-	filter := newKnownFilter(n)
 	for f, v := range forms {
 		for k := 0; k+8 <= len(v); k += 4 {
 			x := binary.LittleEndian.Uint64([]byte(v[k : k+8]))
 			byBytes[x] = append(byBytes[x], len(windows))
 			windows = append(windows, window{form: f, at: k})
-			filter.add(x)
 		}
+	}
+	filter := newKnownFilter(len(windows))
+	for x := range byBytes {
+		filter.add(x)
 	}
 	var spans [][2]int
 	for i := 0; i+8 <= len(b); i++ {
