@@ -3,6 +3,7 @@ package parse
 import (
 	"math/bits"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // validJSON reports whether s is one JSON value (RFC 8259), with space
@@ -13,13 +14,15 @@ import (
 // strings be UTF-8 — the reader repairs those.
 //
 // Every record is validated whole before it is read, and most of its bytes
-// are long strings (tool output, file contents), so strings are scanned
-// eight bytes at a time: a word with no quote, backslash, control byte or
-// high bit is passed over at once. The runes of the rest are checked on
-// the way, so a record of UTF-8 (the common case) needs no separate check
-// of the texts read from it.
+// are long strings (tool output, file contents). Where the machine has
+// vector instructions (blockStrings), a long string is taken 64 bytes at
+// a time (strBlocks); elsewhere, and near the line's end, eight bytes at a
+// time: a word with no quote, backslash, control byte or high bit is
+// passed over at once. The runes of the rest are checked on the way, so a
+// record of UTF-8 (the common case) needs no separate check of the texts
+// read from it.
 func validJSON(s string) (ok, validUTF8 bool) {
-	v := validator{s: s}
+	v := validator{s: s, blocks: blockStrings}
 	return v.run()
 }
 
@@ -32,7 +35,7 @@ type field struct{ k0, k1, v0, v1 int }
 // validRecord is validJSON that also indexes the members of a top-level
 // object into fields (reused), so reading the record needs no second walk.
 func validRecord(s string, fields []field) (_ []field, ok, validUTF8 bool) {
-	v := validator{s: s, fields: fields[:0], index: true}
+	v := validator{s: s, fields: fields[:0], index: true, blocks: blockStrings}
 	ok, validUTF8 = v.run()
 	return v.fields, ok, validUTF8
 }
@@ -45,6 +48,7 @@ type validator struct {
 	s      string
 	unsure bool // a string held bytes that are not UTF-8, or runes passed over undecoded
 	index  bool // collect the top-level object's members
+	blocks bool // take long strings 64 bytes at a time (blockStrings)
 	fields []field
 }
 
@@ -174,27 +178,26 @@ const (
 // past its closing quote.
 func (v *validator) str(i int) (int, bool) {
 	s := v.s
-	// stop marks the bytes the word loop stops at besides quotes,
-	// backslashes and control bytes: those with the high bit, whose runes
-	// are decoded. A tool's output is mostly ASCII with a rune here and
-	// there (an arrow per line of a listing, an em dash), cheaper checked
-	// here than by a second pass over the text; but text of runes one
-	// after another (CJK, box drawing) is cheaper passed over and checked
-	// once read, as a run of runes (utf8.ValidString), and only the texts
-	// the audit reads need it. So once denseRunes runes have each followed
-	// the one before within a word (in one run or not), the rest of the
-	// string is passed over.
-	stop, dense, after := uint64(highs), 0, -8 // after: the end of the last rune
+	r := runeScan{stop: highs, after: -8}
+	if v.blocks && i+64 <= len(s) {
+		// most strings are keys and ids, ended within a word or two
+		for k := i; k < i+16; k += 8 {
+			if special := specials(word(s[k:k+8]), highs); special != 0 {
+				if k += bits.TrailingZeros64(special) / 8; s[k] == '"' {
+					return k + 1, true
+				}
+				break
+			}
+		}
+		var ok, done bool
+		if i, ok, done = v.strBlocks(i, &r); done {
+			return i, ok
+		}
+	}
 	for {
 		// eight bytes at a time while none needs a look
 		for i+8 <= len(s) {
-			w := word(s[i : i+8])
-			q := w ^ ('"' * ones)
-			b := w ^ ('\\' * ones)
-			special := ((q-ones)&^q | (b-ones)&^b | (w-0x20*ones)&^w | w&stop) & highs
-			if special != 0 {
-				// a borrow can only mark bytes above a true hit, so the
-				// lowest mark is the first byte that needs a look
+			if special := specials(word(s[i:i+8]), r.stop); special != 0 {
 				i += bits.TrailingZeros64(special) / 8
 				break
 			}
@@ -215,13 +218,8 @@ func (v *validator) str(i int) (int, bool) {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
-				if i+6 > len(s) {
+				if !v.hexEscape(i + 1) {
 					return i, false
-				}
-				for _, h := range []byte(s[i+2 : i+6]) {
-					if !isHex(h) {
-						return i, false
-					}
 				}
 				i += 6
 			default:
@@ -229,25 +227,130 @@ func (v *validator) str(i int) (int, bool) {
 			}
 		case c < 0x20:
 			return i, false
-		case c < utf8.RuneSelf || stop == 0:
+		case c < utf8.RuneSelf || r.stop == 0:
 			i++
-		case i-after < 8 && dense+1 == denseRunes:
-			v.unsure, stop = true, 0
+		case i-r.after < 8 && r.dense+1 == denseRunes:
+			v.unsure, r.stop = true, 0
 		default:
-			if i-after < 8 {
-				dense++
+			if i-r.after < 8 {
+				r.dense++
 			}
 			// a rune's bytes are all 0x80 and up, so it cannot run past
 			// the closing quote
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && n == 1 {
+			ch, n := utf8.DecodeRuneInString(s[i:])
+			if ch == utf8.RuneError && n == 1 {
 				v.unsure = true
 			}
 			i += n
-			after = i
+			r.after = i
 		}
 	}
 }
+
+// runeScan is what str knows of the runes of the string it checks.
+//
+// stop marks the bytes the word loop stops at besides quotes, backslashes
+// and control bytes: those with the high bit, whose runes are decoded. A
+// tool's output is mostly ASCII with a rune here and there (an arrow per
+// line of a listing, an em dash), cheaper checked here than by a second
+// pass over the text; but text of runes one after another (CJK, box
+// drawing) is cheaper passed over and checked once read, as a run of runes
+// (utf8.ValidString), and only the texts the audit reads need it. So once
+// denseRunes runes have each followed the one before within a word (in one
+// run or not), the rest of the string is passed over: stop is then zero.
+type runeScan struct {
+	stop  uint64
+	dense int // runes that came within eight bytes of the one before
+	after int // the end of the last rune decoded
+}
+
+// specials marks the high bit of each byte of w that is a quote, a
+// backslash, a control byte, or has the high bit itself where stop says
+// so. A borrow can only mark bytes above a true hit, so the lowest mark is
+// the first byte that needs a look.
+func specials(w, stop uint64) uint64 {
+	q := w ^ ('"' * ones)
+	b := w ^ ('\\' * ones)
+	return ((q-ones)&^q | (b-ones)&^b | (w-0x20*ones)&^w | w&stop) & highs
+}
+
+// strBlocks is str 64 bytes at a time, from the marks stringMasks gives
+// each block: it finds the closing quote among the quotes no backslash
+// escapes, and looks only at the escapes, control bytes and runes before
+// it. A tool's output holds about one such byte in ten (a tab, a newline,
+// a quote, an arrow), and each ended the word loop's run. It stops where
+// fewer than 64 bytes are left (done false), where the word loop is to go
+// on: past a rune the last block began, or at the backslash when the
+// blocks end between it and what it escapes.
+func (v *validator) strBlocks(i int, r *runeScan) (_ int, ok, done bool) {
+	s := v.s
+	var esc escapes
+	for i+64 <= len(s) {
+		backslash, quote, control, high, plain := stringMasks(unsafe.StringData(s[i:]))
+		escaped := esc.next(backslash)
+		inside := ^uint64(0) // the bytes before the closing quote
+		closing := quote &^ escaped
+		if closing != 0 {
+			inside = closing&-closing - 1
+		}
+		if bad := control & inside; bad != 0 {
+			return i + lowest(bad), false, true
+		}
+		// what a backslash escapes is one of "\/bfnrt, or a \u escape
+		for codes := escaped & inside & plain; codes != 0; codes &= codes - 1 {
+			if k := i + lowest(codes); !v.hexEscape(k) {
+				return k - 1, false, true
+			}
+		}
+		if runes := high & inside; runes != 0 && r.stop != 0 {
+			v.decodeRunes(i, runes, r)
+		}
+		if closing != 0 {
+			return i + lowest(closing) + 1, true, true
+		}
+		i += 64
+	}
+	if esc.carry != 0 {
+		return i - 1, false, false
+	}
+	return max(i, r.after), false, false
+}
+
+// hexEscape reports whether s[k] begins the u and four hex digits of a
+// \u escape.
+func (v *validator) hexEscape(k int) bool {
+	if v.s[k] != 'u' || k+5 > len(v.s) {
+		return false
+	}
+	for _, h := range []byte(v.s[k+1 : k+5]) {
+		if !isHex(h) {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeRunes checks the runes that start among the high bytes of the
+// block at s[i] (bit k for s[i+k]) as the word loop does, one by one.
+func (v *validator) decodeRunes(i int, runes uint64, r *runeScan) {
+	for runes &^= 1<<min(max(r.after-i, 0), 64) - 1; runes != 0; runes &^= 1<<min(r.after-i, 64) - 1 {
+		k := i + lowest(runes)
+		if k-r.after < 8 {
+			if r.dense+1 == denseRunes {
+				v.unsure, r.stop = true, 0
+				return
+			}
+			r.dense++
+		}
+		c, n := utf8.DecodeRuneInString(v.s[k:])
+		if c == utf8.RuneError && n == 1 {
+			v.unsure = true
+		}
+		r.after = k + n
+	}
+}
+
+var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
 
 // denseRunes is how many runes close together a string may hold before
 // the validator stops decoding them.

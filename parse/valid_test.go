@@ -32,6 +32,11 @@ func checkValid(t *testing.T, s string) {
 	if validUTF8 && (!ok || !utf8.ValidString(s)) || ok && utf8.ValidString(s) && runes < denseRunes && !validUTF8 {
 		t.Fatalf("validJSON(%q) = %v: UTF-8 = %v", s, ok, validUTF8)
 	}
+	// strings taken 64 bytes at a time read as the word loop reads them
+	words := validator{s: s}
+	if wok, wutf8 := words.run(); wok != ok || wutf8 != validUTF8 {
+		t.Fatalf("validJSON(%q) = %v, %v; the word loop says %v, %v", s, ok, validUTF8, wok, wutf8)
+	}
 	// the index of a record's members is what a walk over them finds
 	fields, rok, rutf8 := validRecord(s, nil)
 	if rok != ok || rutf8 != validUTF8 {
@@ -63,6 +68,17 @@ var validCases = []string{
 	"{\"k\xc3\xa9\":\"v\"}", "\xef\xbb\xbf{}", `{"a":"0123456789abcdef\"0123456789abcdef"}`,
 	`{"a":"0123456789abcdef\\`, `{"a":"0123456789abcdef`, `{"a":"0123456789abcde"`, "{\"a\":1}\r\n",
 	`[` + strings.Repeat(`"ok",`, 50) + `"end"]`,
+	// long enough for 64-byte blocks: a backslash run, a rune and a \u escape across a block's edge
+	`{"a":"` + strings.Repeat("x", 57) + `\"` + strings.Repeat("y", 70) + `"}`,
+	`{"a":"` + strings.Repeat("x", 57) + `\\"` + strings.Repeat("y", 70) + `"}`,
+	`{"a":"` + strings.Repeat("x", 58) + `\u00e9` + strings.Repeat("y", 70) + `"}`,
+	`{"a":"` + strings.Repeat("x", 58) + `\u00g9` + strings.Repeat("y", 70) + `"}`,
+	`{"a":"` + strings.Repeat("x", 57) + "\xe2\x86\x92" + strings.Repeat("y", 70) + `"}`,
+	`{"a":"` + strings.Repeat("x", 57) + "\xe2\x86" + strings.Repeat("y", 70) + `"}`,
+	`{"a":"` + strings.Repeat("x", 70) + "\x1f" + strings.Repeat("y", 70) + `"}`,
+	`{"a":"` + strings.Repeat("x", 70) + `\q` + strings.Repeat("y", 70) + `"}`,
+	`{"a":"` + strings.Repeat("x", 120) + `\`,
+	`{"a":"` + strings.Repeat("x→", 40) + `"}`,
 	`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01","content":"line one\nline two \"quoted\" caf\u00e9\n"}]}}`,
 }
 
