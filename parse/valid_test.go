@@ -2,6 +2,7 @@ package parse
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -139,7 +140,8 @@ func FuzzValidJSON(f *testing.F) {
 }
 
 // BenchmarkValidate compares the validator with gjson.Valid, which it
-// replaced, on the same lines.
+// replaced, on the same lines, and its 64-byte blocks with its word loop
+// (the same where blockStrings is false).
 func BenchmarkValidate(b *testing.B) {
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "transcripts", "incident-drift-claude.jsonl"))
 	if err != nil {
@@ -158,11 +160,72 @@ func BenchmarkValidate(b *testing.B) {
 			}
 		}
 	})
+	b.Run("words", func(b *testing.B) {
+		b.SetBytes(size)
+		for b.Loop() {
+			for _, l := range lines {
+				v := validator{s: l}
+				v.run()
+			}
+		}
+	})
 	b.Run("gjson.Valid", func(b *testing.B) {
 		b.SetBytes(size)
 		for b.Loop() {
 			for _, l := range lines {
 				gjson.Valid(l)
+			}
+		}
+	})
+}
+
+// BenchmarkValidateToolOutput times the blocks against the word loop on
+// what most of a session's bytes are: tool results, here this package's
+// own sources as Claude Code's Read tool returns them (a number, an arrow
+// and the line), in the record shape of the corpus.
+func BenchmarkValidateToolOutput(b *testing.B) {
+	files, err := filepath.Glob("*.go")
+	if err != nil || len(files) == 0 {
+		b.Fatal("no sources", err)
+	}
+	var lines []string
+	var size int64
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var out strings.Builder
+		for n, l := range strings.Split(string(src), "\n") {
+			fmt.Fprintf(&out, "%6d→%s\n", n+1, l)
+		}
+		rec, err := json.Marshal(map[string]any{
+			"type": "user", "uuid": "0f5b3c1e-5f7a-4c1e-9a43-4c7a1e2b9d10",
+			"message": map[string]any{"role": "user", "content": []any{map[string]any{
+				"type": "tool_result", "tool_use_id": "toolu_01", "content": out.String(),
+			}}},
+			"toolUseResult": map[string]any{"type": "text", "file": map[string]any{"filePath": name, "content": string(src)}},
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		lines = append(lines, string(rec))
+		size += int64(len(rec))
+	}
+	b.Run("blocks", func(b *testing.B) {
+		b.SetBytes(size)
+		for b.Loop() {
+			for _, l := range lines {
+				validJSON(l)
+			}
+		}
+	})
+	b.Run("words", func(b *testing.B) {
+		b.SetBytes(size)
+		for b.Loop() {
+			for _, l := range lines {
+				v := validator{s: l}
+				v.run()
 			}
 		}
 	})
