@@ -1,7 +1,5 @@
 package parse
 
-import "math/bits"
-
 // stringMasksOf is stringMasks byte by byte, for any 64-byte b: the
 // reference the vector code is tested against, and the code where there
 // is none.
@@ -41,11 +39,6 @@ const oddBits = 0xAAAAAAAAAAAAAAAA
 // The method is simdjson's (Langdale and Lemire, "Parsing Gigabytes of
 // JSON per Second", 2019), written again here.
 func (e *escapes) next(backslash uint64) uint64 {
-	if backslash == 0 {
-		escaped := e.carry
-		e.carry = 0
-		return escaped
-	}
 	potential := backslash &^ e.carry
 	maybe := potential<<1 | oddBits
 	codes := (maybe - potential) ^ oddBits // escaped bytes, and the escaping backslashes
@@ -53,6 +46,3 @@ func (e *escapes) next(backslash uint64) uint64 {
 	e.carry = (codes & backslash) >> 63
 	return escaped
 }
-
-// lowest is the index of the lowest bit set in m, which must not be zero.
-func lowest(m uint64) int { return bits.TrailingZeros64(m) }

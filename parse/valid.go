@@ -180,15 +180,6 @@ func (v *validator) str(i int) (int, bool) {
 	s := v.s
 	r := runeScan{stop: highs, after: -8}
 	if v.blocks && i+64 <= len(s) {
-		// most strings are keys and ids, ended within a word or two
-		for k := i; k < i+16; k += 8 {
-			if special := specials(word(s[k:k+8]), highs); special != 0 {
-				if k += bits.TrailingZeros64(special) / 8; s[k] == '"' {
-					return k + 1, true
-				}
-				break
-			}
-		}
 		var ok, done bool
 		if i, ok, done = v.strBlocks(i, &r); done {
 			return i, ok
@@ -211,16 +202,10 @@ func (v *validator) str(i int) (int, bool) {
 		case c == '"':
 			return i + 1, true
 		case c == '\\':
-			if i+1 >= len(s) {
-				return i, false
-			}
-			switch s[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			switch {
+			case i+1 < len(s) && simpleEscape[s[i+1]]:
 				i += 2
-			case 'u':
-				if !v.hexEscape(i + 1) {
-					return i, false
-				}
+			case i+1 < len(s) && v.hexEscape(i+1):
 				i += 6
 			default:
 				return i, false
@@ -229,20 +214,8 @@ func (v *validator) str(i int) (int, bool) {
 			return i, false
 		case c < utf8.RuneSelf || r.stop == 0:
 			i++
-		case i-r.after < 8 && r.dense+1 == denseRunes:
-			v.unsure, r.stop = true, 0
-		default:
-			if i-r.after < 8 {
-				r.dense++
-			}
-			// a rune's bytes are all 0x80 and up, so it cannot run past
-			// the closing quote
-			ch, n := utf8.DecodeRuneInString(s[i:])
-			if ch == utf8.RuneError && n == 1 {
-				v.unsure = true
-			}
-			i += n
-			r.after = i
+		case v.decodeRune(i, &r):
+			i = r.after
 		}
 	}
 }
@@ -294,11 +267,11 @@ func (v *validator) strBlocks(i int, r *runeScan) (_ int, ok, done bool) {
 			inside = closing&-closing - 1
 		}
 		if bad := control & inside; bad != 0 {
-			return i + lowest(bad), false, true
+			return i + bits.TrailingZeros64(bad), false, true
 		}
 		// what a backslash escapes is one of "\/bfnrt, or a \u escape
 		for codes := escaped & inside & plain; codes != 0; codes &= codes - 1 {
-			if k := i + lowest(codes); !v.hexEscape(k) {
+			if k := i + bits.TrailingZeros64(codes); !v.hexEscape(k) {
 				return k - 1, false, true
 			}
 		}
@@ -306,7 +279,7 @@ func (v *validator) strBlocks(i int, r *runeScan) (_ int, ok, done bool) {
 			v.decodeRunes(i, runes, r)
 		}
 		if closing != 0 {
-			return i + lowest(closing) + 1, true, true
+			return i + bits.TrailingZeros64(closing) + 1, true, true
 		}
 		i += 64
 	}
@@ -331,23 +304,35 @@ func (v *validator) hexEscape(k int) bool {
 }
 
 // decodeRunes checks the runes that start among the high bytes of the
-// block at s[i] (bit k for s[i+k]) as the word loop does, one by one.
+// block at s[i] (bit k for s[i+k]), one by one.
 func (v *validator) decodeRunes(i int, runes uint64, r *runeScan) {
-	for runes &^= 1<<min(max(r.after-i, 0), 64) - 1; runes != 0; runes &^= 1<<min(r.after-i, 64) - 1 {
-		k := i + lowest(runes)
-		if k-r.after < 8 {
-			if r.dense+1 == denseRunes {
-				v.unsure, r.stop = true, 0
-				return
-			}
-			r.dense++
+	for {
+		runes &^= 1<<min(max(r.after-i, 0), 64) - 1 // the rune before's continuation bytes
+		if runes == 0 || !v.decodeRune(i+bits.TrailingZeros64(runes), r) {
+			return
 		}
-		c, n := utf8.DecodeRuneInString(v.s[k:])
-		if c == utf8.RuneError && n == 1 {
-			v.unsure = true
-		}
-		r.after = k + n
 	}
+}
+
+// decodeRune checks the rune a high byte starts at s[k], and moves
+// r.after past it. Once denseRunes runes have each come within eight
+// bytes of the one before, it decodes nothing more, and says so.
+func (v *validator) decodeRune(k int, r *runeScan) bool {
+	if k-r.after < 8 {
+		if r.dense+1 == denseRunes {
+			v.unsure, r.stop = true, 0
+			return false
+		}
+		r.dense++
+	}
+	// a rune's bytes are all 0x80 and up, so it cannot run past the
+	// closing quote
+	c, n := utf8.DecodeRuneInString(v.s[k:])
+	if c == utf8.RuneError && n == 1 {
+		v.unsure = true
+	}
+	r.after = k + n
+	return true
 }
 
 var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
