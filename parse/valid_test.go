@@ -147,36 +147,37 @@ func BenchmarkValidate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	lines := strings.Split(string(data), "\n")
+	benchValidators(b, strings.Split(string(data), "\n"), true)
+}
+
+// benchValidators times validJSON and its word loop on lines, side by
+// side, and gjson.Valid when asked.
+func benchValidators(b *testing.B, lines []string, withGJSON bool) {
 	var size int64
 	for _, l := range lines {
 		size += int64(len(l))
 	}
-	b.Run("validJSON", func(b *testing.B) {
-		b.SetBytes(size)
-		for b.Loop() {
-			for _, l := range lines {
-				validJSON(l)
+	type named struct {
+		name  string
+		valid func(string)
+	}
+	validators := []named{
+		{"validJSON", func(l string) { validJSON(l) }},
+		{"words", func(l string) { v := validator{s: l}; v.run() }},
+	}
+	if withGJSON {
+		validators = append(validators, named{"gjson.Valid", func(l string) { gjson.Valid(l) }})
+	}
+	for _, v := range validators {
+		b.Run(v.name, func(b *testing.B) {
+			b.SetBytes(size)
+			for b.Loop() {
+				for _, l := range lines {
+					v.valid(l)
+				}
 			}
-		}
-	})
-	b.Run("words", func(b *testing.B) {
-		b.SetBytes(size)
-		for b.Loop() {
-			for _, l := range lines {
-				v := validator{s: l}
-				v.run()
-			}
-		}
-	})
-	b.Run("gjson.Valid", func(b *testing.B) {
-		b.SetBytes(size)
-		for b.Loop() {
-			for _, l := range lines {
-				gjson.Valid(l)
-			}
-		}
-	})
+		})
+	}
 }
 
 // BenchmarkValidateToolOutput times the blocks against the word loop on
@@ -189,7 +190,6 @@ func BenchmarkValidateToolOutput(b *testing.B) {
 		b.Fatal("no sources", err)
 	}
 	var lines []string
-	var size int64
 	for _, name := range files {
 		src, err := os.ReadFile(name)
 		if err != nil {
@@ -210,23 +210,6 @@ func BenchmarkValidateToolOutput(b *testing.B) {
 			b.Fatal(err)
 		}
 		lines = append(lines, string(rec))
-		size += int64(len(rec))
 	}
-	b.Run("blocks", func(b *testing.B) {
-		b.SetBytes(size)
-		for b.Loop() {
-			for _, l := range lines {
-				validJSON(l)
-			}
-		}
-	})
-	b.Run("words", func(b *testing.B) {
-		b.SetBytes(size)
-		for b.Loop() {
-			for _, l := range lines {
-				v := validator{s: l}
-				v.run()
-			}
-		}
-	})
+	benchValidators(b, lines, false)
 }
