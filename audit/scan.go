@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The hot path. Every tool output and message passes through here, so it
@@ -69,8 +70,17 @@ func scanTokens(text string, fn func(tok string)) {
 // of its bytes, so a caller can pass over most tokens without searching
 // them again.
 func scanClassed(text string, fn func(tok string, at int, classes uint8)) {
+	i := 0
+	if blockTokens {
+		i = scanBlocks(text, fn)
+	}
+	scanWords(text, i, fn)
+}
+
+// scanWords is scanClassed from i, a token boundary, eight bytes at a
+// time.
+func scanWords(text string, i int, fn func(tok string, at int, classes uint8)) {
 	n := len(text)
-	i := 0 // a token boundary: everything before it is done
 	for i < n {
 		// A token without a mark byte is passed over, so look for the next
 		// mark first, eight bytes at a time, and only then for the token
@@ -85,42 +95,126 @@ func scanClassed(text string, fn func(tok string, at int, classes uint8)) {
 			start--
 			classes |= byteClass[text[start]]
 		}
-		i = m
-		for i < n {
-			c := byteClass[text[i]]
-			if c&classSep != 0 || arrowAt(text, i, c) {
-				break
+		end, rest := walkToken(text, m)
+		emitToken(text, start, end, classes|rest, fn)
+		i = end
+	}
+}
+
+// scanBlocks is scanClassed on 64-byte blocks, while 66 bytes are left
+// for tokenMasks to read, and returns the token boundary where it
+// stopped. A block's masks give every token's ends at once, so only the
+// tokens with a mark take steps of their own, and only one that runs
+// past its block is walked a byte at a time.
+func scanBlocks(text string, fn func(tok string, at int, classes uint8)) int {
+	n := len(text)
+	run := 0         // where the token running into the block starts, else the block's start
+	var spill uint64 // the block's first bytes, when an arrow of the block before covers them
+blocks:
+	for i := 0; i+66 <= n; {
+		sep, mark, arrowAt, e2, colon, at, slash := tokenMasks(unsafe.StringData(text[i:]))
+		ends := sep | arrowAt | arrowAt<<1 | arrowAt<<2 | spill
+		spill = (arrowAt>>62)&1 | (arrowAt>>63)*3
+		for mark != 0 {
+			k := bits.TrailingZeros64(mark)
+			start := run
+			if before := ends & (1<<(k&63) - 1); before != 0 {
+				start = i + 64 - bits.LeadingZeros64(before)
 			}
-			classes |= c
-			i++
-		}
-		if i-start < 3 || i-start > 512 {
-			continue
-		}
-		// trailing punctuation and markdown emphasis are not part of it
-		end := i
-		for end > start && trailTable[text[end-1]] {
-			end--
-		}
-		for start < end && text[start] == '*' {
-			start++
-		}
-		if end-start < 3 {
-			continue
-		}
-		tok := text[start:end]
-		fn(tok, start, classes)
-		if classes&classColon == 0 {
-			continue
-		}
-		// a refspec or key:value pair also names its parts
-		if c := strings.IndexByte(tok, ':'); c > 0 && c < len(tok)-1 && !strings.Contains(tok, "://") && strings.Count(tok, ":") == 1 {
-			if c >= 3 {
-				fn(tok[:c], start, classes)
+			after := ends >> (k & 63) << (k & 63)
+			if after == 0 {
+				// it runs past the block: no arrow starts in the block's
+				// last two bytes, so the next is the token's
+				end, rest := walkToken(text, i+64)
+				emitToken(text, start, end, classesOf(text[start:i+64])|rest, fn)
+				i, run, spill = end, end, 0
+				continue blocks
 			}
-			if len(tok)-c-1 >= 3 {
-				fn(tok[c+1:], start+c+1, classes)
+			e := bits.TrailingZeros64(after)
+			span := uint64(1)<<(e&63) - 1
+			mark &^= span // the token's own marks
+			if i+e-start < 3 || i+e-start > 512 {
+				continue // emitToken's test, before the classes are worked out
 			}
+			classes := uint8(classMark)
+			if start < i {
+				classes |= classesOf(text[start:i])
+			} else {
+				span &^= uint64(1)<<((start-i)&63) - 1
+			}
+			classes |= classIf(colon&span, classColon) | classIf(at&span, classAt) |
+				classIf(slash&span, classSlash) | classIf(e2&span, classArrow)
+			emitToken(text, start, i+e, classes, fn)
+		}
+		if ends != 0 {
+			run = i + 64 - bits.LeadingZeros64(ends)
+		}
+		i += 64
+	}
+	return run
+}
+
+// classIf is class when any bit of m is set.
+func classIf(m uint64, class uint8) uint8 {
+	if m != 0 {
+		return class
+	}
+	return 0
+}
+
+// classesOf is the classes of the bytes of s.
+func classesOf(s string) uint8 {
+	var classes uint8
+	for i := range len(s) {
+		classes |= byteClass[s[i]]
+	}
+	return classes
+}
+
+// walkToken returns where the token that holds text[i] ends (at the first
+// separator or arrow from i on, or at the end of text) and the classes of
+// its bytes from i.
+func walkToken(text string, i int) (int, uint8) {
+	var classes uint8
+	for i < len(text) {
+		c := byteClass[text[i]]
+		if c&classSep != 0 || arrowAt(text, i, c) {
+			break
+		}
+		classes |= c
+		i++
+	}
+	return i, classes
+}
+
+// emitToken hands fn the token text[start:end] with its classes, trimmed,
+// unless its length says it is not worth indexing; a refspec or key:value
+// pair also hands fn its parts.
+func emitToken(text string, start, end int, classes uint8, fn func(tok string, at int, classes uint8)) {
+	if end-start < 3 || end-start > 512 {
+		return
+	}
+	// trailing punctuation and markdown emphasis are not part of it
+	for end > start && trailTable[text[end-1]] {
+		end--
+	}
+	for start < end && text[start] == '*' {
+		start++
+	}
+	if end-start < 3 {
+		return
+	}
+	tok := text[start:end]
+	fn(tok, start, classes)
+	if classes&classColon == 0 {
+		return
+	}
+	if c := strings.IndexByte(tok, ':'); c > 0 && c < len(tok)-1 && !strings.Contains(tok, "://") && strings.Count(tok, ":") == 1 {
+		if c >= 3 {
+			fn(tok[:c], start, classes)
+		}
+		if len(tok)-c-1 >= 3 {
+			fn(tok[c+1:], start+c+1, classes)
 		}
 	}
 }
