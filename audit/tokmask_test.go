@@ -1,14 +1,13 @@
 package audit
 
 import (
-	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/compaudit/compaudit/parse/parsetest"
 )
 
 // TestTokenMasks holds the vector code to the byte-by-byte reference:
@@ -124,22 +123,7 @@ func scanned(text string, scan func(string, func(string, int, uint8))) []scanned
 // sources as Claude Code's Read tool returns them (a number, an arrow and
 // the line), and on the texts of the incident transcript's events.
 func BenchmarkScanToolOutput(b *testing.B) {
-	files, err := filepath.Glob("*.go")
-	if err != nil || len(files) == 0 {
-		b.Fatal("no sources", err)
-	}
-	var read []string
-	for _, name := range files {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var out strings.Builder
-		for i, line := range strings.Split(string(src), "\n") {
-			fmt.Fprintf(&out, "%6d%s%s\n", i+1, arrow, line)
-		}
-		read = append(read, out.String())
-	}
+	read := parsetest.ReadOutputs(b)
 	var incident []string
 	for _, ev := range incidentEvents(b, "incident-drift-claude.jsonl") {
 		if ev.Text != "" {

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"regexp"
 	"strconv"
 	"strings"
@@ -37,6 +38,40 @@ func checkUnescape(t *testing.T, body string) {
 	}
 }
 
+// checkUnescapeBlocks holds appendUnescaped to unescapeWords on any body,
+// valid or not, appended to a buffer that already holds bytes.
+func checkUnescapeBlocks(t *testing.T, body string) {
+	t.Helper()
+	got := string(appendUnescaped([]byte("kept"), body))
+	want := string(unescapeWords([]byte("kept"), body))
+	if got != want {
+		t.Fatalf("appendUnescaped(%q) = %q, the word loop gives %q", body, got, want)
+	}
+}
+
+// TestUnescapeBlocksAgreeWithWords holds the blocks to the word loop on
+// bodies long enough for many blocks: escapes of every kind at every
+// place across a block's end, runs of backslashes, \u escapes cut short
+// or invalid, a backslash as the last byte, and bytes that are not UTF-8.
+func TestUnescapeBlocksAgreeWithWords(t *testing.T) {
+	pieces := []string{`\n`, `\t`, `\"`, `\\`, `\/`, `\b`, `\f`, `\r`, `\u00e9`, `\u003c`, `\ud83d\ude00`, `\ud83d`,
+		`\udc00x`, `\u12`, `\uzzzz`, `\x`, `\`, "word ", "    12→func main() {", "\xff\xfe", strings.Repeat("a", 70)}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 3000 {
+		var b strings.Builder
+		for b.Len() < 64+rng.IntN(400) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		checkUnescapeBlocks(t, b.String())
+	}
+	for at := range 140 {
+		for _, p := range pieces[:17] {
+			checkUnescapeBlocks(t, strings.Repeat("y", at)+p+strings.Repeat("z", 70))
+			checkUnescapeBlocks(t, strings.Repeat("y", at)+p)
+		}
+	}
+}
+
 func TestUnescape(t *testing.T) {
 	for _, c := range unescapeCases {
 		checkUnescape(t, c)
@@ -47,7 +82,10 @@ func FuzzUnescape(f *testing.F) {
 	for _, c := range unescapeCases {
 		f.Add(c)
 	}
-	f.Fuzz(checkUnescape)
+	f.Fuzz(func(t *testing.T, body string) {
+		checkUnescape(t, body)
+		checkUnescapeBlocks(t, body)
+	})
 }
 
 // TestCodexOutput reads each form a Codex tool output takes: an object

@@ -2,7 +2,6 @@ package parse
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/compaudit/compaudit/parse/parsetest"
 	"github.com/tidwall/gjson"
 )
 
@@ -186,25 +186,21 @@ func benchValidators(b *testing.B, lines []string, withGJSON bool) {
 // and the line), in the record shape of the corpus.
 func BenchmarkValidateToolOutput(b *testing.B) {
 	files, err := filepath.Glob("*.go")
-	if err != nil || len(files) == 0 {
-		b.Fatal("no sources", err)
+	if err != nil {
+		b.Fatal(err)
 	}
 	var lines []string
-	for _, name := range files {
-		src, err := os.ReadFile(name)
+	for i, out := range parsetest.ReadOutputs(b) {
+		src, err := os.ReadFile(files[i])
 		if err != nil {
 			b.Fatal(err)
-		}
-		var out strings.Builder
-		for n, l := range strings.Split(string(src), "\n") {
-			fmt.Fprintf(&out, "%6d→%s\n", n+1, l)
 		}
 		rec, err := json.Marshal(map[string]any{
 			"type": "user", "uuid": "0f5b3c1e-5f7a-4c1e-9a43-4c7a1e2b9d10",
 			"message": map[string]any{"role": "user", "content": []any{map[string]any{
-				"type": "tool_result", "tool_use_id": "toolu_01", "content": out.String(),
+				"type": "tool_result", "tool_use_id": "toolu_01", "content": out,
 			}}},
-			"toolUseResult": map[string]any{"type": "text", "file": map[string]any{"filePath": name, "content": string(src)}},
+			"toolUseResult": map[string]any{"type": "text", "file": map[string]any{"filePath": files[i], "content": string(src)}},
 		})
 		if err != nil {
 			b.Fatal(err)
@@ -212,4 +208,35 @@ func BenchmarkValidateToolOutput(b *testing.B) {
 		lines = append(lines, string(rec))
 	}
 	benchValidators(b, lines, false)
+}
+
+// BenchmarkUnescapeToolOutput times the blocks against the word loop, side
+// by side, on the bodies of Read outputs as a record holds them: each
+// line's \n and tab, and its quotes, escaped.
+func BenchmarkUnescapeToolOutput(b *testing.B) {
+	var bodies []string
+	var size int64
+	for _, out := range parsetest.ReadOutputs(b) {
+		q, err := json.Marshal(out)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bodies = append(bodies, string(q[1:len(q)-1]))
+		size += int64(len(q) - 2)
+	}
+	buf := make([]byte, 0, size)
+	for _, u := range []struct {
+		name     string
+		unescape func([]byte, string) []byte
+	}{{"blocks", appendUnescaped}, {"words", unescapeWords}} {
+		b.Run(u.name, func(b *testing.B) {
+			b.SetBytes(size)
+			for b.Loop() {
+				buf = buf[:0]
+				for _, body := range bodies {
+					buf = u.unescape(buf, body)
+				}
+			}
+		})
+	}
 }

@@ -3,9 +3,11 @@
 package parsetest
 
 import (
+	"fmt"
 	"iter"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/txtar"
@@ -111,4 +113,28 @@ func Files(dirs ...string) iter.Seq2[string, []byte] {
 			}
 		}
 	}
+}
+
+// ReadOutputs is what most of a session's bytes are, for benchmarks: the
+// Go sources of the test's package as Claude Code's Read tool returns
+// them, a line number, an arrow and the line.
+func ReadOutputs(tb testing.TB) []string {
+	tb.Helper()
+	files, err := filepath.Glob("*.go")
+	if err != nil || len(files) == 0 {
+		tb.Fatal("no sources", err)
+	}
+	var outs []string
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var out strings.Builder
+		for n, l := range strings.Split(string(src), "\n") {
+			fmt.Fprintf(&out, "%6d→%s\n", n+1, l)
+		}
+		outs = append(outs, out.String())
+	}
+	return outs
 }
