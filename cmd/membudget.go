@@ -5,10 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
-	"strings"
 	"sync/atomic"
-
-	"github.com/compaudit/compaudit/parse"
 )
 
 // setMemoryBudget tunes the garbage collector for an audit, unless GOGC or
@@ -27,14 +24,6 @@ import (
 // floor: it stays at the floor while the audit holds up to 60% of it (a 1
 // GB transcript holds about 55 MiB) and leaves ever more room above that.
 //
-// An audit of 16 MB or more (inputBytes) also asks for its heap to be
-// backed by huge pages (preferHugePages), whatever GOGC and GOMEMLIMIT say:
-// a region the size of the floor and the input together, at most
-// maxAdvised. A session's heap stays within the floor; a multi-agent run's
-// grows past it by about the size of its state ops, themselves about the
-// size of the run's file, and a region of the floor alone left it to take
-// small pages there (a tenth of its CPU went on their first touches).
-//
 // What an audit keeps to its end however it streams (a multi-agent run's
 // state operations, audit.Options.Holding) is told to the budget's hold and
 // raises the floor by as much: a 26 MB multi-agent run holds about 60 MiB
@@ -44,15 +33,12 @@ import (
 //
 // held is how many results are held at once: every transcript's when the
 // results are kept to the end, fewer when they are streamed.
-func setMemoryBudget(transcripts []parse.Transcript, held int, full bool) *memoryBudget {
+func setMemoryBudget(held int, full bool) *memoryBudget {
 	perResult := int64(64 << 10) // findings and counts
 	if full {
 		perResult = 4 << 20 // survivals, trails and ledgers too
 	}
 	b := &memoryBudget{floor: 80<<20 + int64(held)*perResult}
-	if in := inputBytes(transcripts, maxAdvised); in >= hugeHeapInput {
-		preferHugePages(int(min(b.floor+in, maxAdvised)))
-	}
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return b
 	}
@@ -60,33 +46,6 @@ func setMemoryBudget(transcripts []parse.Transcript, held int, full bool) *memor
 	debug.SetMemoryLimit(b.floor)
 	b.watch()
 	return b
-}
-
-// hugeHeapInput is the input size from which an audit's heap grows past
-// the few megabytes the runtime starts with, so that huge pages pay.
-const hugeHeapInput = 16 << 20
-
-// maxAdvised bounds the region advised for huge pages.
-const maxAdvised = 256 << 20
-
-// inputBytes is the size of the transcripts' files, counted up to upTo.
-// Standard input, whose size is not known, and a gzip file, whose size
-// says little of what it holds, count as hugeHeapInput each.
-func inputBytes(transcripts []parse.Transcript, upTo int64) int64 {
-	var n int64
-	for _, t := range transcripts {
-		for _, f := range t.Files {
-			if f.Path == "-" || strings.HasSuffix(f.Path, ".gz") {
-				n += hugeHeapInput
-			} else if fi, err := os.Stat(f.Path); err == nil {
-				n += fi.Size()
-			}
-			if n >= upTo {
-				return upTo
-			}
-		}
-	}
-	return n
 }
 
 // memoryBudget follows the heap from one collection to the next.

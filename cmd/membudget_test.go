@@ -17,7 +17,6 @@ import (
 	"unsafe"
 
 	"github.com/compaudit/compaudit/audit"
-	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/scripts/gentranscript/multiagent"
 )
 
@@ -202,7 +201,7 @@ func holdingChild(t *testing.T) {
 		t.Fatal("the audit never set a memory limit")
 	}
 	// the floor the command set, for one transcript whose results stream
-	set := setMemoryBudget([]parse.Transcript{{Path: path, Files: []parse.File{{Path: path}}}}, 1, false)
+	set := setMemoryBudget(1, false)
 	set.stop()
 	fmt.Printf("raised: %d\n", high-set.floor)
 }
