@@ -303,8 +303,17 @@ func toolCandidate(tok string, classes uint8) bool {
 		return true
 	}
 	last := tok[len(tok)-1]
-	return last >= '0' && last <= '9' && (strings.IndexByte(tok, ':') > 0 || strings.IndexByte(tok, '-') > 0)
+	return last >= '0' && last <= '9' && (classes&classColon != 0 && strings.IndexByte(tok, ':') > 0 || strings.IndexByte(tok, '-') > 0)
 }
+
+// tldShapes marks the length and the first letter, lowered, of each of
+// tlds, so that isTLD passes over most labels without a lookup.
+var tldShapes = func() (t [10][128]bool) {
+	for tld := range tlds {
+		t[len(tld)][tld[0]] = true
+	}
+	return t
+}()
 
 // isTLD reports whether label, in any case, is one of tlds. It is asked of
 // every dotted token of a tool's output, so it lowers into a buffer rather
@@ -312,8 +321,11 @@ func toolCandidate(tok string, classes uint8) bool {
 // longer or non-ASCII label is none of them.
 func isTLD(label string) bool {
 	var b [9]byte
-	if len(label) > len(b) {
+	if len(label) == 0 || len(label) > len(b) {
 		return false
+	}
+	if c := label[0] | 0x20; c >= utf8.RuneSelf || !tldShapes[len(label)][c] {
+		return false // most dotted names of code (fmt.Println) end here
 	}
 	for i := 0; i < len(label); i++ {
 		c := label[i]

@@ -6,8 +6,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 	"unsafe"
 
+	"github.com/compaudit/compaudit/parse/parsetest"
 	"github.com/tidwall/gjson"
 )
 
@@ -239,6 +241,11 @@ func FuzzIsTLD(f *testing.F) {
 	for _, s := range []string{"com", "COM", "Dev", "internal", "localhost", "LOCALHOST", "loc", "cöm", "ＣＯＭ", "\u212aom", "", "io:8080", "svc\xff"} {
 		f.Add(s)
 	}
+	for tld := range tlds { // each, as isTLD's first test (tldShapes) must pass it
+		f.Add(tld)
+		f.Add(strings.ToUpper(tld))
+		f.Add(tld[:len(tld)-1])
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		if got, want := isTLD(s), len(s) <= 9 && tlds[asciiLower(s)]; got != want {
 			t.Fatalf("isTLD(%q) = %v, want %v", s, got, want)
@@ -281,4 +288,57 @@ func TestCandidatesCarried(t *testing.T) {
 	if shared < 2 {
 		t.Errorf("%d lines' candidates taken from the last boundary, want the 2 it repeats", shared)
 	}
+}
+
+// BenchmarkIsTLD times isTLD against isTLD as it was before tldShapes
+// (tldLookup), side by side, on the last labels of the dotted tokens of
+// Read output, as toolCandidate asks it of every one.
+func BenchmarkIsTLD(b *testing.B) {
+	var labels []string
+	for _, s := range parsetest.ReadOutputs(b) {
+		scanTokens(s, func(tok string) {
+			if dot := strings.LastIndexByte(tok, '.'); dot >= 0 {
+				labels = append(labels, tok[dot+1:])
+			}
+		})
+	}
+	for _, c := range []struct {
+		name string
+		is   func(string) bool
+	}{
+		{"isTLD", isTLD},
+		{"lookup", tldLookup},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			n := 0
+			for b.Loop() {
+				for _, l := range labels {
+					if c.is(l) {
+						n++
+					}
+				}
+			}
+			b.ReportMetric(float64(len(labels)), "labels")
+		})
+	}
+}
+
+// tldLookup is isTLD without its first test: every label lowered into a
+// buffer and looked up.
+func tldLookup(label string) bool {
+	var b [9]byte
+	if len(label) > len(b) {
+		return false
+	}
+	for i := 0; i < len(label); i++ {
+		c := label[i]
+		if c >= utf8.RuneSelf {
+			return false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return tlds[string(b[:len(label)])]
 }
