@@ -591,16 +591,21 @@ func (r *claudeRecord) toolResult(text, toolID string, isError bool) {
 }
 
 func (r *claudeRecord) assistantDrafts(message string, apiError bool) {
-	var content string
+	// Only the id and the content are read, and the message's usage comes
+	// after them, an object of objects to walk a byte at a time: the walk
+	// stops at the content once the id is known. The first of a repeated
+	// member counts, as with member.
+	var content, id string
 	members(message, func(k, v string) bool {
-		switch k {
-		case "id":
-			r.msgID = strings.Clone(jsonString(v))
-		case "content":
+		switch {
+		case k == "id" && id == "":
+			id = v
+		case k == "content" && content == "":
 			content = v
 		}
-		return true
+		return id == "" || content == ""
 	})
+	r.msgID = strings.Clone(jsonString(id))
 	if r.msgID == "" {
 		r.msgID = r.uuid
 	}

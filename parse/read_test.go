@@ -448,3 +448,23 @@ func TestLoadedAtStart(t *testing.T) {
 		}
 	}
 }
+
+// TestAssistantRepeatedMembers: of a member an assistant message repeats,
+// the first counts, as member and gjson read one; the reader stops at the
+// content once it has the id, so the usage after them is never walked.
+func TestAssistantRepeatedMembers(t *testing.T) {
+	line := func(uuid, message string) string {
+		return `{"parentUuid":null,"type":"assistant","message":` + message + `,"uuid":"` + uuid +
+			`","timestamp":"2026-03-02T09:14:05.000Z","sessionId":"s1"}` + "\n"
+	}
+	in := line("u1", `{"id":"msg_1","id":"msg_2","role":"assistant","content":[{"type":"text","text":"first"}],"content":[{"type":"text","text":"second"}],"usage":{"input_tokens":3}}`) +
+		line("u2", `{"role":"assistant","content":[{"type":"text","text":"same message"}],"id":"msg_1","usage":{"cache":{"a":[1,{"b":"}"}]}}}`) +
+		line("u3", `{"id":"msg_3","content":"plain"}`)
+	evs, res := readString(t, in, Options{})
+	if got := eventTexts(evs); got != "first,same message,plain" {
+		t.Fatalf("texts %q, diagnostics %q", got, diagLines(res))
+	}
+	if evs[0].Turn != evs[1].Turn || evs[1].Turn == evs[2].Turn {
+		t.Fatalf("turns %d %d %d: the first two records are one message (msg_1), the third another", evs[0].Turn, evs[1].Turn, evs[2].Turn)
+	}
+}
