@@ -308,7 +308,7 @@ func toolCandidate(tok string, classes uint8) bool {
 
 // tldShapes marks the length and the first letter, lowered, of each of
 // tlds, so that isTLD passes over most labels without a lookup.
-var tldShapes = func() (t [10][128]bool) {
+var tldShapes = func() (t [maxTLD + 1][128]bool) {
 	for tld := range tlds {
 		t[len(tld)][tld[0]] = true
 	}
@@ -320,12 +320,23 @@ var tldShapes = func() (t [10][128]bool) {
 // than a new string; the top-level domains are short and ASCII, so a
 // longer or non-ASCII label is none of them.
 func isTLD(label string) bool {
-	var b [9]byte
-	if len(label) == 0 || len(label) > len(b) {
+	if len(label) == 0 || len(label) > maxTLD {
 		return false
 	}
 	if c := label[0] | 0x20; c >= utf8.RuneSelf || !tldShapes[len(label)][c] {
 		return false // most dotted names of code (fmt.Println) end here
+	}
+	return lookUpTLD(label)
+}
+
+// maxTLD is the length of the longest of tlds.
+const maxTLD = 9
+
+// lookUpTLD lowers label into a buffer, not a new string, and looks it up.
+func lookUpTLD(label string) bool {
+	var b [maxTLD]byte
+	if len(label) > len(b) {
+		return false
 	}
 	for i := 0; i < len(label); i++ {
 		c := label[i]

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/compaudit/compaudit/parse/parsetest"
@@ -247,7 +246,7 @@ func FuzzIsTLD(f *testing.F) {
 		f.Add(tld[:len(tld)-1])
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := isTLD(s), len(s) <= 9 && tlds[asciiLower(s)]; got != want {
+		if got, want := isTLD(s), len(s) <= maxTLD && tlds[asciiLower(s)]; got != want {
 			t.Fatalf("isTLD(%q) = %v, want %v", s, got, want)
 		}
 	})
@@ -291,7 +290,7 @@ func TestCandidatesCarried(t *testing.T) {
 }
 
 // BenchmarkIsTLD times isTLD against isTLD as it was before tldShapes
-// (tldLookup), side by side, on the last labels of the dotted tokens of
+// (lookUpTLD alone), side by side, on the last labels of the dotted tokens of
 // Read output, as toolCandidate asks it of every one.
 func BenchmarkIsTLD(b *testing.B) {
 	var labels []string
@@ -307,7 +306,7 @@ func BenchmarkIsTLD(b *testing.B) {
 		is   func(string) bool
 	}{
 		{"isTLD", isTLD},
-		{"lookup", tldLookup},
+		{"lookup", lookUpTLD},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			n := 0
@@ -321,24 +320,4 @@ func BenchmarkIsTLD(b *testing.B) {
 			b.ReportMetric(float64(len(labels)), "labels")
 		})
 	}
-}
-
-// tldLookup is isTLD without its first test: every label lowered into a
-// buffer and looked up.
-func tldLookup(label string) bool {
-	var b [9]byte
-	if len(label) > len(b) {
-		return false
-	}
-	for i := 0; i < len(label); i++ {
-		c := label[i]
-		if c >= utf8.RuneSelf {
-			return false
-		}
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b[i] = c
-	}
-	return tlds[string(b[:len(label)])]
 }
