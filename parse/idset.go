@@ -55,6 +55,7 @@ func (s *idSet) add(h uint64) {
 func (s *idSet) grow() {
 	old := s.slots
 	s.slots = make([]uint64, max(1024, 2*len(old)))
+	clear(s.slots) // written first, each page is backed once (see audit's tokenIndex.grow)
 	for _, h := range old {
 		if h != 0 {
 			s.slots[s.slot(h)] = h
