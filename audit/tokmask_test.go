@@ -21,8 +21,8 @@ func TestTokenMasks(t *testing.T) {
 	check := func(b string) {
 		t.Helper()
 		p := &[]byte(b)[0] // a copy of its own, so the 66 bytes end the buffer
-		got := fmt7(tokenMasks(p))
-		want := fmt7(tokenMasksOf(b))
+		got := sevenMasks(tokenMasks(p))
+		want := sevenMasks(tokenMasksOf(b))
 		if got != want {
 			t.Fatalf("tokenMasks(%q) = %v, want %v", b, got, want)
 		}
@@ -57,8 +57,8 @@ func TestTokenMasks(t *testing.T) {
 	}
 }
 
-// fmt7 gathers tokenMasks' seven results for one comparison.
-func fmt7(a, b, c, d, e, f, g uint64) [7]uint64 { return [7]uint64{a, b, c, d, e, f, g} }
+// sevenMasks gathers tokenMasks' seven results for one comparison.
+func sevenMasks(a, b, c, d, e, f, g uint64) [7]uint64 { return [7]uint64{a, b, c, d, e, f, g} }
 
 // TestBlocksAgreeWithWords holds the block scan to the word loop and to
 // the byte-by-byte scan, on generated tool output long enough for many
