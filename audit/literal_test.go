@@ -3,10 +3,11 @@ package audit
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/compaudit/compaudit/parse/parsetest"
 )
 
 // checkProseWord holds classifyToken's shortcut for words to the readings
@@ -49,11 +50,9 @@ func FuzzClassifyProseWord(f *testing.F) {
 // TestClassifyProseWordsOfTranscripts checks the shortcut on every word of
 // the testdata transcripts and, when present, the corpus.
 func TestClassifyProseWordsOfTranscripts(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "transcripts", "*.jsonl"))
-	corpus, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "*", "*.jsonl"))
 	n := 0
 	seen := map[string]bool{}
-	for _, p := range append(files, corpus...) {
+	for _, p := range parsetest.Transcripts(t) {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)

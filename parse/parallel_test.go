@@ -1,9 +1,10 @@
 package parse
 
 import (
-	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/compaudit/compaudit/parse/parsetest"
 )
 
 // Reading with workers must yield exactly the events and diagnostics of
@@ -26,13 +27,7 @@ func TestParallelReadSameEvents(t *testing.T) {
 // 8 workers, and holds the others to the first.
 func readAllWays(t *testing.T) {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "transcripts", "*.jsonl"))
-	if corpus, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "*", "*.jsonl")); len(corpus) > 0 {
-		files = append(files, corpus...)
-	}
-	if len(files) == 0 {
-		t.Fatal("no transcripts")
-	}
+	files := parsetest.Transcripts(t)
 	read := func(path string, workers int) ([]Event, FileResult) {
 		var evs []Event
 		res, err := ReadFile(File{Path: path}, Options{Workers: workers}, 0, func(ev *Event) error {

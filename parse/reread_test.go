@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/compaudit/compaudit/parse/parsetest"
 )
 
 // TestRereadSameEvents reads every event of every transcript at hand back
@@ -12,10 +14,7 @@ import (
 // time: the testdata transcripts, every file of the parse cases (bad input
 // included) and, when present, the real corpus.
 func TestRereadSameEvents(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "transcripts", "*.jsonl"))
-	if corpus, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "*", "*.jsonl")); len(corpus) > 0 {
-		files = append(files, corpus...)
-	}
+	files := parsetest.Transcripts(t)
 	cases, _ := filepath.Glob("../testdata/transcripts/parse/*.txtar")
 	for _, c := range cases {
 		_, dir, _ := writeCase(t, c)

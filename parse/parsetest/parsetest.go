@@ -138,3 +138,16 @@ func ReadOutputs(tb testing.TB) []string {
 	}
 	return outs
 }
+
+// Transcripts are the transcripts shipped in testdata/transcripts and, when
+// ../shared is present, the public corpus's, as a test of a package one
+// folder down from the module's root finds them. The corpus is only read.
+func Transcripts(tb testing.TB) []string {
+	tb.Helper()
+	shipped, err := filepath.Glob(filepath.Join("..", "testdata", "transcripts", "*.jsonl"))
+	if err != nil || len(shipped) == 0 {
+		tb.Fatal("no shipped transcripts", err)
+	}
+	corpus, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "*", "*.jsonl"))
+	return append(shipped, corpus...)
+}
