@@ -256,7 +256,8 @@ func unescapeBlocks(b []byte, s string) ([]byte, string) {
 	return dst[:w], s[r:]
 }
 
-// escapedByte is what each byte after a backslash stands for, but u.
+// escapedByte is what each byte after a backslash stands for, but u: the
+// one table of both unescape loops.
 var escapedByte = func() (t [256]byte) {
 	for c := range t {
 		t[c] = byte(c)
@@ -277,24 +278,13 @@ func unescapeWords(b []byte, s string) []byte {
 		b = append(b, s[:i]...)
 		c := s[i+1]
 		s = s[i+2:]
-		switch c {
-		case 'n':
-			b = append(b, '\n')
-		case 't':
-			b = append(b, '\t')
-		case 'r':
-			b = append(b, '\r')
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'u':
-			r, rest := hexRune(s)
-			s = rest
-			b = utf8.AppendRune(b, r)
-		default: // " \ /
-			b = append(b, c)
+		if c != 'u' {
+			b = append(b, escapedByte[c])
+			continue
 		}
+		r, rest := hexRune(s)
+		s = rest
+		b = utf8.AppendRune(b, r)
 	}
 }
 
