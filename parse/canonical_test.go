@@ -59,7 +59,7 @@ var canonicalMemberOf = map[string]func(*canonicalMembers) string{
 // with escapes, as it decodes.
 func checkCanonicalMembers(t *testing.T, line string) {
 	t.Helper()
-	rec, ok := readRecord(line, nil)
+	rec, ok := readRecord(line, recordIndex{})
 	if !ok {
 		return
 	}

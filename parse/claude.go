@@ -111,22 +111,23 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 			attachment = v
 		}
 	}
+	j := rec.text() // not kept: the index is reused once the record is read
 	switch r.typ {
 	case "user":
-		content := member(message, "content")
+		content := j.member(message, "content")
 		if r.compactSummary {
 			r.summary = strings.Clone(claudeContentText(content))
 			return r
 		}
-		r.userDrafts(content, isMeta)
+		r.userDrafts(j, content, isMeta)
 	case "assistant":
-		r.assistantDrafts(message, apiError)
+		r.assistantDrafts(j, message, apiError)
 	case "system":
 		r.sys = gjson.Parse(strings.Clone(rec.raw)) // rare; kept whole
 		return r
 	case "attachment":
 		if prompt, human := queuedPrompt(attachment); prompt != "" {
-			r.userDrafts(prompt, !human)
+			r.userDrafts(j, prompt, !human)
 			break
 		}
 		text, origin := attachedContext(attachment, r.cwd)
@@ -436,13 +437,13 @@ func (d *claudeDecoder) emitPending() {
 	d.s.put(ev)
 }
 
-func (r *claudeRecord) userDrafts(content string, isMeta bool) {
+func (r *claudeRecord) userDrafts(j jsonText, content string, isMeta bool) {
 	if text, ok := rawString(content); ok {
 		r.userText(text, isMeta)
 		return
 	}
-	elements(content, func(raw string) bool {
-		b := readBlock(raw)
+	j.elements(content, func(raw string) bool {
+		b := readBlock(j, raw)
 		switch b.typ {
 		case "text":
 			r.userText(b.text, isMeta)
@@ -590,13 +591,13 @@ func (r *claudeRecord) toolResult(text, toolID string, isError bool) {
 	}
 }
 
-func (r *claudeRecord) assistantDrafts(message string, apiError bool) {
+func (r *claudeRecord) assistantDrafts(j jsonText, message string, apiError bool) {
 	// Only the id and the content are read, and the message's usage comes
 	// after them, an object of objects to walk a byte at a time: the walk
 	// stops at the content once the id is known. The first of a repeated
 	// member counts, as with member.
 	var content, id string
-	members(message, func(k, v string) bool {
+	j.members(message, func(k, v string) bool {
 		switch {
 		case k == "id" && id == "":
 			id = v
@@ -617,8 +618,8 @@ func (r *claudeRecord) assistantDrafts(message string, apiError bool) {
 		r.assistantText(text, role, origin)
 		return
 	}
-	elements(content, func(raw string) bool {
-		b := readBlock(raw)
+	j.elements(content, func(raw string) bool {
+		b := readBlock(j, raw)
 		switch b.typ {
 		case "text":
 			r.assistantText(b.text, role, origin)
@@ -644,9 +645,9 @@ type block struct {
 	isError             bool
 }
 
-func readBlock(raw string) block {
+func readBlock(j jsonText, raw string) block {
 	var b block
-	members(raw, func(k, v string) bool {
+	j.members(raw, func(k, v string) bool {
 		switch k {
 		case "type":
 			b.typ = jsonString(v)

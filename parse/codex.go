@@ -389,7 +389,7 @@ func codexOutput(raw string, a *textArena) (string, bool) {
 	s := a.jsonString(raw)
 	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
 		// validated and indexed in one pass, as a record is
-		if rec, ok := readRecord(t, nil); ok {
+		if rec, ok := readRecord(t, recordIndex{}); ok {
 			if out := rec.get("output"); out != "" {
 				code := member(rec.get("metadata"), "exit_code")
 				return a.jsonString(out), code != "" && rawInt(code) != 0

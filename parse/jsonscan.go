@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 	"strings"
@@ -17,10 +18,48 @@ import (
 // when asked, in bulk rather than rune by rune.
 // gjson stays the reader for everything off this path.
 
+// jsonText reads the values of one validated record, passing over a long
+// value by its span rather than its bytes. Its zero value has no spans
+// and walks every value.
+type jsonText struct {
+	line  string // the record's line, to which the spans' offsets refer
+	spans []span
+}
+
+// text is the reader of the record, valid while its index is.
+func (r record) text() jsonText { return jsonText{r.raw, r.spans} }
+
+// end returns the index just past the value starting at s[i], when s is a
+// piece of the line and the value one of the spans.
+func (t jsonText) end(s string, i int) (int, bool) {
+	if len(t.spans) == 0 || len(s)-i < minSpan {
+		return 0, false
+	}
+	off := int(uintptr(unsafe.Pointer(unsafe.StringData(s)))-uintptr(unsafe.Pointer(unsafe.StringData(t.line)))) + i
+	if off < 0 || off >= len(t.line) {
+		return 0, false
+	}
+	k, found := slices.BinarySearchFunc(t.spans, off, func(sp span, off int) int { return cmp.Compare(sp.start, off) })
+	if !found || t.spans[k].end-off > len(s)-i {
+		return 0, false
+	}
+	return i + t.spans[k].end - off, true
+}
+
+// skipValue is the package's skipValue, by the span when there is one.
+func (t jsonText) skipValue(s string, i int) int {
+	if end, ok := t.end(s, i); ok {
+		return end
+	}
+	return skipValue(s, i)
+}
+
 // members calls fn with each member of the object in raw (a valid JSON
 // object) in order: its key as written, and its value's raw text. fn returns
 // false to stop.
-func members(raw string, fn func(key, val string) bool) {
+func members(raw string, fn func(key, val string) bool) { jsonText{}.members(raw, fn) }
+
+func (t jsonText) members(raw string, fn func(key, val string) bool) {
 	i := skipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return
@@ -45,7 +84,7 @@ func members(raw string, fn func(key, val string) bool) {
 			return
 		}
 		i = skipSpace(raw, i+1)
-		vEnd := skipValue(raw, i)
+		vEnd := t.skipValue(raw, i)
 		if !fn(key, raw[i:vEnd]) {
 			return
 		}
@@ -54,7 +93,9 @@ func members(raw string, fn func(key, val string) bool) {
 }
 
 // elements calls fn with the raw text of each element of the array in raw.
-func elements(raw string, fn func(val string) bool) {
+func elements(raw string, fn func(val string) bool) { jsonText{}.elements(raw, fn) }
+
+func (t jsonText) elements(raw string, fn func(val string) bool) {
 	i := skipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '[' {
 		return
@@ -69,7 +110,7 @@ func elements(raw string, fn func(val string) bool) {
 			i++
 			continue
 		}
-		end := skipValue(raw, i)
+		end := t.skipValue(raw, i)
 		if !fn(raw[i:end]) {
 			return
 		}
@@ -78,9 +119,11 @@ func elements(raw string, fn func(val string) bool) {
 }
 
 // member returns the raw value of one key of an object, or "".
-func member(raw, key string) string {
+func member(raw, key string) string { return jsonText{}.member(raw, key) }
+
+func (t jsonText) member(raw, key string) string {
 	var out string
-	members(raw, func(k, v string) bool {
+	t.members(raw, func(k, v string) bool {
 		if k == key {
 			out = v
 			return false

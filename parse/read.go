@@ -440,10 +440,10 @@ func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding
 			p = lineProblem{msg: fmt.Sprintf("internal error reading this record (a compaudit bug; please report it): %v; skipped", r)}
 		}
 	}()
-	fields := fieldBuffers.Get().(*[]field)
-	defer fieldBuffers.Put(fields)
-	rec, ok := readRecord(line, *fields)
-	*fields = rec.fields[:0]
+	idx := indexBuffers.Get().(*recordIndex)
+	defer indexBuffers.Put(idx)
+	rec, ok := readRecord(line, *idx)
+	*idx = rec.recordIndex
 	if !ok {
 		// from its first byte past white space: all that is kept of a long
 		// line that is no record (passing)
@@ -555,22 +555,22 @@ func cleanOSError(err error) string {
 // parseRecord validates one line as a JSON object. Invalid UTF-8 is tolerated:
 // agents write raw tool output, and a stray byte must not cost the record.
 func parseRecord(line string) (gjson.Result, bool) {
-	rec, ok := readRecord(line, nil)
+	rec, ok := readRecord(line, recordIndex{})
 	if !ok {
 		return gjson.Result{}, false
 	}
 	return rec.json(), true
 }
 
-// fieldBuffers hold the index of a record while it is prepared; no
+// indexBuffers hold the index of a record while it is prepared; no
 // decoder keeps it.
-var fieldBuffers = sync.Pool{New: func() any { return new([]field) }}
+var indexBuffers = sync.Pool{New: func() any { return new(recordIndex) }}
 
-// record is a validated JSON object with the index of its members.
+// record is a validated JSON object with its index.
 type record struct {
-	raw    string
-	fields []field
-	utf8   bool // every string is UTF-8, so no text read from it needs a check
+	raw string
+	recordIndex
+	utf8 bool // every string is UTF-8, so no text read from it needs a check
 	// arena, when set, takes the batch's unescaped tool output
 	arena *textArena
 }
@@ -589,12 +589,12 @@ func (r record) get(key string) string {
 // json is the record for gjson's queries.
 func (r record) json() gjson.Result { return gjson.Parse(r.raw) }
 
-// readRecord validates one line as a JSON object and indexes its members
-// into fields (reused). Invalid UTF-8 does not make a line invalid (the
+// readRecord validates one line as a JSON object and indexes it into idx
+// (its buffers reused). Invalid UTF-8 does not make a line invalid (the
 // validator, like encoding/json, does not ask for it): the decoders repair
 // the texts they read and warn.
-func readRecord(line string, fields []field) (rec record, ok bool) {
-	fields, valid, validUTF8 := validRecord(line, fields)
+func readRecord(line string, idx recordIndex) (rec record, ok bool) {
+	idx, valid, validUTF8 := validRecord(line, idx)
 	if !valid {
 		return record{}, false
 	}
@@ -602,7 +602,7 @@ func readRecord(line string, fields []field) (rec record, ok bool) {
 	if len(t) == 0 || t[0] != '{' {
 		return record{}, false
 	}
-	return record{raw: line, fields: fields, utf8: validUTF8}, true
+	return record{raw: line, recordIndex: idx, utf8: validUTF8}, true
 }
 
 // decoder turns the records of one format into events, in two steps:

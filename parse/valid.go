@@ -32,12 +32,31 @@ func validJSON(s string) (ok, validUTF8 bool) {
 // can be copied out whole and keep its index.
 type field struct{ k0, k1, v0, v1 int }
 
-// validRecord is validJSON that also indexes the members of a top-level
-// object into fields (reused), so reading the record needs no second walk.
-func validRecord(s string, fields []field) (_ []field, ok, validUTF8 bool) {
-	v := validator{s: s, fields: fields[:0], index: true, blocks: blockStrings}
+// span is where a long value of a record starts and ends, as offsets into
+// the line: the end is just past it.
+type span struct{ start, end int }
+
+// minSpan is the length from which the validator keeps a value's span: a
+// shorter value is walked again about as fast as its end is looked up.
+const minSpan = 64
+
+// recordIndex is what validRecord learns of a record on its way: the
+// members of its top-level object, and the spans of its long values in
+// the order they start. The reader walks a record's nested values again
+// to find the few it reads (a message's content, a block's text), and the
+// spans let it pass over a long one (a tool's output, written twice, or
+// an array of blocks) without reading its bytes again.
+type recordIndex struct {
+	fields []field
+	spans  []span
+}
+
+// validRecord is validJSON that also indexes the record into idx (its
+// buffers reused), so reading the record needs no second walk.
+func validRecord(s string, idx recordIndex) (_ recordIndex, ok, validUTF8 bool) {
+	v := validator{s: s, fields: idx.fields[:0], spans: idx.spans[:0], index: true, blocks: blockStrings}
 	ok, validUTF8 = v.run()
-	return v.fields, ok, validUTF8
+	return recordIndex{v.fields, v.spans}, ok, validUTF8
 }
 
 // maxDepth bounds nesting, so a hostile line of brackets cannot exhaust
@@ -47,9 +66,10 @@ const maxDepth = 10000
 type validator struct {
 	s      string
 	unsure bool // a string held bytes that are not UTF-8, or runes passed over undecoded
-	index  bool // collect the top-level object's members
+	index  bool // collect the top-level object's members and the spans
 	blocks bool // take long strings 64 bytes at a time (blockStrings)
 	fields []field
+	spans  []span
 }
 
 func (v *validator) run() (ok, validUTF8 bool) {
@@ -78,11 +98,33 @@ func (v *validator) value(i, depth int) (int, bool) {
 	}
 	switch c := v.s[i]; {
 	case c == '"':
-		return v.str(i + 1)
-	case c == '{':
-		return v.object(i+1, depth+1)
-	case c == '[':
-		return v.array(i+1, depth+1)
+		end, ok := v.str(i + 1)
+		if v.index && end-i >= minSpan {
+			v.spans = append(v.spans, span{i, end})
+		}
+		return end, ok
+	case c == '{' || c == '[':
+		// its span goes before those of its values, so the spans stay in
+		// the order they start; a short one holds no long value
+		at := len(v.spans)
+		if v.index {
+			v.spans = append(v.spans, span{start: i})
+		}
+		var end int
+		var ok bool
+		if c == '{' {
+			end, ok = v.object(i+1, depth+1)
+		} else {
+			end, ok = v.array(i+1, depth+1)
+		}
+		if v.index {
+			if end-i >= minSpan {
+				v.spans[at].end = end
+			} else {
+				v.spans = v.spans[:at]
+			}
+		}
+		return end, ok
 	case c == '-' || c >= '0' && c <= '9':
 		return v.number(i)
 	case c == 't':

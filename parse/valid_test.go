@@ -39,7 +39,7 @@ func checkValid(t *testing.T, s string) {
 		t.Fatalf("validJSON(%q) = %v, %v; the word loop says %v, %v", s, ok, validUTF8, wok, wutf8)
 	}
 	// the index of a record's members is what a walk over them finds
-	fields, rok, rutf8 := validRecord(s, nil)
+	idx, rok, rutf8 := validRecord(s, recordIndex{})
 	if rok != ok || rutf8 != validUTF8 {
 		t.Fatalf("validRecord(%q) = %v, %v; validJSON said %v, %v", s, rok, rutf8, ok, validUTF8)
 	}
@@ -48,12 +48,34 @@ func checkValid(t *testing.T, s string) {
 	}
 	var want, got []string
 	members(s, func(k, v string) bool { want = append(want, k+"="+v); return true })
-	for _, f := range fields {
+	for _, f := range idx.fields {
 		got = append(got, s[f.k0:f.k1]+"="+s[f.v0:f.v1])
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("validRecord(%q) indexed %q, a walk finds %q", s, got, want)
 	}
+	// every span is a long value's, in the order they start, and a walk
+	// that passes over values by them reads what one over the bytes reads
+	for k, sp := range idx.spans {
+		if end := skipValue(s, sp.start); end != sp.end || sp.end-sp.start < minSpan || k > 0 && sp.start <= idx.spans[k-1].start {
+			t.Fatalf("validRecord(%q): span %d is %v, the value there ends at %d", s, k, sp, end)
+		}
+	}
+	if got, want := walkValues(jsonText{s, idx.spans}, s), walkValues(jsonText{}, s); !slices.Equal(got, want) {
+		t.Fatalf("validRecord(%q): a walk by the spans reads %q, one over the bytes %q", s, got, want)
+	}
+}
+
+// walkValues is every value the reader finds in raw, nested ones too.
+func walkValues(j jsonText, raw string) []string {
+	out := []string{raw}
+	switch t := strings.TrimSpace(raw); {
+	case strings.HasPrefix(t, "{"):
+		j.members(t, func(k, v string) bool { out = append(out, k); out = append(out, walkValues(j, v)...); return true })
+	case strings.HasPrefix(t, "["):
+		j.elements(t, func(v string) bool { out = append(out, walkValues(j, v)...); return true })
+	}
+	return out
 }
 
 var validCases = []string{
@@ -161,8 +183,10 @@ func benchValidators(b *testing.B, lines []string, withGJSON bool) {
 		name  string
 		valid func(string)
 	}
+	var idx recordIndex // reused, as the reader reuses it
 	validators := []named{
 		{"validJSON", func(l string) { validJSON(l) }},
+		{"validRecord", func(l string) { idx, _, _ = validRecord(l, idx) }},
 		{"words", func(l string) { v := validator{s: l}; v.run() }},
 	}
 	if withGJSON {
@@ -185,6 +209,13 @@ func benchValidators(b *testing.B, lines []string, withGJSON bool) {
 // own sources as Claude Code's Read tool returns them (a number, an arrow
 // and the line), in the record shape of the corpus.
 func BenchmarkValidateToolOutput(b *testing.B) {
+	benchValidators(b, readOutputRecords(b), false)
+}
+
+// readOutputRecords are this package's sources as the records of Claude
+// Code's Read tool: the output in the message, the file again under
+// toolUseResult, in the record shape of the corpus.
+func readOutputRecords(b *testing.B) []string {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		b.Fatal(err)
@@ -207,7 +238,45 @@ func BenchmarkValidateToolOutput(b *testing.B) {
 		}
 		lines = append(lines, string(rec))
 	}
-	benchValidators(b, lines, false)
+	return lines
+}
+
+// BenchmarkReadContent times the reader's walk to a record's content
+// blocks and their members, by the validator's spans and over the bytes,
+// side by side: the walk passes over the output in a block, and over the
+// file again under toolUseResult, to find the members after them.
+func BenchmarkReadContent(b *testing.B) {
+	lines := readOutputRecords(b)
+	var size int64
+	recs := make([]record, len(lines))
+	for i, l := range lines {
+		rec, ok := readRecord(l, recordIndex{})
+		if !ok {
+			b.Fatalf("line %d is no record", i)
+		}
+		recs[i], size = rec, size+int64(len(l))
+	}
+	for _, by := range []string{"spans", "bytes"} {
+		b.Run(by, func(b *testing.B) {
+			b.SetBytes(size)
+			for b.Loop() {
+				for _, rec := range recs {
+					j := rec.text()
+					if by == "bytes" {
+						j = jsonText{}
+					}
+					n := 0
+					j.elements(j.member(rec.get("message"), "content"), func(raw string) bool {
+						n += len(readBlock(j, raw).content)
+						return true
+					})
+					if n == 0 {
+						b.Fatal("no output read")
+					}
+				}
+			}
+		})
+	}
 }
 
 // BenchmarkUnescapeToolOutput times the blocks against the word loop, side
