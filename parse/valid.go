@@ -222,6 +222,22 @@ func (v *validator) str(i int) (int, bool) {
 	s := v.s
 	r := runeScan{stop: highs, after: -8}
 	if v.blocks && i+64 <= len(s) {
+		// Most strings are short (keys, ids, timestamps): the first words
+		// find their end sooner than a block's masks do.
+		for w := 0; w < 4; w++ {
+			special := specials(word(s[i:i+8]), r.stop)
+			if special == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(special) / 8
+			if s[i] == '"' {
+				return i + 1, true
+			}
+			break
+		}
+	}
+	if v.blocks && i+64 <= len(s) {
 		var ok, done bool
 		if i, ok, done = v.strBlocks(i, &r); done {
 			return i, ok
