@@ -225,13 +225,15 @@ func (d *claudeDecoder) apply(p any, line int, off int64) {
 		if dr.turnOnly {
 			continue
 		}
-		ev := dr.ev
+		// the draft's own event goes out: the record is done with once
+		// applied, and a copy was an allocation per event
+		ev := &dr.ev
 		ev.Line, ev.Offset, ev.Agent, ev.Time, ev.UUID, ev.Cwd = base.Line, base.Offset, base.Agent, base.Time, base.UUID, base.Cwd
 		ev.Turn = turn
 		if dr.remember {
-			d.remember(&ev)
+			d.remember(ev)
 		}
-		d.s.put(&ev)
+		d.s.put(ev)
 	}
 }
 

@@ -102,7 +102,7 @@ func (d *codexDecoder) apply(p any, line int, off int64) {
 	agent := d.s.agent
 	for i := range r.drafts {
 		dr := &r.drafts[i]
-		ev := dr.ev
+		ev := &dr.ev // the record is done with once applied, as in claudeDecoder.apply
 		ev.Line, ev.Offset, ev.Time, ev.Cwd = line, off, r.time, d.cwd
 		if ev.Kind == KindBoundary {
 			ev.Boundary.ReplacesThrough = d.turns.current(agent)
@@ -110,7 +110,7 @@ func (d *codexDecoder) apply(p any, line int, off int64) {
 		} else {
 			ev.Turn = d.turns.next(agent, dr.side, "")
 		}
-		d.s.put(&ev)
+		d.s.put(ev)
 	}
 }
 
