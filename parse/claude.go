@@ -5,16 +5,19 @@ import (
 	"hash/maphash"
 	"math"
 	"strings"
+	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
 
 // claudeDecoder reads Claude Code session records.
 type claudeDecoder struct {
-	s     *sink
-	turns turnCounter
-	cwd   string
+	s       *sink
+	turns   turnCounter
+	cwd     string
+	lastCwd atomic.Pointer[string] // see keptCwd
 
 	// pending is a compact_boundary waiting for its summary record.
 	pending *Event
@@ -78,27 +81,25 @@ type draft struct {
 // toolUseResult, and the data of progress records, are skipped unread.
 func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 	r := &claudeRecord{arena: rec.arena}
-	var message, attachment string
+	var message, attachment, cwd string
 	var isMeta, apiError bool
 	for _, f := range rec.fields {
 		k, v := rec.raw[f.k0:f.k1], rec.raw[f.v0:f.v1]
 		switch k {
-		// the record's own fields are kept apart from its line: a
-		// timestamp lives on in the audit's history, the line must not
 		case "type":
 			r.typ = jsonString(v)
 		case "cwd":
-			r.cwd = strings.Clone(jsonString(v))
+			cwd = jsonString(v)
 		case "uuid":
-			r.uuid = strings.Clone(jsonString(v))
+			r.uuid = jsonString(v)
 		case "parentUuid":
 			r.parentUUID = jsonString(v)
 		case "timestamp":
-			r.timestamp = strings.Clone(jsonString(v))
+			r.timestamp = jsonString(v)
 		case "isSidechain":
 			r.sidechain = jsonBool(v)
 		case "agentId":
-			r.agentID = strings.Clone(jsonString(v))
+			r.agentID = jsonString(v)
 		case "isCompactSummary":
 			r.compactSummary = jsonBool(v)
 		case "isMeta":
@@ -111,6 +112,11 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 			attachment = v
 		}
 	}
+	// The record's own fields are kept apart from its line (a timestamp
+	// lives on in the audit's history, the line must not), in one copy;
+	// the working folder is mostly the record before's.
+	r.cwd = d.keptCwd(cwd)
+	detach(&r.uuid, &r.timestamp, &r.agentID)
 	j := rec.text() // not kept: the index is reused once the record is read
 	switch r.typ {
 	case "user":
@@ -683,6 +689,40 @@ func (r *claudeRecord) assistantText(text string, role Role, origin Origin) {
 		return
 	}
 	r.drafts = append(r.drafts, draft{ev: Event{Kind: KindMessage, Role: role, Origin: origin, Text: text}, side: sideAssistant, remember: true})
+}
+
+// keptCwd returns cwd apart from its line: the copy kept for an earlier
+// record when it names the same folder, as it does from record to record.
+// Records are prepared on several workers at once, so the copy is shared
+// through an atomic pointer.
+func (d *claudeDecoder) keptCwd(cwd string) string {
+	if cwd == "" {
+		return ""
+	}
+	if last := d.lastCwd.Load(); last != nil && *last == cwd {
+		return *last
+	}
+	kept := strings.Clone(cwd)
+	d.lastCwd.Store(&kept)
+	return kept
+}
+
+// detach copies the strings into one allocation of their own, so that
+// none keeps the line it was read from.
+func detach(ss ...*string) {
+	n := 0
+	for _, s := range ss {
+		n += len(*s)
+	}
+	if n == 0 {
+		return
+	}
+	b := make([]byte, 0, n)
+	for _, s := range ss {
+		at := len(b)
+		b = append(b, *s...)
+		*s = unsafe.String(unsafe.SliceData(b[at:]), len(*s)) // b is not written again where *s lies
+	}
 }
 
 func (d *claudeDecoder) remember(ev *Event) {

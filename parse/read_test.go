@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // claudeLine builds one Claude Code user record carrying text.
@@ -466,5 +467,36 @@ func TestAssistantRepeatedMembers(t *testing.T) {
 	}
 	if evs[0].Turn != evs[1].Turn || evs[1].Turn == evs[2].Turn {
 		t.Fatalf("turns %d %d %d: the first two records are one message (msg_1), the third another", evs[0].Turn, evs[1].Turn, evs[2].Turn)
+	}
+}
+
+// TestRecordFieldsApartFromLine: the fields a record's events carry past
+// the record (its id, time, agent and folder) are copies, not pieces of
+// the line, which they would keep; and one folder is kept once.
+func TestRecordFieldsApartFromLine(t *testing.T) {
+	d := &claudeDecoder{s: &sink{}}
+	var cwds []string
+	for i, line := range []string{
+		`{"type":"user","cwd":"/repo","uuid":"u1","timestamp":"2026-03-02T09:14:05.000Z","agentId":"a7","message":{"role":"user","content":"deploy to acme-stage-07"}}`,
+		`{"type":"user","cwd":"/repo","uuid":"u2","timestamp":"2026-03-02T09:14:06.000Z","message":{"role":"user","content":"never to prod"}}`,
+		`{"type":"user","cwd":"/repo/infra","uuid":"u3","message":{"role":"user","content":"go"}}`,
+	} {
+		rec, ok := readRecord(line, recordIndex{})
+		if !ok {
+			t.Fatalf("line %d is no record", i+1)
+		}
+		r := d.prepare(rec, nil).(*claudeRecord)
+		for name, s := range map[string]string{"uuid": r.uuid, "timestamp": r.timestamp, "agentId": r.agentID, "cwd": r.cwd} {
+			if within(s, rec.raw) {
+				t.Errorf("line %d: %s %q is a piece of the line", i+1, name, s)
+			}
+			if s != "" && !strings.Contains(line, `"`+name+`":"`+s+`"`) {
+				t.Errorf("line %d: %s read as %q", i+1, name, s)
+			}
+		}
+		cwds = append(cwds, r.cwd)
+	}
+	if unsafe.StringData(cwds[0]) != unsafe.StringData(cwds[1]) || cwds[2] != "/repo/infra" {
+		t.Errorf("folders %q: the second record's should be the first's copy", cwds)
 	}
 }
