@@ -17,7 +17,8 @@ type claudeDecoder struct {
 	s       *sink
 	turns   turnCounter
 	cwd     string
-	lastCwd atomic.Pointer[string] // see keptCwd
+	lastCwd lastCopy
+	lastMsg lastCopy // an assistant message's id
 
 	// pending is a compact_boundary waiting for its summary record.
 	pending *Event
@@ -115,7 +116,7 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 	// The record's own fields are kept apart from its line (a timestamp
 	// lives on in the audit's history, the line must not), in one copy;
 	// the working folder is mostly the record before's.
-	r.cwd = d.keptCwd(cwd)
+	r.cwd = d.lastCwd.keep(cwd)
 	detach(&r.uuid, &r.timestamp, &r.agentID)
 	j := rec.text() // not kept: the index is reused once the record is read
 	switch r.typ {
@@ -127,7 +128,7 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 		}
 		r.userDrafts(j, content, isMeta)
 	case "assistant":
-		r.assistantDrafts(j, message, apiError)
+		r.assistantDrafts(j, message, apiError, &d.lastMsg)
 	case "system":
 		r.sys = gjson.Parse(strings.Clone(rec.raw)) // rare; kept whole
 		return r
@@ -599,7 +600,7 @@ func (r *claudeRecord) toolResult(text, toolID string, isError bool) {
 	}
 }
 
-func (r *claudeRecord) assistantDrafts(j jsonText, message string, apiError bool) {
+func (r *claudeRecord) assistantDrafts(j jsonText, message string, apiError bool, ids *lastCopy) {
 	// Only the id and the content are read, and the message's usage comes
 	// after them, an object of objects to walk a byte at a time: the walk
 	// stops at the content once the id is known. The first of a repeated
@@ -614,7 +615,7 @@ func (r *claudeRecord) assistantDrafts(j jsonText, message string, apiError bool
 		}
 		return id == "" || content == ""
 	})
-	r.msgID = strings.Clone(jsonString(id))
+	r.msgID = ids.keep(jsonString(id))
 	if r.msgID == "" {
 		r.msgID = r.uuid
 	}
@@ -664,20 +665,21 @@ func readBlock(j jsonText, raw string) block {
 		case "thinking":
 			b.thinking = jsonString(v)
 		case "name":
-			b.name = strings.Clone(jsonString(v))
+			b.name = jsonString(v)
 		case "id":
-			b.id = strings.Clone(jsonString(v))
+			b.id = jsonString(v)
 		case "input":
 			b.input = v
 		case "content":
 			b.content = v
 		case "tool_use_id":
-			b.toolUseID = strings.Clone(jsonString(v))
+			b.toolUseID = jsonString(v)
 		case "is_error":
 			b.isError = jsonBool(v)
 		}
 		return true
 	})
+	detach(&b.name, &b.id, &b.toolUseID)
 	return b
 }
 
@@ -691,19 +693,22 @@ func (r *claudeRecord) assistantText(text string, role Role, origin Origin) {
 	r.drafts = append(r.drafts, draft{ev: Event{Kind: KindMessage, Role: role, Origin: origin, Text: text}, side: sideAssistant, remember: true})
 }
 
-// keptCwd returns cwd apart from its line: the copy kept for an earlier
-// record when it names the same folder, as it does from record to record.
-// Records are prepared on several workers at once, so the copy is shared
-// through an atomic pointer.
-func (d *claudeDecoder) keptCwd(cwd string) string {
-	if cwd == "" {
+// lastCopy keeps a string apart from its line for the records that
+// repeat it one after another: the working folder, the id of a message
+// Claude Code writes a block per record. Records are prepared on several
+// workers at once, so the copy is shared through an atomic pointer.
+type lastCopy struct{ p atomic.Pointer[string] }
+
+// keep returns a copy of s, the one kept before when it is the same.
+func (c *lastCopy) keep(s string) string {
+	if s == "" {
 		return ""
 	}
-	if last := d.lastCwd.Load(); last != nil && *last == cwd {
+	if last := c.p.Load(); last != nil && *last == s {
 		return *last
 	}
-	kept := strings.Clone(cwd)
-	d.lastCwd.Store(&kept)
+	kept := strings.Clone(s)
+	c.p.Store(&kept)
 	return kept
 }
 

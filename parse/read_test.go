@@ -499,4 +499,28 @@ func TestRecordFieldsApartFromLine(t *testing.T) {
 	if unsafe.StringData(cwds[0]) != unsafe.StringData(cwds[1]) || cwds[2] != "/repo/infra" {
 		t.Errorf("folders %q: the second record's should be the first's copy", cwds)
 	}
+	// a message written a block per record: its id is kept once, and a
+	// call's name and id are copies too
+	var ids []string
+	for i, line := range []string{
+		`{"type":"assistant","uuid":"u4","message":{"id":"msg_01","role":"assistant","content":[{"type":"text","text":"Deploying."}]}}`,
+		`{"type":"assistant","uuid":"u5","message":{"id":"msg_01","role":"assistant","content":[{"type":"tool_use","id":"toolu_01","name":"Bash","input":{"command":"ls"}}]}}`,
+	} {
+		rec, _ := readRecord(line, recordIndex{})
+		r := d.prepare(rec, nil).(*claudeRecord)
+		ids = append(ids, r.msgID)
+		for _, dr := range r.drafts {
+			for _, s := range []string{r.msgID, dr.ev.ToolName, dr.ev.ToolID} {
+				if within(s, rec.raw) {
+					t.Errorf("line %d: %q is a piece of the line", i+4, s)
+				}
+			}
+		}
+		if i == 1 && (len(r.drafts) != 1 || r.drafts[0].ev.ToolName != "Bash" || r.drafts[0].ev.ToolID != "toolu_01") {
+			t.Errorf("line %d: drafts %+v", i+4, r.drafts)
+		}
+	}
+	if ids[0] != "msg_01" || unsafe.StringData(ids[0]) != unsafe.StringData(ids[1]) {
+		t.Errorf("message ids %q: the second record's should be the first's copy", ids)
+	}
 }
