@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -171,15 +172,11 @@ type piece interface {
 func NewAuditNDJSON(w io.Writer, v AuditView, _ Options) Stream {
 	return &partStream{w: w, part: func(b *strings.Builder, r *audit.Result, _ bool) error {
 		fs := shown(r.Findings, v)
-		for i := range fs {
-			if err := encodeJSON(b, &fs[i], false); err != nil {
-				return err
-			}
-			if err := writePiece(w, b); err != nil {
-				return err
-			}
-		}
-		return nil
+		return encodeEach(len(fs), func(line *bytes.Buffer, i int) error { return encodeJSON(line, &fs[i], false) },
+			func(line []byte) error {
+				b.Write(line)
+				return writePiece(w, b)
+			})
 	}}
 }
 
