@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -122,5 +123,42 @@ func BenchmarkReferences(b *testing.B) {
 		for _, r := range rs {
 			findReferences(r, l)
 		}
+	}
+}
+
+// BenchmarkReadCall times the reading of Write calls' arguments — this
+// package's sources as a file_path and its content — by the reader's walk
+// and by gjson, side by side: gjson decodes the content it is asked to
+// pass over.
+func BenchmarkReadCall(b *testing.B) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var calls [][]byte
+	var size int64
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		args, err := json.Marshal(map[string]string{"file_path": "/repo/audit/" + name, "content": string(src)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		calls, size = append(calls, args), size+int64(len(args))
+	}
+	for name, read := range map[string]func([]byte) callValue{"walk": argsOf, "gjson": looseArgs} {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, args := range calls {
+					if _, texts := readArgs(read(args)); len(texts) != 1 {
+						b.Fatalf("strings %q", texts)
+					}
+				}
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package audit
 import (
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/compaudit/compaudit/parse"
 	"github.com/tidwall/gjson"
@@ -387,52 +388,127 @@ func callStrings(args []byte) []string {
 // readCall reads a call's arguments in one pass for both its command line
 // (commandOf) and its strings worth reading for literals (callStrings):
 // the reading workers need both of every call, and a Write or Edit call
-// carries a whole file.
+// carries a whole file, passed over undecoded.
 func readCall(args []byte) (command string, texts []string) {
 	if len(args) == 0 {
 		return "", nil
 	}
-	r := gjson.ParseBytes(args)
-	if r.Type == gjson.String {
-		return r.Str, patchPaths(r.Str)
+	return readArgs(argsOf(args))
+}
+
+func readArgs(whole callValue) (command string, texts []string) {
+	if s, ok := whole.str(); ok {
+		return s, patchPaths(s)
 	}
-	object := r.IsObject()
-	var first [len(commandKeys)]gjson.Result // each command key's first value
-	r.ForEach(func(k, v gjson.Result) bool {
-		if i := slices.Index(commandKeys[:], k.Str); object && i >= 0 && !first[i].Exists() {
-			first[i] = v
+	object := whole.isObject()
+	var first [len(commandKeys)]*callValue // each command key's first value
+	whole.each(func(k string, v callValue) bool {
+		if i := slices.Index(commandKeys[:], k); object && i >= 0 && first[i] == nil {
+			first[i] = &v
 		}
-		if bulkKeys[k.Str] {
+		if bulkKeys[k] {
 			return true
 		}
-		switch {
-		case v.Type == gjson.String:
-			if k.Str == "input" || k.Str == "patch" {
-				texts = append(texts, patchPaths(v.Str)...)
+		if s, ok := v.str(); ok {
+			if k == "input" || k == "patch" {
+				texts = append(texts, patchPaths(s)...)
 			} else {
-				texts = append(texts, v.Str)
+				texts = append(texts, s)
 			}
-		case v.IsArray():
-			for _, e := range v.Array() {
-				if e.Type == gjson.String {
-					texts = append(texts, e.Str)
+		} else if v.isArray() {
+			v.each(func(_ string, e callValue) bool {
+				if s, ok := e.str(); ok {
+					texts = append(texts, s)
 				}
-			}
+				return true
+			})
 		}
 		return true
 	})
 	for _, v := range first {
-		if v.Type == gjson.String {
-			return v.Str, texts
+		if v == nil {
+			continue
 		}
-		if v.IsArray() {
+		if s, ok := v.str(); ok {
+			return s, texts
+		}
+		if v.isArray() {
 			// ["bash", "-lc", "go test ./..."] runs its last element
-			if parts := v.Array(); len(parts) > 0 {
-				return parts[len(parts)-1].Str, texts
+			var last *callValue
+			v.each(func(_ string, e callValue) bool { last = &e; return true })
+			if last != nil {
+				s, _ := last.str()
+				return s, texts
 			}
 		}
 	}
 	return "", texts
+}
+
+// callValue is a value of a call's arguments, decoded only when asked
+// for: raw JSON, walked by the reader's own scan, or, when the arguments
+// are not JSON (a model can write them cut short), what gjson's lenient
+// reading makes of them.
+type callValue struct {
+	raw     string
+	loose   gjson.Result
+	isLoose bool
+}
+
+// argsOf is a call's arguments as a value.
+func argsOf(args []byte) callValue {
+	raw := unsafe.String(unsafe.SliceData(args), len(args)) // args are not written while read
+	if parse.ValidJSON(raw) {
+		return callValue{raw: strings.TrimSpace(raw)}
+	}
+	return looseArgs(args)
+}
+
+// looseArgs is the arguments as gjson reads them.
+func looseArgs(args []byte) callValue { return callValue{loose: gjson.ParseBytes(args), isLoose: true} }
+
+func (v callValue) str() (string, bool) {
+	if v.isLoose {
+		return v.loose.Str, v.loose.Type == gjson.String
+	}
+	return parse.String(v.raw)
+}
+
+func (v callValue) isObject() bool {
+	if v.isLoose {
+		return v.loose.IsObject()
+	}
+	return strings.HasPrefix(v.raw, "{")
+}
+
+func (v callValue) isArray() bool {
+	if v.isLoose {
+		return v.loose.IsArray()
+	}
+	return strings.HasPrefix(v.raw, "[")
+}
+
+// number is the number's text, when the value is one.
+func (v callValue) number() (string, bool) {
+	if v.isLoose {
+		return v.loose.Raw, v.loose.Type == gjson.Number
+	}
+	return v.raw, v.raw != "" && (v.raw[0] == '-' || v.raw[0] >= '0' && v.raw[0] <= '9')
+}
+
+// each calls fn as gjson's ForEach does: with each member of an object,
+// each element of an array (with no key), or the value itself.
+func (v callValue) each(fn func(key string, v callValue) bool) {
+	switch {
+	case v.isLoose:
+		v.loose.ForEach(func(k, e gjson.Result) bool { return fn(k.Str, callValue{loose: e, isLoose: true}) })
+	case v.isObject():
+		parse.Members(v.raw, func(k, e string) bool { return fn(k, callValue{raw: e}) })
+	case v.isArray():
+		parse.Elements(v.raw, func(e string) bool { return fn("", callValue{raw: e}) })
+	case v.raw != "":
+		fn("", v)
+	}
 }
 
 // commandKeys name a call's command line, in the order they are tried.

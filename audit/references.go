@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/parse"
-	"github.com/tidwall/gjson"
 )
 
 // RefKind is what a later turn did with an obligation.
@@ -439,9 +438,9 @@ func keyValuesOf(ev *WindowEvent) []keyValue {
 	}
 	if len(ev.Args) > 0 && !strings.EqualFold(ev.ToolName, "Bash") {
 		// structured arguments: {"retries": 8}
-		gjson.ParseBytes(ev.Args).ForEach(func(k, v gjson.Result) bool {
-			if v.Type == gjson.Number {
-				add(k.Str, v.Raw, "", k.Str+"="+v.Raw)
+		argsOf(ev.Args).each(func(k string, v callValue) bool {
+			if n, ok := v.number(); ok {
+				add(k, n, "", k+"="+n)
 			}
 			return true
 		})

@@ -38,17 +38,19 @@ func TestScanTokens(t *testing.T) {
 	}
 }
 
-// FuzzReadCall holds readCall, which reads a call's members once, to what
-// it replaced: for the command line, a lookup per key — the first of
-// command, cmd, script and input that is a string, or an array whose last
-// element runs; for the strings, a walk of the members of its own.
+// FuzzReadCall holds readCall, which reads a call's members once with the
+// reader's walk, to gjson's reading of them: for the command line, a
+// lookup per key — the first of command, cmd, script and input that is a
+// string, or an array whose last element runs; for the strings, and the
+// numbers keyValuesOf reads, a walk of the members of its own.
 func FuzzReadCall(f *testing.F) {
 	for _, s := range []string{
 		`{"command":"go test ./..."}`, `"ls -la"`, `{"cmd":["bash","-lc","make"]}`,
 		`{"input":"x","command":5,"script":"s"}`, `{"command":null,"command":"b","cmd":[]}`,
 		`{"file_path":"/a","content":"command"}`, `{"comm\u0061nd":"esc"}`, `[{"command":"a"}]`, `7`,
 		`"*** Begin Patch\n*** Update File: a.go\n"`, `{"input":"*** Add File: b.go","paths":["x","y",3]}`,
-		`["cmd","arg"]`,
+		`["cmd","arg"]`, ` {"retries": 8, "timeout_ms": -2.5e3, "n": [1]} `, `{"content":"a\"b\\","path":"p"}`,
+		`{"command":["a",{"b":1}]}`, `{"k\"ey":"v","cmd":"c"}`,
 	} {
 		f.Add(s)
 	}
@@ -103,6 +105,23 @@ func FuzzReadCall(f *testing.F) {
 		}
 		if want := byWalk(r); !slices.Equal(texts, want) {
 			t.Fatalf("strings of %s = %q, want %q", args, texts, want)
+		}
+		// the numbers keyValuesOf reads of structured arguments
+		var nums, want []string
+		argsOf([]byte(args)).each(func(k string, v callValue) bool {
+			if n, ok := v.number(); ok {
+				nums = append(nums, k+"="+n)
+			}
+			return true
+		})
+		r.ForEach(func(k, v gjson.Result) bool {
+			if v.Type == gjson.Number {
+				want = append(want, k.Str+"="+v.Raw)
+			}
+			return true
+		})
+		if !slices.Equal(nums, want) {
+			t.Fatalf("numbers of %s = %q, want %q", args, nums, want)
 		}
 	})
 }
