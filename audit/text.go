@@ -1,11 +1,13 @@
 package audit
 
 import (
+	"encoding/binary"
 	"iter"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // sentence is a span of text ending at a sentence or line break.
@@ -453,8 +455,14 @@ func clip(s string, n int) string {
 // few letters into letters of another length (İ into i, the Kelvin sign
 // into k). Those are left as they are.
 func foldLower(s string) string {
-	// most text has nothing to lower: find the first byte that might
+	// most text has nothing to lower: find the first byte that might,
+	// eight at a time while they are ASCII
 	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if w := le64(s[i:]); w&laneHigh != 0 || lowerWord(w) != w {
+			break
+		}
+	}
 	for i < len(s) && s[i] < utf8.RuneSelf && (s[i] < 'A' || s[i] > 'Z') {
 		i++
 	}
@@ -465,6 +473,13 @@ func foldLower(s string) string {
 	// runes (box drawing, quotes), and only those need decoding
 	b := []byte(s)
 	for i < len(b) {
+		if i+8 <= len(b) {
+			if w := le64(s[i:]); w&laneHigh == 0 {
+				binary.LittleEndian.PutUint64(b[i:], lowerWord(w))
+				i += 8
+				continue
+			}
+		}
 		c := b[i]
 		if c < utf8.RuneSelf {
 			if c >= 'A' && c <= 'Z' {
@@ -483,7 +498,7 @@ func foldLower(s string) string {
 		}
 		i += n
 	}
-	return string(b)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
 }
 
 // maxObject bounds an object phrase. What a rule forbids or asks for is a
