@@ -155,23 +155,13 @@ func foldLowerBytes(s string) string {
 	}
 	b := []byte(s)
 	for i < len(b) {
-		c := b[i]
-		if c < utf8.RuneSelf {
-			if c >= 'A' && c <= 'Z' {
-				b[i] = c + 'a' - 'A'
-			}
-			i++
+		if c := s[i]; c >= utf8.RuneSelf {
+			i = lowerRuneAt(b, s, i)
 			continue
+		} else if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
 		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n <= 1 {
-			i++
-			continue
-		}
-		if l := unicode.ToLower(r); l != r && utf8.RuneLen(l) == n {
-			utf8.EncodeRune(b[i:], l)
-		}
-		i += n
+		i++
 	}
 	return string(b)
 }

@@ -480,25 +480,30 @@ func foldLower(s string) string {
 				continue
 			}
 		}
-		c := b[i]
-		if c < utf8.RuneSelf {
+		if c := s[i]; c < utf8.RuneSelf {
 			if c >= 'A' && c <= 'Z' {
 				b[i] = c + 'a' - 'A'
 			}
 			i++
 			continue
 		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n <= 1 {
-			i++
-			continue
-		}
-		if l := unicode.ToLower(r); l != r && utf8.RuneLen(l) == n {
-			utf8.EncodeRune(b[i:], l)
-		}
-		i += n
+		i = lowerRuneAt(b, s, i)
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+}
+
+// lowerRuneAt lowers the rune that begins at s[i] past ASCII into b, a
+// copy of s, when its lower case is as long, and returns where the next
+// begins; a byte that is no rune is left as it is.
+func lowerRuneAt(b []byte, s string, i int) int {
+	r, n := utf8.DecodeRuneInString(s[i:])
+	if r == utf8.RuneError && n <= 1 {
+		return i + 1
+	}
+	if l := unicode.ToLower(r); l != r && utf8.RuneLen(l) == n {
+		utf8.EncodeRune(b[i:], l)
+	}
+	return i + n
 }
 
 // maxObject bounds an object phrase. What a rule forbids or asks for is a
