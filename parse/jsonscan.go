@@ -35,8 +35,8 @@ func (t jsonText) end(s string, i int) (int, bool) {
 	if len(t.spans) == 0 || len(s)-i < minSpan {
 		return 0, false
 	}
-	off := int(uintptr(unsafe.Pointer(unsafe.StringData(s)))-uintptr(unsafe.Pointer(unsafe.StringData(t.line)))) + i
-	if off < 0 || off >= len(t.line) {
+	off, ok := offsetIn(s, t.line)
+	if off += i; !ok || off >= len(t.line) {
 		return 0, false
 	}
 	k, found := slices.BinarySearchFunc(t.spans, off, func(sp span, off int) int { return cmp.Compare(sp.start, off) })

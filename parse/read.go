@@ -417,11 +417,20 @@ func detaches(dec decoder) bool {
 
 // within reports whether s is a piece of buf: the same bytes, not a copy.
 func within(s, buf string) bool {
+	_, ok := offsetIn(s, buf)
+	return ok
+}
+
+// offsetIn returns where in buf s begins, when s is a piece of buf.
+func offsetIn(s, buf string) (int, bool) {
 	if len(s) == 0 || len(buf) == 0 {
-		return false
+		return 0, false
 	}
 	p, b := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(buf)))
-	return p >= b && p < b+uintptr(len(buf))
+	if p < b || p >= b+uintptr(len(buf)) {
+		return 0, false
+	}
+	return int(p - b), true
 }
 
 // lineProblem is a line that is not a record, with what to say about it.
