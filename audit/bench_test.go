@@ -154,7 +154,7 @@ func BenchmarkReadCall(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, args := range calls {
-					if _, texts := readArgs(read(args)); len(texts) != 1 {
+					if _, texts, _ := readArgs(read(args)); len(texts) != 1 {
 						b.Fatalf("strings %q", texts)
 					}
 				}

@@ -381,30 +381,37 @@ var bulkKeys = map[string]bool{"content": true, "new_string": true, "old_string"
 // literals: the command line of a shell call, the paths of an edit, and
 // the file headers of a patch.
 func callStrings(args []byte) []string {
-	_, texts := readCall(args)
+	_, texts, _ := readCall(args)
 	return texts
 }
 
-// readCall reads a call's arguments in one pass for both its command line
-// (commandOf) and its strings worth reading for literals (callStrings):
-// the reading workers need both of every call, and a Write or Edit call
-// carries a whole file, passed over undecoded.
-func readCall(args []byte) (command string, texts []string) {
+// readCall reads a call's arguments in one pass for its command line
+// (commandOf), its strings worth reading for literals (callStrings) and
+// the numbers it gives by name (keyValuesOf): the reading workers need
+// the first two of every call, and a Write or Edit call carries a whole
+// file, passed over undecoded.
+func readCall(args []byte) (command string, texts []string, numbers []argNumber) {
 	if len(args) == 0 {
-		return "", nil
+		return "", nil, nil
 	}
 	return readArgs(argsOf(args))
 }
 
-func readArgs(whole callValue) (command string, texts []string) {
+// argNumber is a number a call's arguments give under a name: {"retries": 8}.
+type argNumber struct{ key, text string }
+
+func readArgs(whole callValue) (command string, texts []string, numbers []argNumber) {
 	if s, ok := whole.str(); ok {
-		return s, patchPaths(s)
+		return s, patchPaths(s), nil
 	}
 	object := whole.isObject()
 	var first [len(commandKeys)]*callValue // each command key's first value
 	whole.each(func(k string, v callValue) bool {
 		if i := slices.Index(commandKeys[:], k); object && i >= 0 && first[i] == nil {
 			first[i] = &v
+		}
+		if n, ok := v.number(); ok {
+			numbers = append(numbers, argNumber{k, n})
 		}
 		if bulkKeys[k] {
 			return true
@@ -430,7 +437,7 @@ func readArgs(whole callValue) (command string, texts []string) {
 			continue
 		}
 		if s, ok := v.str(); ok {
-			return s, texts
+			return s, texts, numbers
 		}
 		if v.isArray() {
 			// ["bash", "-lc", "go test ./..."] runs its last element
@@ -438,11 +445,11 @@ func readArgs(whole callValue) (command string, texts []string) {
 			v.each(func(_ string, e callValue) bool { last = &e; return true })
 			if last != nil {
 				s, _ := last.str()
-				return s, texts
+				return s, texts, numbers
 			}
 		}
 	}
-	return "", texts
+	return "", texts, numbers
 }
 
 // callValue is a value of a call's arguments, decoded only when asked

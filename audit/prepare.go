@@ -18,12 +18,13 @@ type prepared struct {
 	literals []literalHit // literals of a call's strings or an assistant message
 	toolHits []literalHit // literals worth holding a later turn to in tool output
 	// a call's command, argument strings and their literals
-	command   string
-	runs      runSet // what the command runs (runsOf)
-	readOnly  bool   // every command it chains only reads
-	callTexts []string
-	callLits  [][]literalHit
-	message   *MessageContent // what an outbound message cites and claims
+	command     string
+	runs        runSet // what the command runs (runsOf)
+	readOnly    bool   // every command it chains only reads
+	callTexts   []string
+	callLits    [][]literalHit
+	callNumbers []argNumber
+	message     *MessageContent // what an outbound message cites and claims
 	// the commitments and status claims of the agent's words
 	claims     []sentenceClaims
 	claimsRead bool
@@ -172,7 +173,7 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 	}()
 	switch ev.Kind {
 	case parse.KindToolCall:
-		p.command, p.callTexts = readCall(ev.Args)
+		p.command, p.callTexts, p.callNumbers = readCall(ev.Args)
 		p.readOnly, p.runs = readOnlyCommand(p.command), runsOf(p.command)
 		for _, s := range p.callTexts {
 			lits := findLiterals(s)

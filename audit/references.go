@@ -273,7 +273,8 @@ func failedWithout(ev *WindowEvent, o *Obligation) bool {
 // once per event: every prohibition and threshold in force looks at them.
 func callTexts(ev *WindowEvent) []string {
 	if !ev.textsRead {
-		ev.texts, ev.textsRead = callStrings(ev.Args), true
+		_, ev.texts, ev.numbers = readCall(ev.Args)
+		ev.textsRead = true
 	}
 	return ev.texts
 }
@@ -436,14 +437,11 @@ func keyValuesOf(ev *WindowEvent) []keyValue {
 			add(m[1], m[2], m[3], m[0])
 		}
 	}
-	if len(ev.Args) > 0 && !strings.EqualFold(ev.ToolName, "Bash") {
-		// structured arguments: {"retries": 8}
-		argsOf(ev.Args).each(func(k string, v callValue) bool {
-			if n, ok := v.number(); ok {
-				add(k, n, "", k+"="+n)
-			}
-			return true
-		})
+	if !strings.EqualFold(ev.ToolName, "Bash") {
+		// structured arguments, read with the call's strings: {"retries": 8}
+		for _, n := range ev.numbers {
+			add(n.key, n.text, "", n.key+"="+n.text)
+		}
 	}
 	return ev.kvs
 }

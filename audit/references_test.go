@@ -1,8 +1,11 @@
 package audit
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/compaudit/compaudit/parse"
 )
 
 // FuzzSpacedIn holds spacedIn to the search it replaced, on the texts
@@ -80,4 +83,33 @@ func FuzzNearMissIndex(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestKeyValuesOfStructuredArguments: a call that sets a limit as a named
+// number of its arguments ({"max_workers": 8}) shows it to the threshold
+// rules, whether the reader prepared the call or not; a shell call's
+// arguments are its command line, read as text only.
+func TestKeyValuesOfStructuredArguments(t *testing.T) {
+	args := []byte(`{"max_workers": 8, "timeout_ms": 900, "target": "acme-stage-07", "flags": [3]}`)
+	read := func(we *WindowEvent) string {
+		var got []string
+		for _, kv := range keyValuesOf(we) {
+			got = append(got, fmt.Sprintf("%s=%g %v", kv.key, kv.value, kv.parts))
+		}
+		return strings.Join(got, "; ")
+	}
+	want := "max_workers=8 [max worker]; timeout_ms=900 [timeout ms]"
+	for _, name := range []string{"mcp__loadtest__run", "Bash"} {
+		ev := &parse.Event{Kind: parse.KindToolCall, ToolName: name, ToolID: "toolu_01", Args: args}
+		unprepared := windowEventOf(ev)
+		p := newTokenHasher().prepare(ev)
+		prepared := windowEventOf(ev)
+		prepared.texts, prepared.numbers, prepared.textsRead = p.callTexts, p.callNumbers, true
+		for how, we := range map[string]*WindowEvent{"unprepared": unprepared, "prepared": prepared} {
+			got := read(we)
+			if name == "Bash" && strings.Contains(got, "max_workers") || name != "Bash" && got != want {
+				t.Errorf("%s call, %s: %q, want %q", name, how, got, want)
+			}
+		}
+	}
 }

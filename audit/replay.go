@@ -36,6 +36,7 @@ type WindowEvent struct {
 	// strings and command come prepared from the reading workers
 	errorLine string // a failed call's result: the line that says why (ErrorLine)
 	texts     []string
+	numbers   []argNumber // the numbers its arguments give by name, read with texts
 	textsRead bool
 	lits      [][]literalHit // the literals of each of texts
 	litsRead  bool
@@ -394,7 +395,7 @@ func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []literalHi
 		we.forgetOutput()
 	}
 	if ev.Kind == parse.KindToolCall {
-		we.texts, we.textsRead = p.callTexts, true
+		we.texts, we.numbers, we.textsRead = p.callTexts, p.callNumbers, true
 		we.lits, we.litsRead = p.callLits, true
 		we.command, we.readOnly, we.cmdRead = p.command, p.readOnly, true
 	}

@@ -98,7 +98,7 @@ func FuzzReadCall(f *testing.F) {
 		if args == "" || !gjson.Valid(args) {
 			return // a record's arguments are valid JSON by the time they are read
 		}
-		command, texts := readCall([]byte(args))
+		command, texts, numbers := readCall([]byte(args))
 		r := gjson.Parse(args)
 		if want := byLookup(r); command != want {
 			t.Fatalf("command of %s = %q, want %q", args, command, want)
@@ -108,12 +108,9 @@ func FuzzReadCall(f *testing.F) {
 		}
 		// the numbers keyValuesOf reads of structured arguments
 		var nums, want []string
-		argsOf([]byte(args)).each(func(k string, v callValue) bool {
-			if n, ok := v.number(); ok {
-				nums = append(nums, k+"="+n)
-			}
-			return true
-		})
+		for _, n := range numbers {
+			nums = append(nums, n.key+"="+n.text)
+		}
 		r.ForEach(func(k, v gjson.Result) bool {
 			if v.Type == gjson.Number {
 				want = append(want, k.Str+"="+v.Raw)

@@ -268,7 +268,7 @@ func remoteCopy(f []string) bool {
 
 // commandOf pulls the command line out of a shell-like tool call.
 func commandOf(args []byte) string {
-	command, _ := readCall(args)
+	command, _, _ := readCall(args)
 	return command
 }
 
