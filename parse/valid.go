@@ -222,37 +222,21 @@ func (v *validator) str(i int) (int, bool) {
 	s := v.s
 	r := runeScan{stop: highs, after: -8}
 	if v.blocks && i+64 <= len(s) {
-		// Most strings are short (keys, ids, timestamps): the first words
-		// find their end sooner than a block's masks do.
-		for w := 0; w < 4; w++ {
-			special := specials(word(s[i:i+8]), r.stop)
-			if special == 0 {
-				i += 8
-				continue
-			}
-			i += bits.TrailingZeros64(special) / 8
-			if s[i] == '"' {
-				return i + 1, true
-			}
-			break
+		// Most strings are short (keys, ids, timestamps): a few words find
+		// their end sooner than a block's masks do. A quote after plain
+		// bytes is the closing one.
+		if i = plainWords(s, i, 4, r.stop); s[i] == '"' {
+			return i + 1, true
 		}
-	}
-	if v.blocks && i+64 <= len(s) {
-		var ok, done bool
-		if i, ok, done = v.strBlocks(i, &r); done {
-			return i, ok
+		if i+64 <= len(s) {
+			var ok, done bool
+			if i, ok, done = v.strBlocks(i, &r); done {
+				return i, ok
+			}
 		}
 	}
 	for {
-		// eight bytes at a time while none needs a look
-		for i+8 <= len(s) {
-			if special := specials(word(s[i:i+8]), r.stop); special != 0 {
-				i += bits.TrailingZeros64(special) / 8
-				break
-			}
-			i += 8
-		}
-		if i >= len(s) {
+		if i = plainWords(s, i, len(s), r.stop); i >= len(s) {
 			return i, false
 		}
 		c := s[i]
@@ -293,6 +277,19 @@ type runeScan struct {
 	stop  uint64
 	dense int // runes that came within eight bytes of the one before
 	after int // the end of the last rune decoded
+}
+
+// plainWords returns the first byte from s[i] that needs a look (see
+// specials), taking at most n words of eight bytes: i+8n when none does,
+// or the first of the last few bytes, which are not taken as a word.
+func plainWords(s string, i, n int, stop uint64) int {
+	for ; n > 0 && i+8 <= len(s); n-- {
+		if special := specials(word(s[i:i+8]), stop); special != 0 {
+			return i + bits.TrailingZeros64(special)/8
+		}
+		i += 8
+	}
+	return i
 }
 
 // specials marks the high bit of each byte of w that is a quote, a
