@@ -73,6 +73,15 @@ func (r *redactor) Write(p []byte) (int, error) {
 	return r.bw.Write(p)
 }
 
+// WriteString is Write without the copy io.WriteString makes of a piece
+// of output for a writer that lacks it.
+func (r *redactor) WriteString(s string) (int, error) {
+	if r.on {
+		return r.buf.WriteString(s)
+	}
+	return r.bw.WriteString(s)
+}
+
 // learn adds the secret pieces of a result (report.SecretsOf) to what the
 // next flush that writes masks, whatever shows them. A streamed output
 // writes each transcript's part, which shows that transcript's alone, and

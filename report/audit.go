@@ -155,13 +155,21 @@ func writePiece(w io.Writer, b piece) error {
 	if b.Len() < outputPiece {
 		return nil
 	}
-	_, err := io.WriteString(w, b.String())
+	var err error
+	switch b := b.(type) {
+	case *bytes.Buffer:
+		// written from the buffer, which is reused: a megabyte of ndjson
+		// regrew a buffer for each piece, four times its size in all
+		_, err = w.Write(b.Bytes())
+	default:
+		_, err = io.WriteString(w, b.String())
+	}
 	b.Reset()
 	return err
 }
 
 // piece is what a part of the output is built in: a strings.Builder, or
-// the bytes.Buffer a JSON encoder writes to.
+// a bytes.Buffer.
 type piece interface {
 	Len() int
 	String() string
@@ -170,13 +178,19 @@ type piece interface {
 
 // NewAuditNDJSON streams one finding per line and nothing else.
 func NewAuditNDJSON(w io.Writer, v AuditView, _ Options) Stream {
-	return &partStream{w: w, part: func(b *strings.Builder, r *audit.Result, _ bool) error {
+	var lines bytes.Buffer // the piece being built, reused for the next
+	return &partStream{w: w, part: func(_ *strings.Builder, r *audit.Result, _ bool) error {
+		defer lines.Reset()
 		fs := shown(r.Findings, v)
-		return encodeEach(len(fs), func(line *bytes.Buffer, i int) error { return encodeJSON(line, &fs[i], false) },
+		err := encodeEach(len(fs), func(line *bytes.Buffer, i int) error { return encodeJSON(line, &fs[i], false) },
 			func(line []byte) error {
-				b.Write(line)
-				return writePiece(w, b)
+				lines.Write(line)
+				return writePiece(w, &lines)
 			})
+		if err == nil && lines.Len() > 0 {
+			_, err = w.Write(lines.Bytes())
+		}
+		return err
 	}}
 }
 
