@@ -77,6 +77,9 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 	state.holding = opts.Holding
 	defer state.letGo()
 	hasher := newTokenHasher()
+	// no rule reads an agent's thinking: it is neither an instruction nor
+	// what the agent said or did
+	popts.NoReasoningText = true
 	if popts.Prepare == nil {
 		// the per-event work that needs no state runs in the reader's
 		// goroutines

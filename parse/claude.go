@@ -66,6 +66,7 @@ type claudeRecord struct {
 	sys            gjson.Result
 	drafts         []draft
 	arena          *textArena // takes tool output, when the consumer lets it
+	noReasoning    bool       // thinking is not read (Options.NoReasoningText)
 }
 
 // draft is an event of a record without its place in the stream.
@@ -81,7 +82,7 @@ type draft struct {
 // record in one pass: the tool output Claude Code duplicates under
 // toolUseResult, and the data of progress records, are skipped unread.
 func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
-	r := &claudeRecord{arena: rec.arena}
+	r := &claudeRecord{arena: rec.arena, noReasoning: rec.noReasoning}
 	var message, attachment, cwd string
 	var isMeta, apiError bool
 	for _, f := range rec.fields {
@@ -633,7 +634,11 @@ func (r *claudeRecord) assistantDrafts(j jsonText, message string, apiError bool
 		case "text":
 			r.assistantText(b.text, role, origin)
 		case "thinking":
-			r.drafts = append(r.drafts, draft{ev: Event{Kind: KindReasoning, Role: RoleAssistant, Text: b.thinking}, side: sideAssistant})
+			var text string
+			if !r.noReasoning {
+				text = jsonString(b.thinking)
+			}
+			r.drafts = append(r.drafts, draft{ev: Event{Kind: KindReasoning, Role: RoleAssistant, Text: text}, side: sideAssistant})
 		case "tool_use", "server_tool_use":
 			ev := Event{Kind: KindToolCall, Role: RoleAssistant, ToolName: b.name, ToolID: b.id}
 			if b.input != "" {
@@ -647,6 +652,7 @@ func (r *claudeRecord) assistantDrafts(j jsonText, message string, apiError bool
 
 // block is a content block of a message: text, thinking, tool_use or
 // tool_result. Ids and names are kept apart from the record's line.
+// thinking is raw JSON, decoded only where it is read.
 type block struct {
 	typ, text, thinking string
 	name, id, input     string // tool_use
@@ -663,7 +669,7 @@ func readBlock(j jsonText, raw string) block {
 		case "text":
 			b.text = jsonString(v)
 		case "thinking":
-			b.thinking = jsonString(v)
+			b.thinking = v
 		case "name":
 			b.name = jsonString(v)
 		case "id":

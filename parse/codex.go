@@ -25,6 +25,7 @@ type codexRecord struct {
 	warning     string     // a record that was read and skipped
 	invalidUTF8 bool       // text that was not UTF-8 was replaced
 	arena       *textArena // takes tool output, when the consumer lets it
+	noReasoning bool       // reasoning is not read (Options.NoReasoningText)
 }
 
 // skips event_msg records: they repeat what response_item records hold, for
@@ -37,7 +38,7 @@ func (*codexDecoder) detaches() {}
 
 // prepare reads a rollout record. It keeps no state.
 func (d *codexDecoder) prepare(rec record, annotate func(*Event)) any {
-	r := &codexRecord{time: jsonString(rec.get("timestamp")), arena: rec.arena}
+	r := &codexRecord{time: jsonString(rec.get("timestamp")), arena: rec.arena, noReasoning: rec.noReasoning}
 	p := readCodexPayload(rec.get("payload"))
 	switch jsonString(rec.get("type")) {
 	case "session_meta", "turn_context":
@@ -183,10 +184,12 @@ func (r *codexRecord) item(p codexPayload) {
 		r.add(ev, s)
 	case "reasoning":
 		var parts []string
-		each(p.summary, func(v string) bool {
-			parts = append(parts, jsonString(member(v, "text")))
-			return true
-		})
+		if !r.noReasoning {
+			each(p.summary, func(v string) bool {
+				parts = append(parts, jsonString(member(v, "text")))
+				return true
+			})
+		}
 		ev.Kind, ev.Role, ev.Text = KindReasoning, RoleAssistant, strings.Join(parts, "\n")
 		r.add(ev, sideAssistant)
 	case "function_call", "custom_tool_call", "local_shell_call", "web_search_call":

@@ -52,3 +52,44 @@ func readAllWays(t *testing.T) {
 		}
 	}
 }
+
+// TestNoReasoningText: with Options.NoReasoningText every reasoning event
+// comes without its text, and the read is otherwise the same — every
+// other event, every diagnostic, sequential and with workers.
+func TestNoReasoningText(t *testing.T) {
+	read := func(path string, opts Options) ([]Event, FileResult) {
+		var evs []Event
+		res, err := ReadFile(File{Path: path}, opts, 0, func(ev *Event) error {
+			evs = append(evs, *ev)
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return evs, res
+	}
+	thought := 0
+	for _, path := range parsetest.Transcripts(t) {
+		for _, workers := range []int{1, 2} {
+			want, wantRes := read(path, Options{Workers: workers})
+			got, gotRes := read(path, Options{Workers: workers, NoReasoningText: true})
+			for i := range want {
+				if want[i].Kind == KindReasoning {
+					if want[i].Text != "" {
+						thought++
+					}
+					want[i].Text = ""
+				}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, %d workers: the events differ in more than reasoning's text", path, workers)
+			}
+			if !reflect.DeepEqual(gotRes, wantRes) {
+				t.Errorf("%s, %d workers: %+v, reading reasoning %+v", path, workers, gotRes, wantRes)
+			}
+		}
+	}
+	if thought == 0 {
+		t.Fatal("no reasoning with text was read: the test holds nothing")
+	}
+}

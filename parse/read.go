@@ -41,6 +41,11 @@ type Options struct {
 	// it then and copies what it keeps. Tool output is most of a
 	// session's text, and most of it is read once and thrown away.
 	TransientToolOutput bool
+	// NoReasoningText hands out reasoning events (an assistant's
+	// thinking) without their text, for a consumer that reads none of
+	// it: thinking is a tenth of a Claude Code session's bytes, and was
+	// unescaped and copied only to be thrown away.
+	NoReasoningText bool
 }
 
 // FileResult reports what reading one file found.
@@ -130,7 +135,8 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 		defer release()
 	}
 	d := &diagnostics{file: f.Path}
-	s := &sink{file: f.Path, agent: f.Agent, diag: d, next: firstIndex, emit: emit, prepare: opts.Prepare, transient: opts.TransientToolOutput}
+	s := &sink{file: f.Path, agent: f.Agent, diag: d, next: firstIndex, emit: emit, prepare: opts.Prepare, transient: opts.TransientToolOutput,
+		noReasoning: opts.NoReasoningText}
 	workers := opts.Workers
 	if size >= 0 && size < parallelMin && src == br {
 		// a chunk or a few, too few batches to share out: as fast on one
@@ -474,7 +480,7 @@ func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding
 	if held == lineView || held == lineInChunk && !detaches(dec) {
 		rec.raw = strings.Clone(rec.raw) // the index is offsets: it still holds
 	}
-	rec.arena = arena
+	rec.arena, rec.noReasoning = arena, s.noReasoning
 	return dec.prepare(rec, s.prepare)
 }
 
@@ -582,6 +588,8 @@ type record struct {
 	utf8 bool // every string is UTF-8, so no text read from it needs a check
 	// arena, when set, takes the batch's unescaped tool output
 	arena *textArena
+	// noReasoning: reasoning's text is not read (Options.NoReasoningText)
+	noReasoning bool
 }
 
 // get returns the raw value of a top-level key, or "". Of a key written
@@ -656,6 +664,8 @@ type sink struct {
 	// transient: tool output may be read into the batch's arena
 	// (Options.TransientToolOutput)
 	transient bool
+	// noReasoning: reasoning is not read (Options.NoReasoningText)
+	noReasoning bool
 
 	lastTime     string // latest timestamp so far, and its line
 	lastTimeLine int
