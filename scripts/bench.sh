@@ -37,7 +37,9 @@ for tool in go jq /usr/bin/time; do
 done
 
 echo "== building"
-go build -o "$work/compaudit" .
+# built as .goreleaser.yaml builds the release, which is what users run:
+# static, without cgo
+CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$work/compaudit" .
 go build -o "$work/gentranscript" ./scripts/gentranscript
 ca="$work/compaudit"
 
