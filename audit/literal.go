@@ -671,18 +671,15 @@ postgresql mysql graphql openapi webassembly`)
 // "the X branch", "port 8080".
 func appendLabelled(text string, hits []literalHit) []literalHit {
 	bp := wordBuffers.Get().(*[]word)
-	ws := appendWords((*bp)[:0], text)
+	ws := appendRawWords((*bp)[:0], text)
 	defer func() {
 		clear(ws) // hold no text once back in the pool
 		*bp = ws[:0]
 		wordBuffers.Put(bp)
 	}()
 	for i, w := range ws {
-		label := w.w
-		if !asciiLetters(label) { // plainWord keeps a word of letters as it is
-			label = plainWord(label)
-		}
-		if !labelWords[label] {
+		label := labelOf(w.w)
+		if label == "" {
 			continue
 		}
 		// label then name: "branch release-2", "port 8080"
@@ -702,7 +699,7 @@ func appendLabelled(text string, hits []literalHit) []literalHit {
 		if i > 0 {
 			p := ws[i-1]
 			raw := text[p.start:p.end]
-			if labelledName(raw) && !stopWords[plainWord(p.w)] {
+			if labelledName(raw) && !stopWords[foldLower(plainWord(p.w))] {
 				hits = append(hits, literalHit{value: raw, kind: "name", label: label, start: p.start, end: p.end})
 			}
 		}
@@ -710,6 +707,58 @@ func appendLabelled(text string, hits []literalHit) []literalHit {
 	// host:port in the text names its port too
 	return hits
 }
+
+// labelOf is the label word a word of a text is, lowered and trimmed of
+// what is not a letter, or "". It lowers only a word as long as a label
+// word: plainWord and foldLower commute, and every label word is ASCII.
+func labelOf(w string) string {
+	if w == "" {
+		return ""
+	}
+	if !asciiAlnum(w[0]) || !asciiAlnum(w[len(w)-1]) {
+		// plainWord trims the ends only, and a word that keeps anything
+		// but ASCII letters is no label word: most words of code
+		w = plainWord(w)
+	}
+	if len(w) < minLabelWord || len(w) > maxLabelWord {
+		return ""
+	}
+	var lower [maxLabelWord]byte
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
+	if c := lower[0]; c < 'a' || c > 'z' || !labelShapes[len(w)][c-'a'] {
+		return "" // most words of code are within the lengths
+	}
+	return labelNames[string(lower[:len(w)])]
+}
+
+// labelShapes marks the length and first letter of each label word.
+var labelShapes = func() (t [maxLabelWord + 1][26]bool) {
+	for w := range labelWords {
+		t[len(w)][w[0]-'a'] = true
+	}
+	return t
+}()
+
+func asciiAlnum(c byte) bool { return asciiLetter(c) || '0' <= c && c <= '9' }
+
+// labelNames maps each label word to itself, so a hit's label is the
+// word of the set, not a copy.
+var labelNames = func() map[string]string {
+	m := map[string]string{}
+	for w := range labelWords {
+		m[w] = w
+	}
+	return m
+}()
+
+// The shortest and longest label words.
+const minLabelWord, maxLabelWord = 2, 12
 
 // wordBuffers hold the words of a text searched for labels: every message
 // and call is, and growing a fresh list for each was 5% of the bytes an

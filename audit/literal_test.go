@@ -188,3 +188,102 @@ func TestKeyBlocksHoldNoLiterals(t *testing.T) {
 		}
 	}
 }
+
+// appendLabelledLowered is appendLabelled as it was: every word lowered
+// first, then looked up.
+func appendLabelledLowered(text string, hits []literalHit) []literalHit {
+	bp := wordBuffers.Get().(*[]word)
+	ws := appendWords((*bp)[:0], text)
+	defer func() {
+		clear(ws)
+		*bp = ws[:0]
+		wordBuffers.Put(bp)
+	}()
+	for i, w := range ws {
+		label := w.w
+		if !asciiLetters(label) {
+			label = plainWord(label)
+		}
+		if !labelWords[label] {
+			continue
+		}
+		if i+1 < len(ws) {
+			n := ws[i+1]
+			raw := text[n.start:n.end]
+			if label == "port" && allDigits(raw) && len(raw) >= 2 && len(raw) <= 5 {
+				hits = append(hits, literalHit{value: raw, kind: "port", label: "port", start: n.start, end: n.end})
+				continue
+			}
+			if labelledName(raw) {
+				hits = append(hits, literalHit{value: raw, kind: "name", label: label, start: n.start, end: n.end})
+				continue
+			}
+		}
+		if i > 0 {
+			p := ws[i-1]
+			raw := text[p.start:p.end]
+			if labelledName(raw) && !stopWords[plainWord(p.w)] {
+				hits = append(hits, literalHit{value: raw, kind: "name", label: label, start: p.start, end: p.end})
+			}
+		}
+	}
+	return hits
+}
+
+// FuzzAppendLabelled holds appendLabelled, which lowers only the words as
+// long as a label word, to the lowering of every word.
+func FuzzAppendLabelled(f *testing.F) {
+	for _, s := range []string{"the acme-stage-07 bucket", "Bucket: acme-prod-1", "PORT 8080 and port 443", "deploy to the `acme-web-2` Service",
+		"É bucket x-1", "‘bucket’ a-b", "DB prod-db-1", "ORGANIZATION acme-org-1", "Ｂucket z-9", "The-Bucket a-1", "THE acme-1 BUCKET",
+		"K bucket k-1", "db_1 bucket", "ﬁle a-1", "Workspaces ws-1", "bucket’s name is b-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if got, want := appendLabelled(text, nil), appendLabelledLowered(text, nil); !slices.Equal(got, want) {
+			t.Fatalf("appendLabelled(%q) = %+v, lowering every word %+v", text, got, want)
+		}
+	})
+}
+
+// TestLabelWordBounds: labelOf passes over words shorter or longer than
+// any label word, and lowers only ASCII, so every label word must be
+// lower-case ASCII letters within the bounds, which some attain.
+func TestLabelWordBounds(t *testing.T) {
+	shortest, longest := 100, 0
+	for w := range labelWords {
+		if !asciiLetters(w) || strings.ToLower(w) != w {
+			t.Errorf("label word %q is not lower-case ASCII letters", w)
+		}
+		shortest, longest = min(shortest, len(w)), max(longest, len(w))
+	}
+	if shortest != minLabelWord || longest != maxLabelWord {
+		t.Errorf("label words are %d to %d bytes; the bounds say %d to %d", shortest, longest, minLabelWord, maxLabelWord)
+	}
+}
+
+// BenchmarkAppendLabelled is the label search on code, as a Write call's
+// content brings it (this package's sources), by appendLabelled and by
+// lowering every word first, side by side.
+func BenchmarkAppendLabelled(b *testing.B) {
+	var code strings.Builder
+	for _, name := range []string{"literal.go", "scan.go", "replay.go"} {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		code.Write(src)
+	}
+	text := code.String()
+	for _, way := range []struct {
+		name   string
+		search func(string, []literalHit) []literalHit
+	}{{"rawWords", appendLabelled}, {"lowered", appendLabelledLowered}} {
+		b.Run(way.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				way.search(text, nil)
+			}
+		})
+	}
+}

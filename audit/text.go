@@ -151,14 +151,28 @@ func words(s string) []word { return appendWords(nil, s) }
 // appendWords is words appending to out.
 func appendWords(out []word, s string) []word { return slices.AppendSeq(out, wordSeq(s)) }
 
+// appendRawWords is appendWords with each word as written, not lowered:
+// a reader that lowers only the few words it looks up allocates nothing
+// for the capitalized words of code.
+func appendRawWords(out []word, s string) []word { return slices.AppendSeq(out, wordsOf(s, false)) }
+
 // wordSeq yields the words of s one by one, for a reader that needs no
 // list: a command can carry a megabyte of heredoc. ASCII, most of any
 // text, is judged by a table; other runes by isWordRune (FuzzAppendWords
 // holds the two to the rune-by-rune walk).
-func wordSeq(s string) iter.Seq[word] {
+func wordSeq(s string) iter.Seq[word] { return wordsOf(s, true) }
+
+// wordsOf is wordSeq, with each word lowered or as written.
+func wordsOf(s string, lower bool) iter.Seq[word] {
 	return func(yield func(word) bool) {
 		i := 0
 		for i < len(s) {
+			// ASCII by the table here: wordRuneAt is too large to inline,
+			// and a call a byte was most of a search for labels in code
+			if c := s[i]; c < utf8.RuneSelf && !asciiWordByte[c] {
+				i++
+				continue
+			}
 			in, size := wordRuneAt(s, i)
 			if !in {
 				i += size
@@ -166,6 +180,13 @@ func wordSeq(s string) iter.Seq[word] {
 			}
 			j := i + size
 			for j < len(s) {
+				if c := s[j]; c < utf8.RuneSelf {
+					if !asciiWordByte[c] {
+						break
+					}
+					j++
+					continue
+				}
 				in, size := wordRuneAt(s, j)
 				if !in {
 					break
@@ -180,8 +201,14 @@ func wordSeq(s string) iter.Seq[word] {
 			for b < e && leadingPunct(s[b]) {
 				b++
 			}
-			if e > b && !yield(word{w: foldLower(s[b:e]), start: b, end: e}) {
-				return
+			if e > b {
+				w := s[b:e]
+				if lower {
+					w = foldLower(w)
+				}
+				if !yield(word{w: w, start: b, end: e}) {
+					return
+				}
 			}
 			i = j
 		}
