@@ -44,7 +44,7 @@ func underPath(p, dir string) bool {
 	if dir == "/" {
 		return strings.HasPrefix(p, "/")
 	}
-	return strings.HasPrefix(p, dir+"/")
+	return extendsPath(p, dir)
 }
 
 // pathVisible reports whether a path literal is visible in text, verbatim
@@ -134,13 +134,17 @@ func tailAfterCommon(a, b string) (string, string) {
 // nearMiss reports whether token t is a near variant of literal lit: not
 // the same, not a use of it (lit/sub), but sharing most of its distinctive
 // parts: acme-staging for acme-stage-07.
-func nearMiss(t, lit string) bool {
-	nt, nl := normLiteral(t), normLiteral(lit)
+func nearMiss(t, lit string) bool { return nearMissNorm(normLiteral(t), normLiteral(lit)) }
+
+// nearMissNorm is nearMiss of normLiteral(t) and normLiteral(lit), for a
+// caller that has them: each boundary tests a literal against every
+// candidate of its summary.
+func nearMissNorm(nt, nl string) bool {
 	if nt == nl || len(nt) < 3 || len(nl) < 3 {
 		return false
 	}
 	// a use of the literal, or the literal with more after it, is not a miss
-	if strings.HasPrefix(nt, nl+"/") || strings.HasPrefix(nl, nt+"/") {
+	if extendsPath(nt, nl) || extendsPath(nl, nt) {
 		return false
 	}
 	if sameShape := (strings.Contains(nt, "://") == strings.Contains(nl, "://")) &&
@@ -183,6 +187,12 @@ func nearMiss(t, lit string) bool {
 	}
 	// one edit away in a short name: acme-stag-07 for acme-stage-07
 	return editDistance(ta, tb) <= 2 && len(tb) >= 6
+}
+
+// extendsPath reports whether s is p, a slash and more: strings.HasPrefix(s,
+// p+"/") without building p+"/".
+func extendsPath(s, p string) bool {
+	return len(s) > len(p) && s[len(p)] == '/' && strings.HasPrefix(s, p)
 }
 
 func isPathLike(s string) bool {

@@ -114,7 +114,8 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 				if !tok.Novel {
 					continue
 				}
-				if at, ok := live.firstBinding(normLiteral(tok.Value)); ok && at < ev.Index {
+				norm := normLiteral(tok.Value)
+				if at, ok := live.firstBinding(norm); ok && at < ev.Index {
 					continue
 				}
 				if near == nil && tested > nearMissIndexFrom*nearMissIndexFrom {
@@ -122,11 +123,11 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 				}
 				lits := live.list(live.lits)
 				if near != nil {
-					lits = near.inForce(live, normLiteral(tok.Value))
+					lits = near.inForce(live, norm)
 				}
 				for o := range lits {
 					tested++
-					if nearMiss(tok.Value, o.Literal) {
+					if nearMissNorm(norm, o.normalized()) {
 						rs.List = append(rs.List, Reference{Kind: RefNearMiss, Event: ev, Obligation: o, Token: tok.Value})
 						break
 					}

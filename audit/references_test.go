@@ -113,3 +113,15 @@ func TestKeyValuesOfStructuredArguments(t *testing.T) {
 		}
 	}
 }
+
+// FuzzExtendsPath holds extendsPath to the prefix it stands for.
+func FuzzExtendsPath(f *testing.F) {
+	for _, c := range [][2]string{{"/a/b", "/a"}, {"/a", "/a"}, {"/ab", "/a"}, {"/a/", "/a"}, {"", ""}, {"/", ""}, {"x", "/"}} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, s, p string) {
+		if got, want := extendsPath(s, p), strings.HasPrefix(s, p+"/"); got != want {
+			t.Fatalf("extendsPath(%q, %q) = %v, want %v", s, p, got, want)
+		}
+	})
+}

@@ -240,7 +240,7 @@ func (pc *postContext) judgeLiteral(o *Obligation, s *Survival) {
 		if strings.Contains(v, "/") && !strings.Contains(v, "://") && strings.HasPrefix(o.Literal, "/") {
 			candidate = resolvePath(v, dir) // compare like with like
 		}
-		if nearMiss(candidate, o.Literal) {
+		if nearMissNorm(normLiteral(candidate), o.normalized()) {
 			s.State, s.Variant = Paraphrased, v
 			s.Detail = fmt.Sprintf("%q stands in the summary in place of %q", v, o.Literal)
 			s.Excerpt = pc.sentenceWith(v)
