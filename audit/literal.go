@@ -242,10 +242,10 @@ func rawTokenSeq(text string) iter.Seq[word] {
 			}
 			if j > i {
 				s, e := i, j
-				for e > s && strings.IndexByte(".,;:!?)'\"`*]}>", text[e-1]) >= 0 {
+				for e > s && tokenTrail[text[e-1]] {
 					e--
 				}
-				for s < e && strings.IndexByte("('\"`*[{<", text[s]) >= 0 {
+				for s < e && tokenLead[text[s]] {
 					s++
 				}
 				if e > s && !yield(word{w: text[s:e], start: s, end: e}) {
@@ -257,12 +257,21 @@ func rawTokenSeq(text string) iter.Seq[word] {
 	}
 }
 
-func isTokenSep(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', '\r', ',', ';', '|', '(', ')', '[', ']', '{', '}', '<', '>', '"', '`':
-		return true
+func isTokenSep(c byte) bool { return tokenSeps[c] }
+
+// The bytes that end a raw token, and those trimmed from its ends: tables,
+// as every byte of a call's content is looked at.
+var (
+	tokenSeps  = byteSet(" \t\n\r,;|()[]{}<>\"`")
+	tokenTrail = byteSet(".,;:!?)'\"`*]}>")
+	tokenLead  = byteSet("('\"`*[{<")
+)
+
+func byteSet(s string) (t [256]bool) {
+	for i := 0; i < len(s); i++ {
+		t[s[i]] = true
 	}
-	return false
+	return t
 }
 
 // classifyToken decides whether text[start:end] is a literal, and which.

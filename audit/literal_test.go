@@ -287,3 +287,25 @@ func BenchmarkAppendLabelled(b *testing.B) {
 		})
 	}
 }
+
+// TestTokenByteSets holds the tables of rawTokenSeq to the byte lists they
+// were written as.
+func TestTokenByteSets(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		sep := false
+		switch b {
+		case ' ', '\t', '\n', '\r', ',', ';', '|', '(', ')', '[', ']', '{', '}', '<', '>', '"', '`':
+			sep = true
+		}
+		if isTokenSep(b) != sep {
+			t.Errorf("isTokenSep(%q) = %v", b, !sep)
+		}
+		if trail := strings.IndexByte(".,;:!?)'\"`*]}>", b) >= 0; tokenTrail[b] != trail {
+			t.Errorf("tokenTrail[%q] = %v", b, !trail)
+		}
+		if lead := strings.IndexByte("('\"`*[{<", b) >= 0; tokenLead[b] != lead {
+			t.Errorf("tokenLead[%q] = %v", b, !lead)
+		}
+	}
+}

@@ -439,8 +439,8 @@ var (
 func statusStarts(s string) (task, run []int) {
 	for i := 0; i < len(s); i++ {
 		// in ASCII text isIdentByte is \b's word character
-		if !isIdentByte(s[i]) || i > 0 && isIdentByte(s[i-1]) {
-			continue
+		if !statusInitials[s[i]] || i > 0 && isIdentByte(s[i-1]) {
+			continue // no word start, or none a listed word starts
 		}
 		// a noun is followed by white space (or, for a run, a colon):
 		// "task/35" and "builds" start no match, and the expressions are
@@ -454,6 +454,18 @@ func statusStarts(s string) (task, run []int) {
 	}
 	return task, run
 }
+
+// statusInitials marks the first letters, in either case, of the words
+// statusStarts looks for: most words of a sentence start with none, and
+// are passed over without a comparison.
+var statusInitials = func() (t [256]bool) {
+	for _, list := range [][]string{taskNouns, runNouns, runLeads} {
+		for _, w := range list {
+			t[w[0]], t[w[0]&^0x20] = true, true
+		}
+	}
+	return t
+}()
 
 // lettersThen reports whether the ASCII letters s starts with are followed
 // by white space, or by a colon when colon is set.
