@@ -382,12 +382,38 @@ func (v *validator) decodeRune(k int, r *runeScan) bool {
 	}
 	// a rune's bytes are all 0x80 and up, so it cannot run past the
 	// closing quote
-	c, n := utf8.DecodeRuneInString(v.s[k:])
-	if c == utf8.RuneError && n == 1 {
+	n, ok := runeAt(v.s, k)
+	if !ok {
 		v.unsure = true
 	}
 	r.after = k + n
 	return true
+}
+
+// runeAt returns the length of the rune at s[k] as utf8.DecodeRuneInString
+// reads it, and whether it is valid UTF-8. Two- and three-byte runes (an
+// arrow on each line of a file Claude Code read, box drawing, dashes) are
+// checked inline: DecodeRuneInString calls out for every rune past ASCII.
+func runeAt(s string, k int) (n int, ok bool) {
+	switch c := s[k]; {
+	case 0xC2 <= c && c <= 0xDF && k+1 < len(s):
+		if s[k+1]&0xC0 == 0x80 {
+			return 2, true
+		}
+	case 0xE0 <= c && c <= 0xEF && k+2 < len(s):
+		lo, hi := byte(0x80), byte(0xBF)
+		switch c {
+		case 0xE0:
+			lo = 0xA0 // shorter forms are overlong
+		case 0xED:
+			hi = 0x9F // surrogates
+		}
+		if b := s[k+1]; lo <= b && b <= hi && s[k+2]&0xC0 == 0x80 {
+			return 3, true
+		}
+	}
+	r, n := utf8.DecodeRuneInString(s[k:])
+	return n, r != utf8.RuneError || n > 1
 }
 
 var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}

@@ -309,3 +309,19 @@ func BenchmarkUnescapeToolOutput(b *testing.B) {
 		})
 	}
 }
+
+// FuzzRuneAt holds runeAt to utf8.DecodeRuneInString at every byte.
+func FuzzRuneAt(f *testing.F) {
+	for _, s := range []string{"→│✓—é", "\xe0\x9f\x80\xe0\xa0\x80", "\xed\x9f\xbf\xed\xa0\x80", "\xc1\xbf\xc2\x80\xdf\xbf", "\xef\xbf\xbd\xef\xbf", "\xe2\x86", "\xf0\x9f\x98\x80\xf4\x90\x80\x80", "a\x80b\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for k := range len(s) {
+			r, size := utf8.DecodeRuneInString(s[k:])
+			n, ok := runeAt(s, k)
+			if n != size || ok != (r != utf8.RuneError || size > 1) {
+				t.Fatalf("runeAt(%q, %d) = %d, %v; DecodeRuneInString reads %U in %d bytes", s, k, n, ok, r, size)
+			}
+		}
+	})
+}
