@@ -338,7 +338,12 @@ func touches(ev *WindowEvent, obj *Object) (string, bool) {
 		return "", false
 	}
 	if ev.terms == nil {
-		ev.terms = termsOf(ev.ToolName + " " + strings.Join(texts, " "))
+		// the texts one by one: no word runs from one into the next, and
+		// a Write call's content is not copied to be joined
+		ev.terms = termsOf(ev.ToolName)
+		for _, t := range texts {
+			ev.terms.add(t)
+		}
 	}
 	all := ev.terms
 	if !all.hasAll(obj.Terms) {

@@ -402,15 +402,20 @@ type termSet map[string]bool
 
 func termsOf(text string) termSet {
 	set := termSet{}
+	set.add(text)
+	return set
+}
+
+// add puts the terms of text in the set.
+func (t termSet) add(text string) {
 	for w := range wordSeq(text) {
-		set[stem(w.w)] = true
+		t[stem(w.w)] = true
 		if strings.ContainsAny(w.w, "_-./:@=") {
 			for _, part := range splitIdent(w.w) {
-				set[stem(part)] = true
+				t[stem(part)] = true
 			}
 		}
 	}
-	return set
 }
 
 // splitIdent cuts an identifier into its alphanumeric parts.

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -200,4 +201,20 @@ func TestClip(t *testing.T) {
 			t.Errorf("clip(%q, %d) = %q, want %q", c.s, c.n, got, c.want)
 		}
 	}
+}
+
+// FuzzTermsOfPieces: the terms of texts joined by spaces are the terms of
+// each, gathered, as touches gathers a call's.
+func FuzzTermsOfPieces(f *testing.F) {
+	for _, c := range [][2]string{{"Bash", "rm -rf /srv/prod-db"}, {"deploy to", "production."}, {"a-", "-b"}, {"x:", ":y"}, {"naïve", "café’s"}, {"", ""}} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		want := termsOf(a + " " + b)
+		got := termsOf(a)
+		got.add(b)
+		if !maps.Equal(got, want) {
+			t.Fatalf("terms of %q and %q gathered: %v; joined: %v", a, b, got, want)
+		}
+	})
 }
