@@ -687,33 +687,35 @@ func appendLabelled(text string, hits []literalHit) []literalHit {
 		wordBuffers.Put(bp)
 	}()
 	for i, w := range ws {
-		label := labelOf(w.w)
-		if label == "" {
-			continue
-		}
-		// label then name: "branch release-2", "port 8080"
-		if i+1 < len(ws) {
-			n := ws[i+1]
-			raw := text[n.start:n.end]
-			if label == "port" && allDigits(raw) && len(raw) >= 2 && len(raw) <= 5 {
-				hits = append(hits, literalHit{value: raw, kind: "port", label: "port", start: n.start, end: n.end})
-				continue
-			}
-			if labelledName(raw) {
-				hits = append(hits, literalHit{value: raw, kind: "name", label: label, start: n.start, end: n.end})
-				continue
-			}
-		}
-		// name then label: "the acme-stage-07 bucket"
-		if i > 0 {
-			p := ws[i-1]
-			raw := text[p.start:p.end]
-			if labelledName(raw) && !stopWords[foldLower(plainWord(p.w))] {
-				hits = append(hits, literalHit{value: raw, kind: "name", label: label, start: p.start, end: p.end})
-			}
+		if label := labelOf(w.w); label != "" {
+			hits = appendLabelHit(hits, text, ws, i, label)
 		}
 	}
-	// host:port in the text names its port too
+	return hits
+}
+
+// appendLabelHit adds the name the label word ws[i] calls out, if any.
+// The words may be lowered or as written.
+func appendLabelHit(hits []literalHit, text string, ws []word, i int, label string) []literalHit {
+	// label then name: "branch release-2", "port 8080"
+	if i+1 < len(ws) {
+		n := ws[i+1]
+		raw := text[n.start:n.end]
+		if label == "port" && allDigits(raw) && len(raw) >= 2 && len(raw) <= 5 {
+			return append(hits, literalHit{value: raw, kind: "port", label: "port", start: n.start, end: n.end})
+		}
+		if labelledName(raw) {
+			return append(hits, literalHit{value: raw, kind: "name", label: label, start: n.start, end: n.end})
+		}
+	}
+	// name then label: "the acme-stage-07 bucket"
+	if i > 0 {
+		p := ws[i-1]
+		raw := text[p.start:p.end]
+		if labelledName(raw) && !stopWords[foldLower(plainWord(p.w))] {
+			return append(hits, literalHit{value: raw, kind: "name", label: label, start: p.start, end: p.end})
+		}
+	}
 	return hits
 }
 
@@ -757,7 +759,7 @@ var labelShapes = func() (t [maxLabelWord + 1][26]bool) {
 func asciiAlnum(c byte) bool { return asciiLetter(c) || '0' <= c && c <= '9' }
 
 // labelNames maps each label word to itself, so a hit's label is the
-// word of the set, not a copy.
+// word of the set, not a copy: code names "file", "path" and "key" often.
 var labelNames = func() map[string]string {
 	m := map[string]string{}
 	for w := range labelWords {

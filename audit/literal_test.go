@@ -189,8 +189,9 @@ func TestKeyBlocksHoldNoLiterals(t *testing.T) {
 	}
 }
 
-// appendLabelledLowered is appendLabelled as it was: every word lowered
-// first, then looked up.
+// appendLabelledLowered is appendLabelled's search as it was: every word
+// lowered first, then looked up. What a label word calls out is
+// appendLabelHit's in both.
 func appendLabelledLowered(text string, hits []literalHit) []literalHit {
 	bp := wordBuffers.Get().(*[]word)
 	ws := appendWords((*bp)[:0], text)
@@ -204,27 +205,8 @@ func appendLabelledLowered(text string, hits []literalHit) []literalHit {
 		if !asciiLetters(label) {
 			label = plainWord(label)
 		}
-		if !labelWords[label] {
-			continue
-		}
-		if i+1 < len(ws) {
-			n := ws[i+1]
-			raw := text[n.start:n.end]
-			if label == "port" && allDigits(raw) && len(raw) >= 2 && len(raw) <= 5 {
-				hits = append(hits, literalHit{value: raw, kind: "port", label: "port", start: n.start, end: n.end})
-				continue
-			}
-			if labelledName(raw) {
-				hits = append(hits, literalHit{value: raw, kind: "name", label: label, start: n.start, end: n.end})
-				continue
-			}
-		}
-		if i > 0 {
-			p := ws[i-1]
-			raw := text[p.start:p.end]
-			if labelledName(raw) && !stopWords[plainWord(p.w)] {
-				hits = append(hits, literalHit{value: raw, kind: "name", label: label, start: p.start, end: p.end})
-			}
+		if labelWords[label] {
+			hits = appendLabelHit(hits, text, ws, i, label)
 		}
 	}
 	return hits
