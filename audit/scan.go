@@ -52,12 +52,7 @@ const (
 )
 
 // trailTable marks the bytes trimmed from a token's end.
-var trailTable = func() (t [256]bool) {
-	for _, c := range []byte(".,:;!?*") {
-		t[c] = true
-	}
-	return t
-}()
+var trailTable = byteSet(".,:;!?*")
 
 // scanTokens calls fn with every identifier-shaped token of text: paths,
 // URIs, hosts, ids, hashes, names with separators or digits. Plain words
