@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/compaudit/compaudit/audit"
@@ -234,4 +235,40 @@ func writeRecord(b *strings.Builder, m map[string]any) {
 	}
 	b.Write(line)
 	b.WriteByte('\n')
+}
+
+// TestAuditReadsNoReasoningText: the audit asks the reader for reasoning
+// without its text (parse.Options.NoReasoningText), which no rule reads.
+// The transcripts hold thinking, as a plain read shows.
+func TestAuditReadsNoReasoningText(t *testing.T) {
+	var thought, reasoning, withText atomic.Int64
+	for _, name := range []string{"incident-claude.jsonl", "incident-drift-claude.jsonl"} {
+		path := filepath.Join("..", "testdata", "transcripts", name)
+		if _, err := parse.ReadFile(parse.File{Path: path}, parse.Options{}, 0, func(ev *parse.Event) error {
+			if ev.Kind == parse.KindReasoning && ev.Text != "" {
+				thought.Add(1)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		see := func(ev *parse.Event) {
+			if ev.Kind == parse.KindReasoning {
+				reasoning.Add(1)
+				if ev.Text != "" {
+					withText.Add(1)
+				}
+			}
+		}
+		if _, err := audit.Audit(parse.Transcript{Path: path, Files: []parse.File{{Path: path}}}, parse.Options{Workers: 2, Prepare: see},
+			audit.Options{Rules: rules.All()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if thought.Load() == 0 || reasoning.Load() == 0 {
+		t.Fatalf("%d reasoning events with text read, %d audited: the test holds nothing", thought.Load(), reasoning.Load())
+	}
+	if withText.Load() != 0 {
+		t.Errorf("the audit read %d of %d reasoning events with their text", withText.Load(), reasoning.Load())
+	}
 }
