@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 
@@ -91,5 +92,46 @@ func TestNoReasoningText(t *testing.T) {
 	}
 	if thought == 0 {
 		t.Fatal("no reasoning with text was read: the test holds nothing")
+	}
+}
+
+// TestParallelEmitErrorStops stops the consumer part way through each file
+// with several workers and small batches: the read hands the consumer's
+// error back, no event comes after it, and the batches already read and
+// being prepared are drained rather than left holding the read (a
+// goroutine left waiting would hang the test).
+func TestParallelEmitErrorStops(t *testing.T) {
+	defer ReadInSmallPieces(4 << 10)()
+	defer func(lines int) { batchLines = lines }(batchLines)
+	batchLines = 3
+	stop := errors.New("stop")
+	stopped := 0
+	for _, path := range parsetest.Transcripts(t) {
+		var all int
+		if _, err := ReadFile(File{Path: path}, Options{Workers: 1}, 0, func(*Event) error { all++; return nil }); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, at := range []int{1, all / 2, all} {
+			if at == 0 {
+				continue
+			}
+			for _, w := range []int{2, 3, 8} {
+				n := 0
+				_, err := ReadFile(File{Path: path}, Options{Workers: w}, 0, func(*Event) error {
+					n++
+					if n == at {
+						return stop
+					}
+					return nil
+				})
+				if !errors.Is(err, stop) || n != at {
+					t.Errorf("%s, %d workers, stopped at event %d: err %v after %d events", path, w, at, err, n)
+				}
+				stopped++
+			}
+		}
+	}
+	if stopped == 0 {
+		t.Fatal("no file had an event to stop at: the test holds nothing")
 	}
 }
