@@ -394,7 +394,7 @@ func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, ful
 		limit = wholeResultsAhead
 	}
 	ahead := min(len(transcripts), max(limit, 2*jobs))
-	budget := setMemoryBudget(ahead, full)
+	budget := setMemoryBudget(transcripts, ahead, full)
 	defer budget.stop()
 	aopts.Holding = budget.hold
 	prog := newProgress(a, len(transcripts))

@@ -5,7 +5,10 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strings"
 	"sync/atomic"
+
+	"github.com/compaudit/compaudit/parse"
 )
 
 // setMemoryBudget tunes the garbage collector for an audit, unless GOGC or
@@ -31,9 +34,14 @@ import (
 // 20 MiB to grow in and the collector ran every few milliseconds (2.3 s
 // against 1.7 s with the floor raised).
 //
+// An audit of a large input also has its heap prefaulted (prefaultHeap):
+// as much as it will fill before its first collection, at most
+// prefaultMax, under the same tuning — with GOGC or GOMEMLIMIT set, the
+// memory is the user's to manage.
+//
 // held is how many results are held at once: every transcript's when the
 // results are kept to the end, fewer when they are streamed.
-func setMemoryBudget(held int, full bool) *memoryBudget {
+func setMemoryBudget(transcripts []parse.Transcript, held int, full bool) *memoryBudget {
 	perResult := int64(64 << 10) // findings and counts
 	if full {
 		perResult = 4 << 20 // survivals, trails and ledgers too
@@ -44,8 +52,51 @@ func setMemoryBudget(held int, full bool) *memoryBudget {
 	}
 	debug.SetGCPercent(gcPercent(0))
 	debug.SetMemoryLimit(b.floor)
+	prefaultHeap(prefaultSize(inputBytes(transcripts, 2*prefaultMax)))
 	b.watch()
 	return b
+}
+
+// prefaultMax bounds the heap prefaulted: below minHeapGoal, so that the
+// runtime, whose scavenger hands back free memory above 110% of its heap
+// goal, keeps all of it until the audit has used it. Prefaulting 32 MiB
+// and 48 MiB saved alike (docs/performance.md).
+const prefaultMax = 32 << 20
+
+// prefaultSize is the heap to prefault for input bytes of transcripts:
+// about what an audit of them allocates before its first collection (an
+// audit allocates about 0.6 bytes a byte read), nothing for inputs the
+// runtime's first few megabytes hold.
+func prefaultSize(input int64) int64 {
+	if input < 8<<20 {
+		return 0
+	}
+	return min(input/2, prefaultMax)
+}
+
+// inputBytes is the size of the transcripts' files, counted up to upTo.
+// A gzip file counts eight times its size (JSONL shrinks about tenfold);
+// standard input, whose size is not known, counts nothing.
+func inputBytes(transcripts []parse.Transcript, upTo int64) int64 {
+	var n int64
+	for _, t := range transcripts {
+		for _, f := range t.Files {
+			if f.Path == "-" {
+				continue
+			}
+			if fi, err := os.Stat(f.Path); err == nil {
+				size := fi.Size()
+				if strings.HasSuffix(f.Path, ".gz") {
+					size *= 8
+				}
+				n += size
+			}
+			if n >= upTo {
+				return upTo
+			}
+		}
+	}
+	return n
 }
 
 // memoryBudget follows the heap from one collection to the next.

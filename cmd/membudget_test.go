@@ -17,6 +17,7 @@ import (
 	"unsafe"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/scripts/gentranscript/multiagent"
 )
 
@@ -201,7 +202,52 @@ func holdingChild(t *testing.T) {
 		t.Fatal("the audit never set a memory limit")
 	}
 	// the floor the command set, for one transcript whose results stream
-	set := setMemoryBudget(1, false)
+	set := setMemoryBudget(nil, 1, false)
 	set.stop()
 	fmt.Printf("raised: %d\n", high-set.floor)
+}
+
+// TestPrefaultSize: nothing for inputs the runtime's first heap holds,
+// half the input above that, and never more than prefaultMax.
+func TestPrefaultSize(t *testing.T) {
+	const mib = 1 << 20
+	for _, c := range []struct{ input, want int64 }{
+		{0, 0},
+		{100 << 10, 0},
+		{8*mib - 1, 0},
+		{8 * mib, 4 * mib},
+		{40 * mib, 20 * mib},
+		{100 * mib, prefaultMax},
+		{1 << 30, prefaultMax},
+	} {
+		if got := prefaultSize(c.input); got != c.want {
+			t.Errorf("prefaultSize(%d) = %d, want %d", c.input, got, c.want)
+		}
+	}
+}
+
+// TestInputBytes: files count their size, a gzip file eight times its
+// size, standard input and files gone nothing; the count stops at upTo.
+func TestInputBytes(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name string, size int) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, make([]byte, size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	main, sub, gz := file("a.jsonl", 3000), file("agent-b.jsonl", 500), file("c.jsonl.gz", 100)
+	ts := []parse.Transcript{
+		{Path: main, Files: []parse.File{{Path: main}, {Path: sub}}},
+		{Path: gz, Files: []parse.File{{Path: gz}}},
+		{Path: "-", Files: []parse.File{{Path: "-"}}},
+		{Path: "gone", Files: []parse.File{{Path: filepath.Join(dir, "gone.jsonl")}}},
+	}
+	if got := inputBytes(ts, 1<<20); got != 3000+500+800 {
+		t.Errorf("inputBytes = %d, want %d", got, 3000+500+800)
+	}
+	if got := inputBytes(ts, 2000); got != 2000 {
+		t.Errorf("inputBytes up to 2000 = %d, want 2000", got)
+	}
 }

@@ -1,0 +1,141 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/compaudit/compaudit/parse"
+)
+
+// TestPopulate: the kernel backs every page of a fresh region, and what a
+// page held stays.
+func TestPopulate(t *testing.T) {
+	const size = 4 << 20
+	m, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer unix.Munmap(m)
+	page := os.Getpagesize()
+	m[3*page+5] = 42
+	if n := resident(t, m); n != 1 {
+		t.Fatalf("before: %d pages resident, want the one written", n)
+	}
+	if err := populate(m); errors.Is(err, unix.EINVAL) {
+		t.Skip("MADV_POPULATE_WRITE needs Linux 5.14")
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if n, want := resident(t, m), size/page; n != want {
+		t.Errorf("after: %d pages resident, want all %d", n, want)
+	}
+	if m[3*page+5] != 42 {
+		t.Errorf("populating changed a page's contents")
+	}
+}
+
+// resident counts the pages of b in memory.
+func resident(t *testing.T, b []byte) int {
+	t.Helper()
+	vec := make([]byte, (len(b)+os.Getpagesize()-1)/os.Getpagesize())
+	_, _, errno := unix.Syscall(unix.SYS_MINCORE, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)), uintptr(unsafe.Pointer(unsafe.SliceData(vec))))
+	if errno != 0 {
+		t.Fatal(errno)
+	}
+	n := 0
+	for _, v := range vec {
+		n += int(v & 1)
+	}
+	return n
+}
+
+// TestPrefaultHeapBacksLaterAllocations: after prefaultHeap, the heap an
+// audit goes on to allocate comes from the region it backed, so touching
+// it takes few page faults; without it, one a page. Each side runs in a
+// process of its own, whose heap nothing touched before.
+func TestPrefaultHeapBacksLaterAllocations(t *testing.T) {
+	if mode := os.Getenv("COMPAUDIT_TEST_PREFAULT"); mode != "" {
+		prefaultChild(mode == "on")
+		return
+	}
+	faults := map[string]int{}
+	for _, mode := range []string{"on", "off"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestPrefaultHeapBacksLaterAllocations$")
+		cmd.Env = append(withoutGCSettings(os.Environ()), "COMPAUDIT_TEST_PREFAULT="+mode)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		for _, line := range strings.Split(string(out), "\n") {
+			if v, ok := strings.CutPrefix(line, "faults: "); ok {
+				faults[mode], _ = strconv.Atoi(v)
+			}
+			if strings.HasPrefix(line, "unsupported") {
+				t.Skip("MADV_POPULATE_WRITE needs Linux 5.14")
+			}
+		}
+	}
+	t.Logf("page faults touching 24 MiB of new heap: %d prefaulted, %d not", faults["on"], faults["off"])
+	pages := 24 << 20 / os.Getpagesize()
+	if faults["off"] < pages/2 {
+		t.Fatalf("without prefaulting, %d faults for %d new pages: the measure does not count first touches", faults["off"], pages)
+	}
+	if faults["on"] > pages/10 {
+		t.Errorf("prefaulted, %d faults for %d pages, want under a tenth", faults["on"], pages)
+	}
+}
+
+// prefaultChild sets the memory budget for a 100 MB input, which
+// prefaults the heap, or for none, then allocates 24 MiB as an audit
+// does, in small objects and large, and prints the page faults its first
+// touches took. The input is a sparse file: only its size is read.
+func prefaultChild(on bool) {
+	probe := make([]byte, 1<<20)
+	if err := populate(probe); errors.Is(err, unix.EINVAL) {
+		fmt.Println("unsupported")
+		return
+	}
+	var ts []parse.Transcript
+	if on {
+		f, err := os.CreateTemp("", "compaudit-prefault-*.jsonl")
+		if err != nil {
+			panic(err)
+		}
+		defer os.Remove(f.Name())
+		if err := f.Truncate(100 << 20); err != nil {
+			panic(err)
+		}
+		f.Close()
+		ts = []parse.Transcript{{Path: f.Name(), Files: []parse.File{{Path: f.Name()}}}}
+	}
+	defer setMemoryBudget(ts, 1, false).stop()
+	before := minorFaults()
+	var keep [][]byte
+	for range 12 << 10 { // 12 MiB in 1 KiB records
+		keep = append(keep, make([]byte, 1<<10))
+	}
+	for range 12 { // 12 MiB in 1 MiB read chunks
+		keep = append(keep, make([]byte, 1<<20))
+	}
+	for _, b := range keep {
+		for i := 0; i < len(b); i += 512 {
+			b[i] = 1
+		}
+	}
+	fmt.Printf("faults: %d\n", minorFaults()-before)
+}
+
+func minorFaults() int {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return int(ru.Minflt)
+}
