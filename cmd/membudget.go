@@ -59,8 +59,8 @@ func setMemoryBudget(transcripts []parse.Transcript, held int, full bool) *memor
 
 // prefaultMax bounds the heap prefaulted: below minHeapGoal, so that the
 // runtime, whose scavenger hands back free memory above 110% of its heap
-// goal, keeps all of it until the audit has used it. Prefaulting 32 MiB
-// and 48 MiB saved alike (docs/performance.md).
+// goal, keeps all of it until the audit has used it. 16 and 24 MiB saved
+// less, 40 and 48 MiB no more (docs/performance.md).
 const prefaultMax = 32 << 20
 
 // prefaultSize is the heap to prefault for input bytes of transcripts:
