@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"syscall"
@@ -46,6 +48,28 @@ func TestPopulate(t *testing.T) {
 // unsupported says err is a kernel's or a sandbox's refusal of the advice.
 func unsupported(err error) bool {
 	return errors.Is(err, unix.EINVAL) || errors.Is(err, unix.EPERM) || errors.Is(err, unix.ENOSYS)
+}
+
+// TestPrefaultSkipsBackedHeap: a heap that already holds the memory is
+// not given a region more, which it would only collect and hand back.
+// prefaultHeap forces a collection when it backs a region, so the forced
+// cycles count tell.
+func TestPrefaultSkipsBackedHeap(t *testing.T) {
+	held := make([]byte, 48<<20)
+	for i := 0; i < len(held); i += 4096 {
+		held[i] = 1
+	}
+	forced := func() uint64 {
+		s := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
+		metrics.Read(s)
+		return s[0].Value.Uint64()
+	}
+	before := forced()
+	prefaultHeap(32 << 20)
+	if n := forced() - before; n != 0 {
+		t.Errorf("with %d MiB of heap backed, prefaultHeap(32 MiB) collected %d times, want none", heapBacked()>>20, n)
+	}
+	runtime.KeepAlive(held)
 }
 
 // resident counts the pages of b in memory.
