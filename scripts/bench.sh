@@ -20,9 +20,10 @@
 # Then it times, alternating the two, best of RUNS each:
 #   compaudit audit --format ndjson big.jsonl      against
 #   jq -c 'select(.type=="user")' big.jsonl
-# and prints the ratio, compaudit's MB/s and peak RSS, the peak RSS on 1 GB,
-# the same comparison on the Codex rollout, on the real sessions and on the
-# multi-agent run, and the folder audited with 1 and with 2 workers (--jobs).
+# and prints the ratio of the best runs (and of the medians), compaudit's
+# MB/s and peak RSS, the peak RSS on 1 GB, the same comparison on the Codex
+# rollout, on the real sessions and on the multi-agent run, and the folder
+# audited with 1 and with 2 workers (--jobs).
 #
 # Needs: go, jq, GNU time (/usr/bin/time; Debian package "time").
 # WORKDIR defaults to a fresh temporary folder; it needs ~1.8 GB of disk.
@@ -68,6 +69,12 @@ peak() {
 
 best() { sort -n | head -1; }
 
+# median — the middle run (the upper middle of an even number). The best
+# run is the headline, as each program's floor on the machine; the median
+# is what a run typically takes, which on a shared VM can sit 20-30% above
+# the floor, for either program.
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int(NR / 2) + 1] }'; }
+
 # versus FILE WHAT — compaudit against the jq filter on one file, the two
 # alternated, best of RUNS each: the ratio, compaudit's MB/s and peak RSS.
 versus() {
@@ -82,12 +89,16 @@ versus() {
   done
   jq_s=$(best <"$work/jq.times")
   ca_s=$(best <"$work/ca.times")
+  jq_m=$(median <"$work/jq.times")
+  ca_m=$(median <"$work/ca.times")
   ca_rss=$(peak "$ca" audit --format ndjson "$file")
-  echo "jq -c 'select(.type==\"user\")': ${jq_s} s"
-  echo "compaudit audit --format ndjson: ${ca_s} s"
-  awk -v j="$jq_s" -v c="$ca_s" -v m="$mb" -v r="$ca_rss" 'BEGIN {
-    if (j >= c) printf "ratio: compaudit is %.1fx faster than jq\n", j / c
-    else printf "ratio: compaudit is %.1fx slower than jq\n", c / j
+  echo "jq -c 'select(.type==\"user\")': ${jq_s} s (median ${jq_m} s)"
+  echo "compaudit audit --format ndjson: ${ca_s} s (median ${ca_m} s)"
+  awk -v j="$jq_s" -v c="$ca_s" -v jm="$jq_m" -v cm="$ca_m" -v m="$mb" -v r="$ca_rss" 'BEGIN {
+    if (j >= c) printf "ratio: compaudit is %.1fx faster than jq", j / c
+    else printf "ratio: compaudit is %.1fx slower than jq", c / j
+    if (jm >= cm) printf " (medians: %.1fx faster)\n", jm / cm
+    else printf " (medians: %.1fx slower)\n", cm / jm
     printf "compaudit: %.0f MB/s, peak RSS %.0f MB\n", m / c, r / 1024
   }'
 }
