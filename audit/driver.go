@@ -177,12 +177,13 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 	}
 	res.Agents = order
 	res.State = state.finish()
-	for _, rule := range opts.Rules {
-		if rule.Scope != ScopeRun {
-			continue
-		}
-		p := &Pass{Transcript: t.Path, Format: res.Format, State: res.State, rule: rule, report: report}
-		rule.Run(p)
+	for _, fs := range runRules(opts.Rules, func(rule *Rule, report func(Finding)) *Pass {
+		return &Pass{Transcript: t.Path, Format: res.Format, State: res.State, rule: rule, report: report}
+	}, func(f Finding) Finding {
+		f.detach(rereadable)
+		return f
+	}) {
+		res.Findings = append(res.Findings, fs...)
 	}
 	rank := map[string]int{}
 	for i, n := range order {
