@@ -129,10 +129,23 @@ func newStateIndex(r *StateRun) *stateIndex {
 		shares: map[string]bool{}}
 	ix.byAgentKey = make([]int32, 0, r.Ops.Len())
 	agentRank, keyRank, agents, keys := r.opRanks()
-	sharedKey := make([]bool, keys) // by key rank: a map by key string was a lookup per op
+	// by key and agent rank: a map by key or agent name was a lookup per op
+	sharedKey := make([]bool, keys)
+	agentOps, sharedWrites, shares := make([][]int32, len(agents)), make([][]int32, len(agents)), make([]bool, len(agents))
+	// each list made at its size, or at most its agent's: grown by
+	// appending, the lists of a long run were most of the garbage an
+	// index made (60 MB for 560,000 ops)
+	perAgent := make([]int, len(agents))
+	for _, a := range agentRank {
+		perAgent[a]++
+	}
+	for a, n := range perAgent {
+		agentOps[a] = make([]int32, 0, n)
+	}
+	ix.valued = make([]int32, 0, r.Ops.Len())
 	for i, op := range r.Ops.All() {
-		p := int32(i)
-		ix.agentOps[op.Agent] = append(ix.agentOps[op.Agent], p)
+		p, a := int32(i), agentRank[i]
+		agentOps[a] = append(agentOps[a], p)
 		ix.byAgentKey = append(ix.byAgentKey, p)
 		if op.Value != "" {
 			ix.valued = append(ix.valued, p)
@@ -140,13 +153,25 @@ func newStateIndex(r *StateRun) *stateIndex {
 		if op.Private {
 			continue
 		}
-		ix.shares[op.Agent] = true
+		shares[a] = true
 		if op.Write {
-			ix.sharedWrites[op.Agent] = append(ix.sharedWrites[op.Agent], p)
+			if sharedWrites[a] == nil {
+				sharedWrites[a] = make([]int32, 0, perAgent[a])
+			}
+			sharedWrites[a] = append(sharedWrites[a], p)
 		}
 		if k := keyRank[i]; !sharedKey[k] {
 			sharedKey[k] = true
 			ix.sharedKeys = append(ix.sharedKeys, op.Key)
+		}
+	}
+	for a, name := range agents {
+		ix.agentOps[name] = agentOps[a]
+		if shares[a] {
+			ix.shares[name] = true
+		}
+		if len(sharedWrites[a]) > 0 {
+			ix.sharedWrites[name] = sharedWrites[a]
 		}
 	}
 	// by agent, key and position: the positions are in order, and each
@@ -155,13 +180,14 @@ func newStateIndex(r *StateRun) *stateIndex {
 	scratch := make([]int32, len(ix.byAgentKey))
 	sortByRank(ix.byAgentKey, keyRank, keys, scratch)
 	sortByRank(ix.byAgentKey, agentRank, len(agents), scratch)
+	ix.readsByKey = make([]int32, 0, len(ix.byAgentKey))
 	for _, p := range ix.byAgentKey { // the reads are in the same order: no second sort
 		if !r.Ops.At(int(p)).Write {
 			ix.readsByKey = append(ix.readsByKey, p)
 		}
 	}
 	sortByRank(ix.valued, keyRank, keys, scratch)
-	ix.peers = peersOf(ix.byAgentKey, agentRank, keyRank, agents, func(p int32) bool { return r.Ops.At(int(p)).Private })
+	ix.peers = peersOf(ix.byAgentKey, agentRank, keyRank, agents, keys, func(p int32) bool { return r.Ops.At(int(p)).Private })
 	for i, c := range r.Compactions {
 		ix.compactions[c.Agent] = append(ix.compactions[c.Agent], i)
 	}
@@ -182,13 +208,21 @@ func newStateIndex(r *StateRun) *stateIndex {
 // key, and whether it shares the key (a private op does not). Agents and
 // keys go by rank (opRanks), so nothing it sorts or looks up holds a
 // string.
-func peersOf(byAgentKey, agentRank, keyRank []int32, agents []string, private func(int32) bool) map[string][]string {
+func peersOf(byAgentKey, agentRank, keyRank []int32, agents []string, keys int, private func(int32) bool) map[string][]string {
 	type touch struct {
 		agent, key int32 // ranks
 		first      int32
 		shared     bool
 	}
-	var touches []touch
+	// one touch for each stretch of one agent's ops of one key, counted
+	// first: the list grown by appending was most of what peersOf made
+	n := 0
+	for i, p := range byAgentKey {
+		if i == 0 || agentRank[p] != agentRank[byAgentKey[i-1]] || keyRank[p] != keyRank[byAgentKey[i-1]] {
+			n++
+		}
+	}
+	touches := make([]touch, 0, n)
 	for i := 0; i < len(byAgentKey); {
 		p := byAgentKey[i]
 		t := touch{agent: agentRank[p], key: keyRank[p], first: p}
@@ -201,7 +235,22 @@ func peersOf(byAgentKey, agentRank, keyRank []int32, agents []string, private fu
 		}
 		touches = append(touches, t)
 	}
-	slices.SortFunc(touches, func(a, b touch) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.first, b.first)) })
+	// grouped by key, by counting: what follows takes each key's touches
+	// in any order (the least first op wins), and sorting them was a
+	// fifth of the index's time
+	byKey := make([]int32, keys+1)
+	for _, t := range touches {
+		byKey[t.key+1]++
+	}
+	for k := 1; k < len(byKey); k++ {
+		byKey[k] += byKey[k-1]
+	}
+	grouped := make([]touch, len(touches))
+	for _, t := range touches {
+		grouped[byKey[t.key]] = t
+		byKey[t.key]++
+	}
+	touches = grouped
 	first := map[[2]int32]int32{}  // agent and peer → the peer's first op on a key they share
 	byAgent := map[int32][]int32{} // every agent that shares a key → its peers
 	for i := 0; i < len(touches); {
