@@ -87,10 +87,12 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 		popts.TransientToolOutput = true
 	}
 	rereadable := rereadableFiles(t)
-	report := func(f Finding) {
+	// keep readies a finding to outlive the events it quotes
+	keep := func(f Finding) Finding {
 		f.detach(rereadable)
-		res.Findings = append(res.Findings, f)
+		return f
 	}
+	report := func(f Finding) { res.Findings = append(res.Findings, keep(f)) }
 	budget := &windowBudget{limit: cmp.Or(max(opts.WindowBytes, 0), DefaultWindowBytes)}
 	var unkept []parse.Diagnostic // windows that stopped keeping, in stream order
 	run := func(a *agentReplay, r *BoundaryReplay) {
@@ -179,10 +181,7 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 	res.State = state.finish()
 	for _, fs := range runRules(opts.Rules, func(rule *Rule, report func(Finding)) *Pass {
 		return &Pass{Transcript: t.Path, Format: res.Format, State: res.State, rule: rule, report: report}
-	}, func(f Finding) Finding {
-		f.detach(rereadable)
-		return f
-	}) {
+	}, keep) {
 		res.Findings = append(res.Findings, fs...)
 	}
 	rank := map[string]int{}
