@@ -235,43 +235,36 @@ func peersOf(byAgentKey, agentRank, keyRank []int32, agents []string, keys int, 
 		first      int32
 		shared     bool
 	}
-	// one touch for each stretch of one agent's ops of one key, counted
-	// first: the list grown by appending was most of what peersOf made
+	// One touch for each stretch of one agent's ops of one key, grouped by
+	// key as they are made: what follows takes each key's touches in any
+	// order (the least first op wins). Sorting them was a fifth of the
+	// index's time, and the list grown by appending most of what it made.
+	starts := func(i int) bool {
+		p := byAgentKey[i]
+		return i == 0 || agentRank[p] != agentRank[byAgentKey[i-1]] || keyRank[p] != keyRank[byAgentKey[i-1]]
+	}
+	at := make([]int32, keys+1) // where each key's touches begin
 	n := 0
 	for i, p := range byAgentKey {
-		if i == 0 || agentRank[p] != agentRank[byAgentKey[i-1]] || keyRank[p] != keyRank[byAgentKey[i-1]] {
+		if starts(i) {
+			at[keyRank[p]+1]++
 			n++
 		}
 	}
-	touches := make([]touch, 0, n)
-	for i := 0; i < len(byAgentKey); {
-		p := byAgentKey[i]
-		t := touch{agent: agentRank[p], key: keyRank[p], first: p}
-		for ; i < len(byAgentKey); i++ {
-			q := byAgentKey[i]
-			if agentRank[q] != t.agent || keyRank[q] != t.key {
-				break
-			}
-			t.shared = t.shared || !private(q)
+	for k := 1; k < len(at); k++ {
+		at[k] += at[k-1]
+	}
+	touches := make([]touch, n)
+	var t *touch
+	for i, p := range byAgentKey {
+		if starts(i) {
+			k := keyRank[p]
+			t = &touches[at[k]]
+			at[k]++
+			*t = touch{agent: agentRank[p], key: k, first: p}
 		}
-		touches = append(touches, t)
+		t.shared = t.shared || !private(p)
 	}
-	// grouped by key, by counting: what follows takes each key's touches
-	// in any order (the least first op wins), and sorting them was a
-	// fifth of the index's time
-	byKey := make([]int32, keys+1)
-	for _, t := range touches {
-		byKey[t.key+1]++
-	}
-	for k := 1; k < len(byKey); k++ {
-		byKey[k] += byKey[k-1]
-	}
-	grouped := make([]touch, len(touches))
-	for _, t := range touches {
-		grouped[byKey[t.key]] = t
-		byKey[t.key]++
-	}
-	touches = grouped
 	first := map[[2]int32]int32{}  // agent and peer → the peer's first op on a key they share
 	byAgent := map[int32][]int32{} // every agent that shares a key → its peers
 	for i := 0; i < len(touches); {
