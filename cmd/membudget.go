@@ -143,12 +143,26 @@ func (b *memoryBudget) afterGC() {
 	if b.stopped.Load() {
 		return
 	}
-	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(live)
-	if live[0].Value.Kind() == metrics.KindUint64 {
-		held := int64(live[0].Value.Uint64())
+	if held, ok := metricSum("/gc/heap/live:bytes"); ok {
 		debug.SetMemoryLimit(b.limit(held))
 		debug.SetGCPercent(gcPercent(held))
 	}
 	b.watch()
+}
+
+// metricSum reads runtime metrics of integer value and adds them up; ok is
+// false when this runtime does not have one of them.
+func metricSum(names ...string) (sum int64, ok bool) {
+	samples := make([]metrics.Sample, len(names))
+	for i, name := range names {
+		samples[i].Name = name
+	}
+	metrics.Read(samples)
+	for _, s := range samples {
+		if s.Value.Kind() != metrics.KindUint64 {
+			return 0, false
+		}
+		sum += int64(s.Value.Uint64())
+	}
+	return sum, true
 }

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"runtime"
-	"runtime/metrics"
 
 	"golang.org/x/sys/unix"
 )
@@ -37,18 +36,7 @@ func prefaultHeap(size int64) {
 // heapBacked is the heap memory the runtime holds backed: its objects,
 // its free pages not handed back, and its spans' unused parts.
 func heapBacked() int64 {
-	samples := []metrics.Sample{
-		{Name: "/memory/classes/heap/objects:bytes"},
-		{Name: "/memory/classes/heap/free:bytes"},
-		{Name: "/memory/classes/heap/unused:bytes"},
-	}
-	metrics.Read(samples)
-	var n int64
-	for _, s := range samples {
-		if s.Value.Kind() == metrics.KindUint64 {
-			n += int64(s.Value.Uint64())
-		}
-	}
+	n, _ := metricSum("/memory/classes/heap/objects:bytes", "/memory/classes/heap/free:bytes", "/memory/classes/heap/unused:bytes")
 	return n
 }
 

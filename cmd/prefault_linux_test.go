@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"syscall"
@@ -59,10 +58,9 @@ func TestPrefaultSkipsBackedHeap(t *testing.T) {
 	for i := 0; i < len(held); i += 4096 {
 		held[i] = 1
 	}
-	forced := func() uint64 {
-		s := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
-		metrics.Read(s)
-		return s[0].Value.Uint64()
+	forced := func() int64 {
+		n, _ := metricSum("/gc/cycles/forced:gc-cycles")
+		return n
 	}
 	before := forced()
 	prefaultHeap(32 << 20)
