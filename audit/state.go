@@ -42,7 +42,7 @@ func (m StateMapping) Validate() error {
 	}
 	for _, sel := range []string{m.Key, m.Value, m.Revision, m.PayloadHash, m.Confidence} {
 		if sel != "" && !strings.HasPrefix(sel, "args.") && !strings.HasPrefix(sel, "result.") && sel != "args" && sel != "result" {
-			return fmt.Errorf("selector %q must start with args. or result.", sel)
+			return fmt.Errorf("selector %q must start with \"args.\" or \"result.\"", sel)
 		}
 	}
 	return nil

@@ -39,7 +39,7 @@ func TestErrorsNameFileAndLine(t *testing.T) {
 		{"state:\n  - tool: w\n    op: write\n    key: args.k\n    colour: red\n", `c.yaml:5: unknown key "colour"`},
 		{"stat:\n  - tool: w\n", `c.yaml:1: unknown key "stat"`},
 		{"state:\n  - tool: w\n    op: delete\n    key: args.k\n", `c.yaml:2: state: op must be read or write`},
-		{"state:\n  - tool: w\n    op: write\n    key: key\n", `c.yaml:2: state: selector "key" must start with args. or result.`},
+		{"state:\n  - tool: w\n    op: write\n    key: key\n", `c.yaml:2: state: selector "key" must start with "args." or "result."`},
 		{"state: [\n", "c.yaml:"},
 		{"state: 3\n", "c.yaml:1: state must be a list"},
 	} {
