@@ -66,8 +66,9 @@ func (c confidence) finding(st *audit.StateRun) audit.Finding {
 // The list is sized before it is filled: a long run's agent states
 // hundreds of thousands, and each doubling of lists that large was a fresh
 // allocation near the memory limit, which the runtime met by handing pages
-// back to the kernel and faulting them in again (5% of a 25 MB run). So the
-// keys the messages name are found first, into one list of numbers.
+// back to the kernel and faulting them in again (a tenth of a 25 MB
+// run's audit). So the keys the messages name are found first, into one
+// list of numbers.
 func confidences(st *audit.StateRun, agent string, keys keyFinder) []confidence {
 	ops := 0
 	for _, op := range st.AgentOps(agent) {
