@@ -97,9 +97,6 @@ func confidences(st *audit.StateRun, agent string, keys keyFinder) []confidence 
 		}
 		n := perMessage[0]
 		perMessage = perMessage[1:]
-		if n == 0 {
-			continue
-		}
 		for len(byOps) > 0 && byOps[0].index <= m.Index {
 			out, byOps = append(out, byOps[0]), byOps[1:]
 		}
