@@ -35,9 +35,8 @@ import (
 // against 1.7 s with the floor raised).
 //
 // An audit of a large input also has its heap prefaulted (prefaultHeap):
-// as much as it will fill before its first collection, at most
-// prefaultMax, under the same tuning — with GOGC or GOMEMLIMIT set, the
-// memory is the user's to manage.
+// as much as it will span, at most prefaultMax, under the same tuning —
+// with GOGC or GOMEMLIMIT set, the memory is the user's to manage.
 //
 // held is how many results are held at once: every transcript's when the
 // results are kept to the end, fewer when they are streamed.
@@ -57,11 +56,14 @@ func setMemoryBudget(transcripts []parse.Transcript, held int, full bool) *memor
 	return b
 }
 
-// prefaultMax bounds the heap prefaulted: below minHeapGoal, so that the
-// runtime, whose scavenger hands back free memory above 110% of its heap
-// goal, keeps all of it until the audit has used it. 16 and 24 MiB saved
-// less, 40 and 48 MiB no more (docs/performance.md).
-const prefaultMax = 32 << 20
+// prefaultMax bounds the heap prefaulted: about what an audit of a 100 MB
+// session spans at its peak (44 MiB), so that in huge pages none of its
+// heap is left in small ones. 32 and 36 MiB left its top in small pages
+// (1,000 more faults a run); 64 MiB, with a heap goal as high, took more
+// faults, not fewer. Backed in small pages (no huge pages on request),
+// 48 MiB did as well as 32, and 16 and 24 MiB saved less
+// (docs/performance.md).
+const prefaultMax = 48 << 20
 
 // prefaultSize is the heap to prefault for input bytes of transcripts:
 // about what an audit of them allocates before its first collection (an

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -41,6 +42,89 @@ func TestPopulate(t *testing.T) {
 	}
 	if m[3*page+5] != 42 {
 		t.Errorf("populating changed a page's contents")
+	}
+}
+
+// TestAdviseHuge: the huge pages wholly inside a region are advised, and
+// nothing around them — the memory on either side of a heap slice may be
+// another object's. The kernel marks an advised mapping "hg" in its flags.
+func TestAdviseHuge(t *testing.T) {
+	const size = 8 << 20
+	m, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer unix.Munmap(m)
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(m)))
+	// a region that starts and ends 12 KB off the huge pages' bounds
+	first := (base+hugePage)&^(hugePage-1) - 12<<10
+	b := m[first-base : first-base+4<<20]
+	if err := adviseHuge(b); unsupported(err) {
+		t.Skipf("MADV_HUGEPAGE: %v (a kernel without transparent huge pages)", err)
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	inside := (first + hugePage - 1) &^ (hugePage - 1)
+	flags := mappingFlags(t)
+	for _, c := range []struct {
+		name string
+		at   uintptr
+		want bool
+	}{
+		{"the region's first 12 KB", first, false},
+		{"its first whole huge page", inside, true},
+		{"its last byte", first + 4<<20 - 1, false},
+		{"the memory before it", base, false},
+	} {
+		f, ok := flags(c.at)
+		if !ok {
+			t.Fatalf("%s (%#x): no mapping in /proc/self/smaps", c.name, c.at)
+		}
+		if got := slices.Contains(f, "hg"); got != c.want {
+			t.Errorf("%s: advised %v, want %v (flags %v)", c.name, got, c.want, f)
+		}
+	}
+	if hugePagesOnRequest() {
+		t.Log("this kernel gives huge pages on request")
+	}
+}
+
+// mappingFlags reads /proc/self/smaps and returns a lookup of the VmFlags
+// of the mapping that holds an address.
+func mappingFlags(t *testing.T) func(uintptr) ([]string, bool) {
+	t.Helper()
+	data, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		t.Skip(err)
+	}
+	type mapping struct {
+		start, end uintptr
+		flags      []string
+	}
+	var maps []mapping
+	for _, line := range strings.Split(string(data), "\n") {
+		if f, ok := strings.CutPrefix(line, "VmFlags:"); ok && len(maps) > 0 {
+			maps[len(maps)-1].flags = strings.Fields(f)
+			continue
+		}
+		span, _, _ := strings.Cut(line, " ")
+		lo, hi, ok := strings.Cut(span, "-")
+		if !ok {
+			continue
+		}
+		start, err1 := strconv.ParseUint(lo, 16, 64)
+		end, err2 := strconv.ParseUint(hi, 16, 64)
+		if err1 == nil && err2 == nil {
+			maps = append(maps, mapping{start: uintptr(start), end: uintptr(end)})
+		}
+	}
+	return func(at uintptr) ([]string, bool) {
+		for _, m := range maps {
+			if m.start <= at && at < m.end {
+				return m.flags, true
+			}
+		}
+		return nil, false
 	}
 }
 
