@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -36,12 +37,16 @@ func prefaultHeap(size int64) {
 	if size < 4<<20 {
 		return
 	}
+	// the region is past the first cycle's goal: without this, making it
+	// would start a collection, just before the one below
+	percent := debug.SetGCPercent(-1)
 	b := make([]byte, size)
 	if !hugePagesOnRequest() || adviseHuge(b) != nil {
 		_ = populate(b)
 	}
 	runtime.KeepAlive(b)
 	b = nil
+	debug.SetGCPercent(percent)
 	runtime.GC()
 }
 
