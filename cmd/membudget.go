@@ -34,9 +34,9 @@ import (
 // 20 MiB to grow in and the collector ran every few milliseconds (2.3 s
 // against 1.7 s with the floor raised).
 //
-// An audit of a large input also has its heap prefaulted (prefaultHeap):
-// as much as it will span, at most prefaultMax, under the same tuning —
-// with GOGC or GOMEMLIMIT set, the memory is the user's to manage.
+// An audit of a large input also has its heap prefaulted (prefaultHeap),
+// under the same tuning — with GOGC or GOMEMLIMIT set, the memory is the
+// user's to manage.
 //
 // held is how many results are held at once: every transcript's when the
 // results are kept to the end, fewer when they are streamed.
@@ -51,26 +51,34 @@ func setMemoryBudget(transcripts []parse.Transcript, held int, full bool) *memor
 	}
 	debug.SetGCPercent(gcPercent(0))
 	debug.SetMemoryLimit(b.floor)
-	prefaultHeap(prefaultSize(inputBytes(transcripts, 2*prefaultMax)))
+	prefaultHeap(inputBytes(transcripts, 2*prefaultMax))
 	b.watch()
 	return b
 }
 
-// prefaultMax bounds the heap prefaulted: about what an audit of a 100 MB
-// session spans at its peak (44 MiB), so that in huge pages none of its
-// heap is left in small ones. 32 and 36 MiB left its top in small pages
-// (1,000 more faults a run); 64 MiB, with a heap goal as high, took more
-// faults, not fewer. Backed in small pages (no huge pages on request),
-// 48 MiB did as well as 32, and 16 and 24 MiB saved less
-// (docs/performance.md).
-const prefaultMax = 48 << 20
+// prefaultMax bounds the heap backed ahead in small pages: 16 and 24
+// MiB saved less, 40 and 48 MiB no more (docs/performance.md).
+const prefaultMax = 32 << 20
 
-// prefaultSize is the heap to prefault for input bytes of transcripts:
-// about what an audit of them allocates before its first collection (an
-// audit allocates about 0.6 bytes a byte read), nothing for inputs the
+// hugeRegion is the heap advised into huge pages, whatever the input's
+// size: a page is backed only when first touched, so a region larger than
+// the audit's heap costs nothing but the runtime's handing the rest back.
+// The session's heap spans about 44 MiB at its peak, and 32 or 36 MiB
+// left its top in small pages (1,000 more faults a run); a multi-agent
+// run's grows to 106 MB, and 64 MiB took a quarter off its CPU (96 MiB
+// no more, for 4 MB more on a 1 GB session).
+const hugeRegion = 64 << 20
+
+// prefaultMin is the input from which the heap is prefaulted: less, the
 // runtime's first few megabytes hold.
+const prefaultMin = 8 << 20
+
+// prefaultSize is the heap to back ahead in small pages for input bytes of
+// transcripts: about what an audit of them allocates before its first
+// collection (an audit allocates about 0.6 bytes a byte read), nothing
+// below prefaultMin.
 func prefaultSize(input int64) int64 {
-	if input < 8<<20 {
+	if input < prefaultMin {
 		return 0
 	}
 	return min(input/2, prefaultMax)

@@ -10,29 +10,40 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// prefaultHeap readies size bytes of heap before the audit first touches
-// it. On the VMs CI runs on, each first touch of a 4 KB page costs about
-// 10 µs — a fault in the guest and another in its host — and the 11,000
-// of an audit of 100 MB were 13% of its samples. The region is a slice
-// the runtime has just mapped; once it is collected the page allocator,
-// which takes the lowest free pages first, builds the heap in it.
+// prefaultHeap readies heap for an audit of input bytes before the audit
+// first touches it. On the VMs CI runs on, each first touch of a 4 KB
+// page costs about 10 µs — a fault in the guest and another in its host —
+// and the 11,000 of an audit of 100 MB were 13% of its samples. The
+// region is a slice the runtime has just mapped; once it is collected the
+// page allocator, which takes the lowest free pages first, builds the
+// heap in it.
 //
-// Where the kernel gives huge pages on request, the region is advised
+// Where the kernel gives huge pages on request, hugeRegion is advised
 // MADV_HUGEPAGE and left untouched: the heap's first touch of each 2 MB
 // then takes one fault instead of 512, on whichever goroutine makes it.
 // On the thirty-third round's VM, whose hypervisor keeps the page tables,
 // even a page backed in advance cost about 5 µs at its first write; this
-// took a tenth off the audit's CPU (docs/performance.md). Elsewhere,
-// MADV_POPULATE_WRITE (Linux 5.14) takes the guest's faults for the whole
-// region in one call, at under 1 µs a page; where the kernel refuses both,
-// the audit takes the faults it would have taken anyway.
+// took a tenth off the session's CPU and a quarter off a multi-agent
+// run's (docs/performance.md). Elsewhere, MADV_POPULATE_WRITE (Linux
+// 5.14) backs prefaultSize(input) bytes in one call, at under 1 µs a
+// page; where the kernel refuses both, the audit takes the faults it
+// would have taken anyway.
 //
 // Only what the heap does not hold yet is readied: in a process that has
 // audited before (the tests, a program calling Main again), the heap
 // already spans the memory, and a new region would only be collected and
 // handed back (the audits after the first took 190-300 ms in process
 // where they had taken 150).
-func prefaultHeap(size int64) {
+func prefaultHeap(input int64) {
+	backed := prefaultSize(input)
+	if backed == 0 {
+		return
+	}
+	huge := hugePagesOnRequest()
+	size := backed
+	if huge {
+		size = hugeRegion
+	}
 	size -= heapBacked()
 	if size < 4<<20 {
 		return
@@ -41,8 +52,8 @@ func prefaultHeap(size int64) {
 	// would start a collection, just before the one below
 	percent := debug.SetGCPercent(-1)
 	b := make([]byte, size)
-	if !hugePagesOnRequest() || adviseHuge(b) != nil {
-		_ = populate(b)
+	if !huge || adviseHuge(b) != nil {
+		_ = populate(b[:min(size, backed)])
 	}
 	runtime.KeepAlive(b)
 	b = nil

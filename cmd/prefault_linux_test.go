@@ -135,10 +135,10 @@ func unsupported(err error) bool {
 
 // TestPrefaultSkipsBackedHeap: a heap that already holds the memory is
 // not given a region more, which it would only collect and hand back.
-// prefaultHeap forces a collection when it backs a region, so the forced
-// cycles count tell.
+// prefaultHeap forces a collection when it readies a region, so the
+// forced cycles count tell.
 func TestPrefaultSkipsBackedHeap(t *testing.T) {
-	held := make([]byte, 48<<20)
+	held := make([]byte, max(hugeRegion, prefaultMax)+16<<20)
 	for i := 0; i < len(held); i += 4096 {
 		held[i] = 1
 	}
@@ -147,11 +147,25 @@ func TestPrefaultSkipsBackedHeap(t *testing.T) {
 		return n
 	}
 	before := forced()
-	prefaultHeap(32 << 20)
+	prefaultHeap(100 << 20)
 	if n := forced() - before; n != 0 {
-		t.Errorf("with %d MiB of heap backed, prefaultHeap(32 MiB) collected %d times, want none", heapBacked()>>20, n)
+		t.Errorf("with %d MiB of heap backed, prefaultHeap for 100 MB of input collected %d times, want none", heapBacked()>>20, n)
 	}
 	runtime.KeepAlive(held)
+}
+
+// TestPrefaultSmallInput: an input the runtime's first heap holds gets no
+// region, in huge pages or small.
+func TestPrefaultSmallInput(t *testing.T) {
+	forced := func() int64 {
+		n, _ := metricSum("/gc/cycles/forced:gc-cycles")
+		return n
+	}
+	before := forced()
+	prefaultHeap(prefaultMin - 1)
+	if n := forced() - before; n != 0 {
+		t.Errorf("prefaultHeap for %d bytes of input collected %d times, want none", prefaultMin-1, n)
+	}
 }
 
 // resident counts the pages of b in memory.
