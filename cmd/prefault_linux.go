@@ -26,8 +26,8 @@ import (
 // took a tenth off the session's CPU and a quarter off a multi-agent
 // run's (docs/performance.md). Elsewhere, MADV_POPULATE_WRITE (Linux
 // 5.14) backs prefaultSize(input) bytes in one call, at under 1 µs a
-// page; where the kernel refuses both, the audit takes the faults it
-// would have taken anyway.
+// page; where the kernel refuses both, or has no huge page free when one
+// is first touched, the audit takes the faults it would have taken anyway.
 //
 // Only what the heap does not hold yet is readied: in a process that has
 // audited before (the tests, a program calling Main again), the heap
