@@ -22,11 +22,7 @@ import (
 // page held stays.
 func TestPopulate(t *testing.T) {
 	const size = 4 << 20
-	m, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
-	if err != nil {
-		t.Skip(err)
-	}
-	defer unix.Munmap(m)
+	m := freshRegion(t, size)
 	page := os.Getpagesize()
 	m[3*page+5] = 42
 	if n := resident(t, m); n != 1 {
@@ -50,11 +46,7 @@ func TestPopulate(t *testing.T) {
 // another object's. The kernel marks an advised mapping "hg" in its flags.
 func TestAdviseHuge(t *testing.T) {
 	const size = 8 << 20
-	m, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
-	if err != nil {
-		t.Skip(err)
-	}
-	defer unix.Munmap(m)
+	m := freshRegion(t, size)
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(m)))
 	// a region that starts and ends 12 KB off the huge pages' bounds
 	first := (base+hugePage)&^(hugePage-1) - 12<<10
@@ -128,6 +120,25 @@ func mappingFlags(t *testing.T) func(uintptr) ([]string, bool) {
 	}
 }
 
+// freshRegion maps size bytes of anonymous memory no page of which is
+// backed yet, unmapped when the test ends.
+func freshRegion(t *testing.T, size int) []byte {
+	t.Helper()
+	m, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { unix.Munmap(m) })
+	return m
+}
+
+// forcedCycles counts the collections forced so far: prefaultHeap forces
+// one when it readies a region.
+func forcedCycles() int64 {
+	n, _ := metricSum("/gc/cycles/forced:gc-cycles")
+	return n
+}
+
 // unsupported says err is a kernel's or a sandbox's refusal of the advice.
 func unsupported(err error) bool {
 	return errors.Is(err, unix.EINVAL) || errors.Is(err, unix.EPERM) || errors.Is(err, unix.ENOSYS)
@@ -142,13 +153,9 @@ func TestPrefaultSkipsBackedHeap(t *testing.T) {
 	for i := 0; i < len(held); i += 4096 {
 		held[i] = 1
 	}
-	forced := func() int64 {
-		n, _ := metricSum("/gc/cycles/forced:gc-cycles")
-		return n
-	}
-	before := forced()
+	before := forcedCycles()
 	prefaultHeap(100 << 20)
-	if n := forced() - before; n != 0 {
+	if n := forcedCycles() - before; n != 0 {
 		t.Errorf("with %d MiB of heap backed, prefaultHeap for 100 MB of input collected %d times, want none", heapBacked()>>20, n)
 	}
 	runtime.KeepAlive(held)
@@ -157,13 +164,9 @@ func TestPrefaultSkipsBackedHeap(t *testing.T) {
 // TestPrefaultSmallInput: an input the runtime's first heap holds gets no
 // region, in huge pages or small.
 func TestPrefaultSmallInput(t *testing.T) {
-	forced := func() int64 {
-		n, _ := metricSum("/gc/cycles/forced:gc-cycles")
-		return n
-	}
-	before := forced()
+	before := forcedCycles()
 	prefaultHeap(prefaultMin - 1)
-	if n := forced() - before; n != 0 {
+	if n := forcedCycles() - before; n != 0 {
 		t.Errorf("prefaultHeap for %d bytes of input collected %d times, want none", prefaultMin-1, n)
 	}
 }
