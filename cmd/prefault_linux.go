@@ -70,11 +70,17 @@ const hugePage = 2 << 20
 // or "madvise", and not turned off for this process (a container may).
 func hugePagesOnRequest() bool {
 	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	if err != nil || !(bytes.Contains(mode, []byte("[always]")) || bytes.Contains(mode, []byte("[madvise]"))) {
+	if err != nil || !hugeOnRequest(mode) {
 		return false
 	}
 	off, err := unix.PrctlRetInt(unix.PR_GET_THP_DISABLE, 0, 0, 0, 0)
 	return err == nil && off == 0
+}
+
+// hugeOnRequest reads the kernel's transparent huge page setting, which
+// brackets the mode in force: "always [madvise] never".
+func hugeOnRequest(mode []byte) bool {
+	return bytes.Contains(mode, []byte("[always]")) || bytes.Contains(mode, []byte("[madvise]"))
 }
 
 // adviseHuge advises the whole huge pages inside b MADV_HUGEPAGE. Only

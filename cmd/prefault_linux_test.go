@@ -81,6 +81,21 @@ func TestAdviseHuge(t *testing.T) {
 	}
 }
 
+// TestHugeOnRequest: the mode in brackets is the one in force; "never"
+// gives no huge pages, whatever else the line names.
+func TestHugeOnRequest(t *testing.T) {
+	for mode, want := range map[string]bool{
+		"always [madvise] never\n": true,
+		"[always] madvise never\n": true,
+		"always madvise [never]\n": false,
+		"":                         false,
+	} {
+		if got := hugeOnRequest([]byte(mode)); got != want {
+			t.Errorf("hugeOnRequest(%q) = %v, want %v", mode, got, want)
+		}
+	}
+}
+
 // mappingFlags reads /proc/self/smaps and returns a lookup of the VmFlags
 // of the mapping that holds an address.
 func mappingFlags(t *testing.T) func(uintptr) ([]string, bool) {
