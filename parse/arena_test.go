@@ -41,3 +41,38 @@ func TestArenaKeepsTextsUntilReleased(t *testing.T) {
 		t.Errorf("a text over %d bytes: in the arena %v", arenaLarge, a.holds(got))
 	}
 }
+
+// An arena's records stay where they were handed out while it hands out
+// block after block, and come back zero once it is released: a record
+// reused must not carry its last batch's fields, nor hold its events.
+func TestArenaRecords(t *testing.T) {
+	var a textArena
+	var got []*claudeRecord
+	for i := range 3*recordBlock + 5 {
+		r := a.record()
+		if r.uuid != "" || r.drafts != nil {
+			t.Fatalf("record %d handed out holding %q, %d drafts", i, r.uuid, len(r.drafts))
+		}
+		r.uuid, r.drafts = fmt.Sprint("u", i), []draft{{ev: Event{Text: "t"}}}
+		got = append(got, r)
+	}
+	for i, r := range got {
+		if r.uuid != fmt.Sprint("u", i) {
+			t.Fatalf("record %d reads %q after later ones were handed out", i, r.uuid)
+		}
+	}
+	first := got[0]
+	a.release()
+	for i, r := range got {
+		if r.uuid != "" || r.drafts != nil {
+			t.Fatalf("record %d still holds %q after release", i, r.uuid)
+		}
+	}
+	if r := a.record(); r != first {
+		t.Errorf("the first record after release is a new one, not the first block's reused")
+	}
+	var none *textArena
+	if r := none.record(); r == nil || r.uuid != "" {
+		t.Errorf("no arena: %v, want a fresh zero record", r)
+	}
+}

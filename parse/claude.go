@@ -82,7 +82,8 @@ type draft struct {
 // record in one pass: the tool output Claude Code duplicates under
 // toolUseResult, and the data of progress records, are skipped unread.
 func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
-	r := &claudeRecord{arena: rec.arena, noReasoning: rec.noReasoning}
+	r := rec.arena.record()
+	r.arena, r.noReasoning = rec.arena, rec.noReasoning
 	var message, attachment, cwd string
 	var isMeta, apiError bool
 	for _, f := range rec.fields {
