@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -578,13 +577,13 @@ func makeObject(phrase string) *Object {
 // the machine the agent itself runs on. Every call an agent makes is made
 // from there, so "never run terraform apply from a workstation" is broken
 // by any terraform apply, though no call names the workstation.
-var agentPlaceRE = regexp.MustCompile(`(?i)\b(?:locally|(?:from|on)\s+(?:a|an|the|your|my|this|our|any)\s+(?:local\s+|own\s+|dev\s+|developer\s+)?(?:workstation|laptop|computer|desktop|machine|dev\s+box)s?)\b`)
+var agentPlaceRE = literalPattern(`(?i)\b(?:locally|(?:from|on)\s+(?:a|an|the|your|my|this|our|any)\s+(?:local\s+|own\s+|dev\s+|developer\s+)?(?:workstation|laptop|computer|desktop|machine|dev\s+box)s?)\b`)
 
 // agentPlaceTerms are the terms of phrase that only name the agent's own
 // machine (agentPlaceRE), which a call is not held to show.
 func agentPlaceTerms(phrase string) map[string]bool {
 	var here map[string]bool
-	for _, m := range agentPlaceRE.FindAllString(phrase, -1) {
+	for _, m := range agentPlaceRE().FindAllString(phrase, -1) {
 		for _, t := range contentTerms(m) {
 			if here == nil {
 				here = map[string]bool{}

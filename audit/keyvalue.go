@@ -1,10 +1,8 @@
 package audit
 
-import "regexp"
+var keyValueRE = literalPattern(`(?i)(--?[a-z][a-z0-9_-]*|\b[a-z_][a-z0-9_]*)["']?\s*(?:=|:|\s)\s*["']?(\d+(?:\.\d+)?)(ms|s|sec|secs|seconds|m|min|minutes|h|%)?\b`)
 
-var keyValueRE = regexp.MustCompile(`(?i)(--?[a-z][a-z0-9_-]*|\b[a-z_][a-z0-9_]*)["']?\s*(?:=|:|\s)\s*["']?(\d+(?:\.\d+)?)(ms|s|sec|secs|seconds|m|min|minutes|h|%)?\b`)
-
-// keyValueMatches is keyValueRE.FindAllStringSubmatch(s, -1), run only on
+// keyValueMatches is keyValueRE().FindAllStringSubmatch(s, -1), run only on
 // the stretches around s's digits. A command can carry a megabyte of
 // heredoc, mostly words, and the expression reads every byte of it at
 // about 10 MB/s.
@@ -24,7 +22,7 @@ func keyValueMatches(s string) [][]string {
 	start, end := -1, -1 // the stretch gathered so far
 	flush := func() {
 		if start >= 0 {
-			out = append(out, keyValueRE.FindAllStringSubmatch(s[start:end], -1)...)
+			out = append(out, keyValueRE().FindAllStringSubmatch(s[start:end], -1)...)
 		}
 	}
 	for i := 0; i < len(s); {

@@ -15,7 +15,7 @@ var keyValueSeeds = []string{
 
 func TestKeyValueMatches(t *testing.T) {
 	for _, s := range keyValueSeeds {
-		if got, want := keyValueMatches(s), keyValueRE.FindAllStringSubmatch(s, -1); !reflect.DeepEqual(got, want) {
+		if got, want := keyValueMatches(s), keyValueRE().FindAllStringSubmatch(s, -1); !reflect.DeepEqual(got, want) {
 			t.Errorf("keyValueMatches(%q) = %q, want %q", s, got, want)
 		}
 	}
@@ -31,7 +31,7 @@ func FuzzKeyValueMatches(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := keyValueMatches(s), keyValueRE.FindAllStringSubmatch(s, -1); !reflect.DeepEqual(got, want) {
+		if got, want := keyValueMatches(s), keyValueRE().FindAllStringSubmatch(s, -1); !reflect.DeepEqual(got, want) {
 			t.Fatalf("keyValueMatches(%q) = %q, want %q", s, got, want)
 		}
 	})

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"iter"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -593,9 +592,9 @@ func (c *stateCollector) todoWrite(ev *parse.Event) {
 }
 
 var (
-	revisionRE    = regexp.MustCompile(`(?i)\b(?:rev(?:ision)?\.?\s*#?\d+|r\d{2,})\b`)
-	taskRefRE     = regexp.MustCompile(`\b(?:[Tt]asks?|[Ee]ntry|[Kk]ey)\s+([A-Z0-9][\w./-]*)`)
-	categoricalRE = regexp.MustCompile(`(?i)\b(?:the|all|both|remaining|other)\s+(?:the\s+)?(?:completed|finished|done|pending|failed|remaining|open|outstanding|relevant|affected|other)?\s*(?:tasks|entries|items|keys|ones|jobs|records|tickets|issues|rows|shards|steps|fields|cases|changes|updates)\b`)
+	revisionRE    = literalPattern(`(?i)\b(?:rev(?:ision)?\.?\s*#?\d+|r\d{2,})\b`)
+	taskRefRE     = literalPattern(`\b(?:[Tt]asks?|[Ee]ntry|[Kk]ey)\s+([A-Z0-9][\w./-]*)`)
+	categoricalRE = literalPattern(`(?i)\b(?:the|all|both|remaining|other)\s+(?:the\s+)?(?:completed|finished|done|pending|failed|remaining|open|outstanding|relevant|affected|other)?\s*(?:tasks|entries|items|keys|ones|jobs|records|tickets|issues|rows|shards|steps|fields|cases|changes|updates)\b`)
 )
 
 // messageOf reads what an outbound message cites and claims.
@@ -760,17 +759,17 @@ func messageContent(text string, literals []literalHit, claims []sentenceClaims)
 	}
 	lower := foldLower(text)
 	if strings.Contains(lower, "rev") || hasRNumber(lower) {
-		for _, r := range revisionRE.FindAllString(text, -1) {
+		for _, r := range revisionRE().FindAllString(text, -1) {
 			cite(r)
 		}
 	}
 	if mayReferTask(lower) {
-		for _, t := range taskRefRE.FindAllString(text, -1) {
+		for _, t := range taskRefRE().FindAllString(text, -1) {
 			cite(t)
 		}
 	}
 	if (strings.Contains(lower, "the ") || strings.Contains(lower, "all ") || strings.Contains(lower, "both ")) && containsAny(lower, categoricalNouns) {
-		m.Categorical = categoricalRE.FindAllString(text, -1)
+		m.Categorical = categoricalRE().FindAllString(text, -1)
 	}
 	if c, ok := confidenceOf(text, lower); ok {
 		v := strings.TrimSpace(strings.TrimSuffix(c, "%"))

@@ -273,10 +273,10 @@ func commandOf(args []byte) string {
 }
 
 var (
-	failCountRE = regexp.MustCompile(`(?i)\b([1-9]\d*) (?:failures?|failed|errors?)\b`)
-	zeroFailRE  = regexp.MustCompile(`(?i)\b0 (?:failures?|failed)\b`)
-	passCountRE = regexp.MustCompile(`(?i)\b[1-9]\d* (?:passed|passing|tests? passed|examples?, 0 failures)\b`)
-	exitRE      = regexp.MustCompile(`(?i)(?:exit(?:ed)? (?:code|status)[: ]*|exited with code )(-?\d+)`)
+	failCountRE = literalPattern(`(?i)\b([1-9]\d*) (?:failures?|failed|errors?)\b`)
+	zeroFailRE  = literalPattern(`(?i)\b0 (?:failures?|failed)\b`)
+	passCountRE = literalPattern(`(?i)\b[1-9]\d* (?:passed|passing|tests? passed|examples?, 0 failures)\b`)
+	exitRE      = literalPattern(`(?i)(?:exit(?:ed)? (?:code|status)[: ]*|exited with code )(-?\d+)`)
 )
 
 // runOutcome reads a tool result of a run: failed, done, or "" when the
@@ -289,21 +289,21 @@ func runOutcome(text string, isError bool) (string, string) {
 	// that hold its words. No match spans a line, so the first line's
 	// match is the leftmost.
 	lower := foldLower(text)
-	if m := firstMatch(text, lower, exitRE, "exit"); m != nil {
+	if m := firstMatch(text, lower, exitRE(), "exit"); m != nil {
 		if code, _ := strconv.Atoi(m[1]); code != 0 {
 			return StatusFailed, m[0]
 		}
 	}
-	if m := firstMatch(text, lower, failCountRE, "fail", "error"); m != nil {
+	if m := firstMatch(text, lower, failCountRE(), "fail", "error"); m != nil {
 		return StatusFailed, m[0]
 	}
 	if strings.Contains(text, "FAIL") && (goFailLine(text) || strings.Contains(text, "test result: FAILED") || strings.Contains(text, "FAILED ")) {
 		return StatusFailed, "FAIL"
 	}
-	if m := firstMatch(text, lower, zeroFailRE, "0 fail"); m != nil {
+	if m := firstMatch(text, lower, zeroFailRE(), "0 fail"); m != nil {
 		return StatusDone, m[0]
 	}
-	if m := firstMatch(text, lower, passCountRE, "pass", "example"); m != nil {
+	if m := firstMatch(text, lower, passCountRE(), "pass", "example"); m != nil {
 		return StatusDone, m[0]
 	}
 	if (strings.Contains(text, "ok") || strings.Contains(text, "PASS")) && (goOkLine(text) || strings.Contains(text, "test result: ok")) {
@@ -408,9 +408,9 @@ const taskID = `[A-Z0-9][\w.-]*|[a-z][a-z0-9]*[-_][\w.-]*|[a-z]+[0-9][\w.-]*`
 
 // taskStatusRE reads status updates: "task B failed", "tasks A and B are
 // complete", "the build is broken", "tests are passing".
-var taskStatusRE = regexp.MustCompile(`\b((?i:tasks?|steps?|jobs?|tickets?|subtasks?|phases?|migrations?|stories|story|items?))\s+((?:` + taskID + `)(?:(?:\s*,\s*|\s+and\s+)(?:` + taskID + `))*)\s+(?i:(?:is\s+|are\s+|has\s+|have\s+|was\s+|were\s+)?(?:now\s+|all\s+|both\s+)?(?:been\s+)?(failed|failing|pending|blocked|in[ -]progress|done|complete|completed|finished|succeeded|passed|passing|fixed|resolved|merged|deployed|outstanding|incomplete|unfinished))`)
+var taskStatusRE = literalPattern(`\b((?i:tasks?|steps?|jobs?|tickets?|subtasks?|phases?|migrations?|stories|story|items?))\s+((?:` + taskID + `)(?:(?:\s*,\s*|\s+and\s+)(?:` + taskID + `))*)\s+(?i:(?:is\s+|are\s+|has\s+|have\s+|was\s+|were\s+)?(?:now\s+|all\s+|both\s+)?(?:been\s+)?(failed|failing|pending|blocked|in[ -]progress|done|complete|completed|finished|succeeded|passed|passing|fixed|resolved|merged|deployed|outstanding|incomplete|unfinished))`)
 
-var runStatusRE = regexp.MustCompile(`(?i)\b(?:the\s+|all\s+)?(tests?|test suite|build|deploy(?:ment)?|ci|pipeline)(?:\s*:)?\s+(?:is\s+|are\s+|was\s+|were\s+|has\s+|have\s+|been\s+|now\s+)*(?:all\s+)?(failing|failed|fails|broken|red|passing|passed|passes|pass|green|fixed|succeeded|succeeds|successful|completed|complete|working|fail)\b`)
+var runStatusRE = literalPattern(`(?i)\b(?:the\s+|all\s+)?(tests?|test suite|build|deploy(?:ment)?|ci|pipeline)(?:\s*:)?\s+(?:is\s+|are\s+|was\s+|were\s+|has\s+|have\s+|been\s+|now\s+)*(?:all\s+)?(failing|failed|fails|broken|red|passing|passed|passes|pass|green|fixed|succeeded|succeeds|successful|completed|complete|working|fail)\b`)
 
 // Both expressions open with \b and a word from a short list, so in an
 // ASCII sentence they need only be tried where such a word starts
@@ -419,8 +419,8 @@ var runStatusRE = regexp.MustCompile(`(?i)\b(?:the\s+|all\s+)?(tests?|test suite
 // keeps the whole search, since (?i) also folds runes such as the Kelvin
 // sign into the ASCII letters of the nouns.
 var (
-	taskStatusAt = regexp.MustCompile(`^(?:` + taskStatusRE.String() + `)`)
-	runStatusAt  = regexp.MustCompile(`^(?:` + runStatusRE.String() + `)`)
+	taskStatusAt = lazyPattern(func() string { return `^(?:` + taskStatusRE().String() + `)` })
+	runStatusAt  = lazyPattern(func() string { return `^(?:` + runStatusRE().String() + `)` })
 )
 
 // taskNouns and runNouns begin every match of taskStatusRE and
@@ -664,19 +664,19 @@ func statusMatches(s string) (tasks, runs [][]int) {
 	if isASCII(s) {
 		taskAt, runAt := statusStarts(s)
 		if len(taskAt) > 0 {
-			tasks = matchesAt(taskStatusAt, s, taskAt)
+			tasks = matchesAt(taskStatusAt(), s, taskAt)
 		}
 		if len(runAt) > 0 {
-			runs = matchesAt(runStatusAt, s, runAt)
+			runs = matchesAt(runStatusAt(), s, runAt)
 		}
 	} else {
 		// cheap, and most sentences hold none of them
 		lower := foldLower(s)
 		if containsAny(lower, taskNouns) {
-			tasks = taskStatusRE.FindAllStringSubmatchIndex(s, -1)
+			tasks = taskStatusRE().FindAllStringSubmatchIndex(s, -1)
 		}
 		if containsAny(lower, runNouns) {
-			runs = runStatusRE.FindAllStringSubmatchIndex(s, -1)
+			runs = runStatusRE().FindAllStringSubmatchIndex(s, -1)
 		}
 	}
 	return tasks, runs

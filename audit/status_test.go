@@ -76,7 +76,7 @@ func FuzzStatusMatches(f *testing.F) {
 func checkStatusMatches(t *testing.T, s string) {
 	t.Helper()
 	tasks, runs := statusMatches(s)
-	wantTasks, wantRuns := taskStatusRE.FindAllStringSubmatchIndex(s, -1), runStatusRE.FindAllStringSubmatchIndex(s, -1)
+	wantTasks, wantRuns := taskStatusRE().FindAllStringSubmatchIndex(s, -1), runStatusRE().FindAllStringSubmatchIndex(s, -1)
 	if strings.ContainsAny(s, "\u017f\u212a") {
 		// long s and the Kelvin sign fold into "s" and "k", so a noun
 		// may be spelled with them; text that is not ASCII is searched

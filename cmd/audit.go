@@ -374,6 +374,9 @@ func (p *findingPolicy) warnUnused(a *app) {
 // any number of sessions holds a bounded number of results; use keeps
 // none of them.
 func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, full, secrets bool, use func(*audit.Result, []string) error) (*inputHealth, error) {
+	// compiled on the core the setup below leaves idle, before the first
+	// record needs them
+	go audit.CompilePatterns()
 	popts, err := in.parseOptions(a.streams)
 	if err != nil {
 		return nil, err

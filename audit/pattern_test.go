@@ -1,0 +1,57 @@
+package audit
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestPatternsCompileOnce: the patterns compile whether CompilePatterns or
+// a first use comes first, each to one value, and a derived one (the
+// anchored status expressions) reads its source's expression.
+func TestPatternsCompileOnce(t *testing.T) {
+	var wg sync.WaitGroup
+	wg.Go(CompilePatterns)
+	first := make([]string, len(patterns))
+	for i, re := range patterns {
+		first[i] = re().String()
+	}
+	wg.Wait()
+	for i, re := range patterns {
+		if re().String() != first[i] {
+			t.Errorf("pattern %d compiled twice, to %q and %q", i, first[i], re().String())
+		}
+	}
+	if got, want := taskStatusAt().String(), "^(?:"+taskStatusRE().String()+")"; got != want {
+		t.Errorf("taskStatusAt is %q, want %q", got, want)
+	}
+	if got, want := runStatusAt().String(), "^(?:"+runStatusRE().String()+")"; got != want {
+		t.Errorf("runStatusAt is %q, want %q", got, want)
+	}
+}
+
+// TestNoPatternCompiledAtInit: the package compiles no regular expression
+// of its own as it is initialized; each is a lazyPattern, so that
+// CompilePatterns can take them off the start of a run.
+func TestNoPatternCompiledAtInit(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") || f == "pattern.go" {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			if strings.Contains(line, "regexp.MustCompile(") || strings.Contains(line, "regexp.Compile(") {
+				t.Errorf("%s:%d compiles a pattern of its own; make it a literalPattern or lazyPattern", f, i+1)
+			}
+		}
+	}
+}
