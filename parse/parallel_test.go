@@ -2,7 +2,11 @@ package parse
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/compaudit/compaudit/parse/parsetest"
@@ -133,5 +137,42 @@ func TestParallelEmitErrorStops(t *testing.T) {
 	}
 	if stopped == 0 {
 		t.Fatal("no file had an event to stop at: the test holds nothing")
+	}
+}
+
+// TestParallelLongFirstRecords: read with workers, a file is buffered
+// only as far as a peek (peekBufSize) before its chunks are read; records
+// longer than that at its start, where the format is detected, are read
+// whole, as on one goroutine.
+func TestParallelLongFirstRecords(t *testing.T) {
+	defer ReadInSmallPieces(64 << 10)()
+	long := strings.Repeat("ok\\tpkg/x 0.01s\\n", 3*peekBufSize/16)
+	var b strings.Builder
+	for i := range 6 {
+		fmt.Fprintf(&b, `{"type":"user","uuid":"u%d","parentUuid":null,"timestamp":"2026-11-29T10:00:0%dZ","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":"%s"}]}}`+"\n", i, i, i, long)
+	}
+	path := filepath.Join(t.TempDir(), "long.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := func(workers int) []Event {
+		var evs []Event
+		res, err := ReadFile(File{Path: path}, Options{Workers: workers}, 0, func(ev *Event) error {
+			evs = append(evs, *ev)
+			return nil
+		})
+		if err != nil || res.Format != FormatClaudeCode || len(res.Diagnostics) > 0 {
+			t.Fatalf("%d workers: %v, format %q, %v", workers, err, res.Format, res.Diagnostics)
+		}
+		return evs
+	}
+	one, two := read(1), read(2)
+	if len(one) != 6 || !reflect.DeepEqual(one, two) {
+		t.Fatalf("one goroutine read %d events, two workers %d; the same: %v", len(one), len(two), reflect.DeepEqual(one, two))
+	}
+	for _, ev := range two {
+		if len(ev.Text) < 3*peekBufSize/2 {
+			t.Errorf("line %d: %d bytes of tool output read, want the whole", ev.Line, len(ev.Text))
+		}
 	}
 }

@@ -118,7 +118,14 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 		}
 		r = fh
 	}
-	br, release := newBufReader(r, bufSizeFor(size))
+	bufSize := bufSizeFor(size)
+	if opts.Workers > 1 && size >= parallelMin {
+		// read in chunks past the buffer (lineReader.fill): it holds only
+		// the lines read to detect the format, and a megabyte made, zeroed
+		// and filled for them was 1-6 ms before the workers started
+		bufSize = peekBufSize
+	}
+	br, release := newBufReader(r, bufSize)
 	defer release()
 	zr, err := maybeGunzip(br)
 	if err != nil {
