@@ -130,6 +130,10 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 			return usageError("--min-severity must be error, warning or note, not %q", opts.minSeverity)
 		}
 	}
+	if slices.ContainsFunc(outs, func(o output) bool { return o.format == "json" || o.format == "ndjson" }) {
+		// on the core the setup and the reading's start leave idle
+		go report.PrepareFindingJSON()
+	}
 	setup, err := newAuditSetup(a)
 	if err != nil {
 		return err
