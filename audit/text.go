@@ -353,8 +353,11 @@ var genericVerbs = toSet(`touch use using used modify modifying change changing 
 call calling invoke run running execute executing make do go try write writing work working mess handle interact`)
 
 func toSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
+	words := strings.Fields(s)
+	// sized ahead: grown a word at a time, the package's thirty-odd sets
+	// were rehashed over and over as the process started
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
 		m[w] = true
 	}
 	return m
