@@ -31,6 +31,16 @@ func TestRunOutcome(t *testing.T) {
 		if st != c.status || detail != c.detail {
 			t.Errorf("runOutcome(%.50q) = %s %q, want %s %q", c.text, st, detail, c.status, c.detail)
 		}
+		// the lowered copy is written over a pooled buffer: what a call
+		// returned must not change when the next call lowers another text
+		// (each case is upper-cased so that it is lowered)
+		upper := strings.ToUpper(c.text)
+		_, before := runOutcome(upper, false)
+		kept := strings.Clone(before)
+		runOutcome(strings.Repeat("Z", len(upper)), false)
+		if before != kept {
+			t.Errorf("runOutcome(%.50q) returned %q, which read %q after the next call", upper, kept, before)
+		}
 	}
 	if st, _ := runOutcome("anything", true); st != StatusFailed {
 		t.Errorf("an error result is a failure, got %s", st)

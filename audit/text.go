@@ -490,6 +490,14 @@ func clip(s string, n int) string {
 // few letters into letters of another length (İ into i, the Kelvin sign
 // into k). Those are left as they are.
 func foldLower(s string) string {
+	lower, _ := foldLowerInto(s, nil)
+	return lower
+}
+
+// foldLowerInto is foldLower writing the lowered copy, when one is needed,
+// over scratch (grown as needed, and returned): the string it returns is
+// read from there, and holds only until scratch is written again.
+func foldLowerInto(s string, scratch []byte) (string, []byte) {
 	// most text has nothing to lower: find the first byte that might,
 	// eight at a time while they are ASCII
 	i := 0
@@ -502,11 +510,11 @@ func foldLower(s string) string {
 		i++
 	}
 	if i == len(s) {
-		return s
+		return s, scratch
 	}
 	// lowered in place in a copy: tool output is mostly ASCII with a few
 	// runes (box drawing, quotes), and only those need decoding
-	b := []byte(s)
+	b := append(scratch[:0], s...)
 	for i < len(b) {
 		if i+8 <= len(b) {
 			if w := le64(s[i:]); w&laneHigh == 0 {
@@ -524,7 +532,7 @@ func foldLower(s string) string {
 		}
 		i = lowerRuneAt(b, s, i)
 	}
-	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+	return unsafe.String(unsafe.SliceData(b), len(b)), b // b is not written again here
 }
 
 // lowerRuneAt lowers the rune that begins at s[i] past ASCII into b, a
