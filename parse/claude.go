@@ -46,18 +46,8 @@ type claudeDecoder struct {
 const seenWindow = 1 << 16
 
 func newClaudeDecoder(s *sink) *claudeDecoder {
-	// sized for the file: grown a doubling at a time on the one ordered
-	// goroutine, the table of recent ids was rehashed five times over an
-	// audit of the bench's session, about half its 4 MB allocated
-	n := int(min(max(s.size, 0)/recordBytes, seenWindow))
-	return &claudeDecoder{s: s, seed: maphash.MakeSeed(), seen: make(map[uint64]recordMark, n), wanted: map[uint64]bool{},
-		seenRing: make([]uint64, 0, n)}
+	return &claudeDecoder{s: s, seed: maphash.MakeSeed(), seen: map[uint64]recordMark{}, wanted: map[uint64]bool{}}
 }
-
-// recordBytes is about the bytes a session holds for each record with an
-// id, the progress records between them included: 4.3 KB in the bench's
-// generated session, 5.4 KB in the corpus's real ones.
-const recordBytes = 4 << 10
 
 // claudeRecord is one record read on its own, before the decoder's state
 // (turns, the pending boundary, duplicate ids) applies: reading it is the

@@ -142,7 +142,7 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 	}
 	d := &diagnostics{file: f.Path}
 	s := &sink{file: f.Path, agent: f.Agent, diag: d, next: firstIndex, emit: emit, prepare: opts.Prepare, transient: opts.TransientToolOutput,
-		noReasoning: opts.NoReasoningText, size: size}
+		noReasoning: opts.NoReasoningText}
 	workers := opts.Workers
 	if size >= 0 && size < parallelMin && src == br {
 		// a chunk or a few, too few batches to share out: as fast on one
@@ -786,9 +786,6 @@ type sink struct {
 	transient bool
 	// noReasoning: reasoning is not read (Options.NoReasoningText)
 	noReasoning bool
-	// size is the file's, where known (-1 when not): what a decoder sizes
-	// its tables of records by
-	size int64
 
 	lastTime     string // latest timestamp so far, and its line
 	lastTimeLine int

@@ -524,23 +524,3 @@ func TestRecordFieldsApartFromLine(t *testing.T) {
 		t.Errorf("message ids %q: the second record's should be the first's copy", ids)
 	}
 }
-
-// TestRecentIDsSizedByFile: the Claude Code reader sizes its table of
-// recent record ids by the file, up to the window it keeps; a file of
-// unknown size (standard input) starts it small.
-func TestRecentIDsSizedByFile(t *testing.T) {
-	for _, c := range []struct {
-		size int64
-		want int
-	}{
-		{-1, 0},
-		{0, 0},
-		{100 << 20, 100 << 20 / recordBytes},
-		{4 << 30, seenWindow},
-	} {
-		d := newClaudeDecoder(&sink{size: c.size})
-		if got := cap(d.seenRing); got != c.want {
-			t.Errorf("a file of %d bytes: room for %d recent ids, want %d", c.size, got, c.want)
-		}
-	}
-}
