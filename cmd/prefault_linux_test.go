@@ -177,12 +177,31 @@ func TestPrefaultSkipsBackedHeap(t *testing.T) {
 }
 
 // TestPrefaultSmallInput: an input the runtime's first heap holds gets no
-// region, in huge pages or small.
+// region, in huge pages or small. Each input is tried in a process of its
+// own: in this one, an earlier test's heap already spans any region, and
+// prefaultHeap would skip it whatever the input. An input of 100 MB, which
+// gets one, shows the measure can tell.
 func TestPrefaultSmallInput(t *testing.T) {
-	before := forcedCycles()
-	prefaultHeap(prefaultMin - 1)
-	if n := forcedCycles() - before; n != 0 {
-		t.Errorf("prefaultHeap for %d bytes of input collected %d times, want none", prefaultMin-1, n)
+	if input := os.Getenv("COMPAUDIT_TEST_PREFAULT_INPUT"); input != "" {
+		n, _ := strconv.ParseInt(input, 10, 64)
+		before := forcedCycles()
+		prefaultHeap(n)
+		fmt.Printf("forced: %d\n", forcedCycles()-before)
+		return
+	}
+	for _, c := range []struct {
+		input int64
+		want  string
+	}{{prefaultMin - 1, "forced: 0"}, {100 << 20, "forced: 1"}} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestPrefaultSmallInput$")
+		cmd.Env = append(withoutGCSettings(os.Environ()), fmt.Sprint("COMPAUDIT_TEST_PREFAULT_INPUT=", c.input))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		if !strings.Contains(string(out), c.want+"\n") {
+			t.Errorf("prefaultHeap for %d bytes of input in a fresh process: want %q (collections forced making a region), got:\n%s", c.input, c.want, out)
+		}
 	}
 }
 
