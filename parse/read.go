@@ -118,8 +118,12 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 		}
 		r = fh
 	}
+	// a file of a chunk or a few is too few batches to share out: as fast
+	// on one goroutine, in time and CPU (BenchmarkScanClaude beside
+	// BenchmarkScanClaudeWorkers)
+	small := size >= 0 && size < parallelMin
 	bufSize := bufSizeFor(size)
-	if opts.Workers > 1 && size >= parallelMin {
+	if opts.Workers > 1 && !small {
 		// read in chunks past the buffer (lineReader.fill): it holds only
 		// the lines read to detect the format, and a megabyte made, zeroed
 		// and filled for them was 1-6 ms before the workers started
@@ -144,10 +148,7 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 	s := &sink{file: f.Path, agent: f.Agent, diag: d, next: firstIndex, emit: emit, prepare: opts.Prepare, transient: opts.TransientToolOutput,
 		noReasoning: opts.NoReasoningText}
 	workers := opts.Workers
-	if size >= 0 && size < parallelMin && src == br {
-		// a chunk or a few, too few batches to share out: as fast on one
-		// goroutine, in time and CPU (BenchmarkScanClaude beside
-		// BenchmarkScanClaudeWorkers)
+	if small && src == br { // a small gzip file still decompresses to many chunks
 		workers = 1
 	}
 	err = readLines(&lineReader{r: src, under: under}, opts.Format, workers, s, &res)
