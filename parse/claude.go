@@ -67,6 +67,11 @@ type claudeRecord struct {
 	drafts         []draft
 	arena          *textArena // takes tool output, when the consumer lets it
 	noReasoning    bool       // thinking is not read (Options.NoReasoningText)
+	// read off uuid, parentUUID and timestamp by the reading workers
+	// (stamp), not by the one goroutine that applies records in order
+	uuidHash, parentHash uint64 // 0 for none
+	millis               int64  // the timestamp, when timeRead
+	timeRead             bool
 }
 
 // draft is an event of a record without its place in the stream.
@@ -126,6 +131,7 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 		content := j.member(message, "content")
 		if r.compactSummary {
 			r.summary = strings.Clone(claudeContentText(content))
+			d.stamp(r)
 			return r
 		}
 		r.userDrafts(j, content, isMeta)
@@ -133,6 +139,7 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 		r.assistantDrafts(j, message, apiError, &d.lastMsg)
 	case "system":
 		r.sys = gjson.Parse(strings.Clone(rec.raw)) // rare; kept whole
+		d.stamp(r)
 		return r
 	case "attachment":
 		if prompt, human := queuedPrompt(attachment); prompt != "" {
@@ -168,7 +175,23 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 			r.invalidUTF8 = true
 		}
 	}
+	d.stamp(r)
 	return r
+}
+
+// stamp reads what chain needs of a record kept for applying: its id's
+// and its parent's hashes and its time. d.seed is set once, so the
+// workers may read it together.
+func (d *claudeDecoder) stamp(r *claudeRecord) {
+	if r.uuid != "" {
+		r.uuidHash = maphash.String(d.seed, r.uuid)
+	}
+	if r.parentUUID != "" {
+		r.parentHash = maphash.String(d.seed, r.parentUUID)
+	}
+	if t, err := time.Parse(time.RFC3339Nano, r.timestamp); err == nil {
+		r.millis, r.timeRead = t.UnixMilli(), true
+	}
 }
 
 // skips names the records that are not conversation — progress, file
@@ -194,7 +217,7 @@ func (d *claudeDecoder) apply(p any, line int, off int64) {
 		d.cwd = r.cwd
 	}
 	if r.uuid != "" {
-		h := maphash.String(d.seed, r.uuid)
+		h := r.uuidHash
 		if first, dup := d.seen[h]; dup {
 			d.s.diag.add(Warning, line, "duplicate uuid %s (first at line %d): record skipped", r.uuid, first.line)
 			return
@@ -264,16 +287,14 @@ type recordMark struct {
 // nothing; a child before its parent does.
 func (d *claudeDecoder) chain(r *claudeRecord, h uint64, line int) {
 	m := recordMark{line: int32(min(line, math.MaxInt32))}
-	if t, err := time.Parse(time.RFC3339Nano, r.timestamp); err == nil {
-		m.millis = t.UnixMilli()
+	if r.timeRead {
+		m.millis = r.millis
 	} else if r.timestamp != "" {
 		// Claude Code writes RFC 3339 in UTC; anything else is damage, and a
 		// postmortem reads times off the report
 		d.s.diag.add(Warning, line, "unreadable timestamp: %q is not an RFC 3339 time; the record is audited, its order against its parent is not checked", preview(r.timestamp, 40))
 	}
-	if r.parentUUID != "" {
-		m.parent = maphash.String(d.seed, r.parentUUID)
-	}
+	m.parent = r.parentHash
 	switch {
 	case m.parent == h:
 		d.s.diag.add(Warning, line, "parentUuid cycle: record %s names itself as its parent; the conversation is read in file order", r.uuid)

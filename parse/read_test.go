@@ -474,7 +474,7 @@ func TestAssistantRepeatedMembers(t *testing.T) {
 // the record (its id, time, agent and folder) are copies, not pieces of
 // the line, which they would keep; and one folder is kept once.
 func TestRecordFieldsApartFromLine(t *testing.T) {
-	d := &claudeDecoder{s: &sink{}}
+	d := newClaudeDecoder(&sink{})
 	var cwds []string
 	for i, line := range []string{
 		`{"type":"user","cwd":"/repo","uuid":"u1","timestamp":"2026-03-02T09:14:05.000Z","agentId":"a7","message":{"role":"user","content":"deploy to acme-stage-07"}}`,
