@@ -545,11 +545,6 @@ func (l *Ledger) toolResult(ev *parse.Event, hits []literalHit) []*Obligation {
 		return changed
 	}
 	delete(l.pending, ev.ToolID)
-	if !call.runs.any() {
-		// no outcome kind to record (outcomeKinds is empty), so the output
-		// is not read for one: that read ran on the ordered goroutine
-		return changed
-	}
 	val, detail := outcomeOf(ev)
 	for _, kind := range call.runs.outcomeKinds(val, ev.IsError) {
 		st := Status{Subject: kind, Value: val, Detail: call.command + ": " + detail}
