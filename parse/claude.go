@@ -54,6 +54,7 @@ func newClaudeDecoder(s *sink) *claudeDecoder {
 // costly part and runs on several records at once.
 type claudeRecord struct {
 	typ            string
+	kind           recordKind // typ, for the ordered goroutine (apply)
 	cwd, uuid      string
 	parentUUID     string
 	timestamp      string
@@ -125,6 +126,7 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 	// the working folder is mostly the record before's.
 	r.cwd = d.lastCwd.keep(cwd)
 	detach(&r.uuid, &r.timestamp, &r.agentID)
+	r.kind = recordKindOf(r.typ)
 	j := rec.text() // not kept: the index is reused once the record is read
 	switch r.typ {
 	case "user":
@@ -177,6 +179,33 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 	}
 	d.stamp(r)
 	return r
+}
+
+// recordKind is a record's type as the ordered goroutine tells it: typ is
+// a piece of the line, which by then has mostly left the cache, and
+// comparing it was a cache miss a record.
+type recordKind uint8
+
+const (
+	recordOther recordKind = iota
+	recordUser
+	recordAssistant
+	recordSystem
+	recordAttachment
+)
+
+func recordKindOf(typ string) recordKind {
+	switch typ {
+	case "user":
+		return recordUser
+	case "assistant":
+		return recordAssistant
+	case "system":
+		return recordSystem
+	case "attachment":
+		return recordAttachment
+	}
+	return recordOther
 }
 
 // stamp reads what chain needs of a record kept for applying: its id's
@@ -233,11 +262,11 @@ func (d *claudeDecoder) apply(p any, line int, off int64) {
 	}
 	agent := d.agentOf(r)
 	base := Event{Line: line, Offset: off, Agent: agent, Time: r.timestamp, UUID: r.uuid, Cwd: d.cwd}
-	switch r.typ {
-	case "system":
+	switch r.kind {
+	case recordSystem:
 		d.system(r.sys, base)
 		return
-	case "user":
+	case recordUser:
 		if r.compactSummary {
 			d.summary(r.summary, base)
 			return
@@ -323,7 +352,7 @@ func (d *claudeDecoder) chain(r *claudeRecord, h uint64, line int) {
 		} else if m.millis != 0 && pm.millis != 0 && pm.millis-m.millis > int64(clockSlack/time.Millisecond) {
 			if pm.relinked {
 				m.relinked = true
-			} else if r.typ != "attachment" {
+			} else if r.kind != recordAttachment {
 				// a queued prompt's attachment is stamped when the user typed
 				// it, before the records written while it waited
 				d.s.diag.add(Warning, line, "out-of-order timestamp: %s is %s earlier than its parent's at line %d; the conversation is read in file order",
@@ -331,7 +360,7 @@ func (d *claudeDecoder) chain(r *claudeRecord, h uint64, line int) {
 			}
 		}
 	}
-	if r.compactSummary || r.typ == "system" && r.sys.Get("subtype").Str == "compact_boundary" {
+	if r.compactSummary || r.kind == recordSystem && r.sys.Get("subtype").Str == "compact_boundary" {
 		m.relinked = true
 	}
 	if len(d.seenRing) < seenWindow {
