@@ -313,8 +313,8 @@ func (l *Ledger) toolCall(ev *parse.Event, p *prepared) []*Obligation {
 	var texts []string
 	var lits [][]literalHit
 	cmd, runs := runOf(ev)
-	if p != nil {
-		texts, lits = p.callTexts, p.callLits
+	if p != nil && p.call != nil {
+		texts, lits = p.call.texts, p.call.lits
 	} else {
 		texts = callStrings(ev.Args)
 	}

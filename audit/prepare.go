@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"encoding/json"
 	"hash/maphash"
 	"math/bits"
 	"slices"
@@ -14,17 +15,11 @@ import (
 // at once (parse.Options.Prepare); the ledger and the replay, which keep
 // state, then take the events one by one.
 type prepared struct {
-	hashes   []uint64     // distinct tokens of the text or arguments, for the index
-	literals []literalHit // literals of a call's strings or an assistant message
-	toolHits []literalHit // literals worth holding a later turn to in tool output
-	// a call's command, argument strings and their literals
-	command     string
-	runs        runSet // what the command runs (runsOf)
-	readOnly    bool   // every command it chains only reads
-	callTexts   []string
-	callLits    [][]literalHit
-	callNumbers []argNumber
-	message     *MessageContent // what an outbound message cites and claims
+	prints   []uint32        // fingerprints of the distinct tokens of the text or arguments, for the index
+	literals []literalHit    // literals of a call's strings or an assistant message
+	toolHits []literalHit    // literals worth holding a later turn to in tool output
+	call     *callReading    // a call's: what its arguments say
+	message  *MessageContent // what an outbound message cites and claims
 	// the commitments and status claims of the agent's words
 	claims     []sentenceClaims
 	claimsRead bool
@@ -51,10 +46,44 @@ func outcomeOf(ev *parse.Event) (string, string) {
 // prepared them or worked out now.
 func runOf(ev *parse.Event) (command string, runs runSet) {
 	if p, ok := ev.Prepared.(*prepared); ok {
-		return p.command, p.runs
+		if p.call == nil {
+			return "", runSet{}
+		}
+		return p.call.command, p.call.runs
 	}
 	command = commandOf(ev.Args)
 	return command, runsOf(command)
+}
+
+// callReading is what a call's arguments say, read once: on the reading
+// workers for the ledger, and kept by the window's event for its rules.
+// Only a call has one, so the other events' prepared records and window
+// events do not carry its fields (they were a third of each).
+type callReading struct {
+	command  string         // the shell command, or ""
+	runs     runSet         // what the command runs (runsOf)
+	readOnly bool           // every command it chains only reads
+	texts    []string       // the strings that say what it does (readCall)
+	lits     [][]literalHit // the literals of each of texts
+	numbers  []argNumber    // the numbers its arguments give by name
+}
+
+// noCall is the reading of an event with no arguments: one value, never
+// written.
+var noCall = &callReading{}
+
+// readCallArgs reads a call's arguments.
+func readCallArgs(args json.RawMessage) *callReading {
+	if len(args) == 0 {
+		return noCall
+	}
+	c := &callReading{}
+	c.command, c.texts, c.numbers = readCall(args)
+	c.readOnly, c.runs = readOnlyCommand(c.command), runsOf(c.command)
+	for _, s := range c.texts {
+		c.lits = append(c.lits, findLiterals(s))
+	}
+	return c
 }
 
 // tokenHasher identifies tokens the way normLiteral compares them: quotes
@@ -164,23 +193,20 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 		return preparedNothing
 	}
 	p := &prepared{}
-	// hashes gather in a pooled buffer; the event keeps an exact copy
-	sp := hashBuffers.Get().(*[]uint64)
+	// fingerprints gather in a pooled buffer; the event keeps an exact copy
+	sp := printBuffers.Get().(*[]uint32)
 	hs := (*sp)[:0]
 	defer func() {
 		*sp = hs[:0]
-		hashBuffers.Put(sp)
+		printBuffers.Put(sp)
 	}()
 	switch ev.Kind {
 	case parse.KindToolCall:
-		p.command, p.callTexts, p.callNumbers = readCall(ev.Args)
-		p.readOnly, p.runs = readOnlyCommand(p.command), runsOf(p.command)
-		for _, s := range p.callTexts {
-			lits := findLiterals(s)
-			p.callLits = append(p.callLits, lits)
+		p.call = readCallArgs(ev.Args)
+		for _, lits := range p.call.lits {
 			p.literals = append(p.literals, lits...)
 		}
-		scanTokens(string(ev.Args), func(tok string) { hs = append(hs, h.hash(tok)) })
+		scanTokens(string(ev.Args), func(tok string) { hs = append(hs, fingerprint(h.hash(tok))) })
 	case parse.KindMessage, parse.KindToolResult:
 		if ev.Kind == parse.KindMessage && ev.Role == parse.RoleAssistant {
 			p.literals = findLiterals(ev.Text)
@@ -195,7 +221,7 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 			var hits toolHits
 			scanClassed(ev.Text, func(tok string, at int, classes uint8) {
 				if at < maxIndexedText {
-					hs = append(hs, h.hash(tok))
+					hs = append(hs, fingerprint(h.hash(tok)))
 				}
 				hits.consider(ev.Text, tok, at, classes, maxToolLiterals)
 			})
@@ -206,13 +232,13 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 		if len(text) > maxIndexedText {
 			text = text[:maxIndexedText]
 		}
-		scanTokens(text, func(tok string) { hs = append(hs, h.hash(tok)) })
+		scanTokens(text, func(tok string) { hs = append(hs, fingerprint(h.hash(tok))) })
 	}
 	for _, l := range p.literals {
-		hs = append(hs, h.hash(l.value))
+		hs = append(hs, fingerprint(h.hash(l.value)))
 	}
 	hs = distinct(hs)
-	p.hashes = slices.Clone(hs)
+	p.prints = slices.Clone(hs)
 	return p
 }
 
@@ -221,60 +247,55 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 // multi-agent run of small records made one for each.
 var preparedNothing = &prepared{}
 
-// hashBuffers gather an event's token hashes: a long tool output holds
-// thousands, and growing a fresh slice for each event showed in profiles.
-var hashBuffers = sync.Pool{New: func() any { return new([]uint64) }}
+// printBuffers gather an event's token fingerprints: a long tool output
+// holds thousands, and growing a fresh slice for each event showed in
+// profiles.
+var printBuffers = sync.Pool{New: func() any { return new([]uint32) }}
 
 // distinctSets are the scratch tables of distinct, reused: a tool output
 // holds thousands of tokens, most of them repeated.
-var distinctSets = sync.Pool{New: func() any { return new([]uint64) }}
+var distinctSets = sync.Pool{New: func() any { return new([]uint32) }}
 
-// distinct drops the repeats of hs in place, keeping first sightings in
-// order. The index would take the repeats too, but its owner is the one
-// ordered goroutine of the audit, so repeats cost most there; a sort here
-// cost more than the table.
-func distinct(hs []uint64) []uint64 {
-	if len(hs) < 16 {
-		out := hs[:0]
+// distinct drops the repeats of fingerprints in place, keeping first
+// sightings in order. The index would take the repeats too, but its owner
+// is the one ordered goroutine of the audit, so repeats cost most there; a
+// sort here cost more than the table. A fingerprint is never 0, which
+// marks the table's empty slots.
+func distinct(fps []uint32) []uint32 {
+	if len(fps) < 16 {
+		out := fps[:0]
 	next:
-		for _, h := range hs {
+		for _, f := range fps {
 			for _, o := range out {
-				if o == h {
+				if o == f {
 					continue next
 				}
 			}
-			out = append(out, h)
+			out = append(out, f)
 		}
 		return out
 	}
 	size := 64
-	for size < 2*len(hs) {
+	for size < 2*len(fps) {
 		size *= 2
 	}
-	tp := distinctSets.Get().(*[]uint64)
+	tp := distinctSets.Get().(*[]uint32)
 	defer distinctSets.Put(tp)
 	if cap(*tp) < size {
-		*tp = make([]uint64, size)
+		*tp = make([]uint32, size)
 	}
 	table := (*tp)[:size]
 	clear(table)
 	mask := size - 1
-	out, zero := hs[:0], false
-	for _, h := range hs {
-		if h == 0 { // 0 marks an empty slot
-			if !zero {
-				zero = true
-				out = append(out, h)
-			}
-			continue
-		}
-		for i := int(mix(h)) & mask; ; i = (i + 1) & mask {
-			if table[i] == h {
+	out := fps[:0]
+	for _, f := range fps {
+		for i := int(mix(uint64(f))) & mask; ; i = (i + 1) & mask {
+			if table[i] == f {
 				break
 			}
 			if table[i] == 0 {
-				table[i] = h
-				out = append(out, h)
+				table[i] = f
+				out = append(out, f)
 				break
 			}
 		}

@@ -269,43 +269,28 @@ func failedWithout(ev *WindowEvent, o *Obligation) bool {
 	return false
 }
 
-// callTexts are the strings of a call that say what it does — the command
-// of a shell call, the paths of an edit, the file headers of a patch — read
-// once per event: every prohibition and threshold in force looks at them.
-func callTexts(ev *WindowEvent) []string {
-	if !ev.textsRead {
-		_, ev.texts, ev.numbers = readCall(ev.Args)
-		ev.textsRead = true
+// callOf is what an event's arguments say, read once per event: every
+// prohibition and threshold in force looks at a call. A call's comes
+// prepared from the reading workers.
+func callOf(ev *WindowEvent) *callReading {
+	if ev.call == nil {
+		ev.call = readCallArgs(ev.Args)
 	}
-	return ev.texts
+	return ev.call
 }
 
-// callLiterals are the literals of each of callTexts, found once per
-// event, on the reading workers when the reader prepared it.
-func callLiterals(ev *WindowEvent) [][]literalHit {
-	if !ev.litsRead {
-		for _, t := range callTexts(ev) {
-			ev.lits = append(ev.lits, findLiterals(t))
-		}
-		ev.litsRead = true
-	}
-	return ev.lits
-}
+// callTexts are the strings of a call that say what it does — the command
+// of a shell call, the paths of an edit, the file headers of a patch.
+func callTexts(ev *WindowEvent) []string { return callOf(ev).texts }
+
+// callLiterals are the literals of each of callTexts.
+func callLiterals(ev *WindowEvent) [][]literalHit { return callOf(ev).lits }
 
 // commandOfCall is a call's shell command, or "".
-func commandOfCall(ev *WindowEvent) string {
-	if !ev.cmdRead {
-		ev.command = commandOf(ev.Args)
-		ev.readOnly, ev.cmdRead = readOnlyCommand(ev.command), true
-	}
-	return ev.command
-}
+func commandOfCall(ev *WindowEvent) string { return callOf(ev).command }
 
 // readOnlyCall reports a call whose command only reads.
-func readOnlyCall(ev *WindowEvent) bool {
-	commandOfCall(ev)
-	return ev.readOnly
-}
+func readOnlyCall(ev *WindowEvent) bool { return callOf(ev).readOnly }
 
 // touches reports whether a call reaches the object of a prohibition: one
 // of its literals (a path by components), or all of its terms and its
@@ -445,7 +430,7 @@ func keyValuesOf(ev *WindowEvent) []keyValue {
 	}
 	if !strings.EqualFold(ev.ToolName, "Bash") {
 		// structured arguments, read with the call's strings: {"retries": 8}
-		for _, n := range ev.numbers {
+		for _, n := range callOf(ev).numbers {
 			add(n.key, n.text, "", n.key+"="+n.text)
 		}
 	}

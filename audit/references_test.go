@@ -37,7 +37,7 @@ func FuzzCallSignature(f *testing.F) {
 	f.Add("Bash\x00\u00a0x\u2003y", "Bash\x00x y")
 	call := func(s string) *WindowEvent {
 		parts := strings.Split(s, "\x00")
-		return &WindowEvent{ToolName: parts[0], texts: parts[1:], textsRead: true}
+		return &WindowEvent{ToolName: parts[0], call: &callReading{texts: parts[1:]}}
 	}
 	was := func(ev *WindowEvent) string {
 		return ev.ToolName + "\x00" + strings.Join(strings.Fields(strings.Join(callTexts(ev), " ")), " ")
@@ -104,7 +104,7 @@ func TestKeyValuesOfStructuredArguments(t *testing.T) {
 		unprepared := windowEventOf(ev)
 		p := newTokenHasher().prepare(ev)
 		prepared := windowEventOf(ev)
-		prepared.texts, prepared.numbers, prepared.textsRead = p.callTexts, p.callNumbers, true
+		prepared.call = p.call
 		for how, we := range map[string]*WindowEvent{"unprepared": unprepared, "prepared": prepared} {
 			got := read(we)
 			if name == "Bash" && strings.Contains(got, "max_workers") || name != "Bash" && got != want {

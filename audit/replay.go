@@ -23,29 +23,22 @@ type WindowEvent struct {
 	Kind       parse.Kind
 	Role       parse.Role
 	Source     Source
+	IsError    bool
+	SideEffect bool
+	kvRead     bool // kvs is read
 	Text       string
 	ToolName   string
 	ToolID     string
 	Args       json.RawMessage
-	IsError    bool
-	SideEffect bool
 	Result     *WindowEvent // a call's result, once it came
 	Tokens     []Token      // literal-shaped tokens of its text or arguments
 
 	// read once, for every obligation that looks at the event; a call's
-	// strings and command come prepared from the reading workers
-	errorLine string // a failed call's result: the line that says why (ErrorLine)
-	texts     []string
-	numbers   []argNumber // the numbers its arguments give by name, read with texts
-	textsRead bool
-	lits      [][]literalHit // the literals of each of texts
-	litsRead  bool
-	command   string
-	readOnly  bool // every command the call chains only reads
-	cmdRead   bool
+	// reading comes prepared from the reading workers
+	errorLine string       // a failed call's result: the line that says why (ErrorLine)
+	call      *callReading // what its arguments say (callOf)
 	terms     termSet
 	kvs       []keyValue
-	kvRead    bool
 }
 
 // WindowSpot is where an event stands in the input.
@@ -353,8 +346,8 @@ func (a *agentReplay) observe(ev *parse.Event) {
 	if a.open != nil {
 		window = a.window
 	}
-	for _, k := range p.hashes {
-		a.seen.see(k, a.window, window)
+	for _, fp := range p.prints {
+		a.seen.see(fp, a.window, window)
 	}
 }
 
@@ -395,9 +388,7 @@ func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []literalHi
 		we.forgetOutput()
 	}
 	if ev.Kind == parse.KindToolCall {
-		we.texts, we.numbers, we.textsRead = p.callTexts, p.callNumbers, true
-		we.lits, we.litsRead = p.callLits, true
-		we.command, we.readOnly, we.cmdRead = p.command, p.readOnly, true
+		we.call = p.call
 	}
 	if b.Unkept == nil {
 		if size := we.keptBytes(); a.budget.kept+size <= a.budget.limit {
@@ -445,9 +436,12 @@ func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []literalHi
 // keptBytes is what a window event holds of the input: its text, and a
 // call's arguments with the strings read from them.
 func (we *WindowEvent) keptBytes() int {
-	n := len(we.Text) + len(we.Args) + len(we.command)
-	for _, t := range we.texts {
-		n += len(t)
+	n := len(we.Text) + len(we.Args)
+	if we.call != nil {
+		n += len(we.call.command)
+		for _, t := range we.call.texts {
+			n += len(t)
+		}
 	}
 	return n
 }

@@ -18,16 +18,19 @@ type tokenSight struct {
 	window uint16 // latest window it stood in; 0 before the first boundary
 }
 
-func (t *tokenIndex) find(h uint64) (slot int, fp uint64) {
-	fp = h >> 32
-	if fp == 0 {
-		fp = 1 // 0 marks an empty slot
-	}
+// fingerprint is what the index keeps of a token's hash: its high half,
+// never 0, which marks an empty slot. The reading workers hand the index
+// fingerprints, half the size of the hashes they come from.
+func fingerprint(h uint64) uint32 {
+	return max(uint32(h>>32), 1)
+}
+
+func (t *tokenIndex) find(fp uint32) int {
 	mask := len(t.slots) - 1
-	for i := int(mix(fp)) & mask; ; i = (i + 1) & mask {
+	for i := int(mix(uint64(fp))) & mask; ; i = (i + 1) & mask {
 		s := t.slots[i]
-		if s == 0 || s>>32 == fp {
-			return i, fp
+		if s == 0 || uint32(s>>32) == fp {
+			return i
 		}
 	}
 }
@@ -37,24 +40,23 @@ func (t *tokenIndex) get(h uint64) (tokenSight, bool) {
 	if t.n == 0 {
 		return tokenSight{}, false
 	}
-	i, _ := t.find(h)
-	s := t.slots[i]
+	s := t.slots[t.find(fingerprint(h))]
 	if s == 0 {
 		return tokenSight{}, false
 	}
 	return tokenSight{first: uint16(s >> 16), window: uint16(s)}, true
 }
 
-// see notes a token in an event of epoch first, inside window (0 outside
-// any window).
-func (t *tokenIndex) see(h uint64, epoch, window int) {
+// see notes a token, by its fingerprint, in an event of epoch first, inside
+// window (0 outside any window).
+func (t *tokenIndex) see(fp uint32, epoch, window int) {
 	if t.n+1 > len(t.slots)*3/4 {
 		t.grow()
 	}
-	i, fp := t.find(h)
+	i := t.find(fp)
 	s := t.slots[i]
 	if s == 0 {
-		t.slots[i] = fp<<32 | uint64(clampEpoch(epoch))<<16 | uint64(clampEpoch(window))
+		t.slots[i] = uint64(fp)<<32 | uint64(clampEpoch(epoch))<<16 | uint64(clampEpoch(window))
 		t.n++
 		return
 	}
