@@ -23,11 +23,14 @@ type prepared struct {
 	// the commitments and status claims of the agent's words
 	claims     []sentenceClaims
 	claimsRead bool
-
-	// a tool result's run outcome, read once when a rule first asks
-	outcome, outcomeDetail string
-	outcomeRead            bool
+	// a tool result's run outcome, read once when a rule first asks: a
+	// fifth of the results are a run's, so the others do not carry room
+	// for it
+	outcome *runResult
 }
+
+// runResult is a tool result read as the outcome of a run (runOutcome).
+type runResult struct{ value, detail string }
 
 // outcomeOf reads a tool result as the outcome of a run, once per event.
 func outcomeOf(ev *parse.Event) (string, string) {
@@ -35,11 +38,11 @@ func outcomeOf(ev *parse.Event) (string, string) {
 	if !ok {
 		return runOutcome(ev.Text, ev.IsError)
 	}
-	if !p.outcomeRead {
-		p.outcome, p.outcomeDetail = runOutcome(ev.Text, ev.IsError)
-		p.outcomeRead = true
+	if p.outcome == nil {
+		value, detail := runOutcome(ev.Text, ev.IsError)
+		p.outcome = &runResult{value, detail}
 	}
-	return p.outcome, p.outcomeDetail
+	return p.outcome.value, p.outcome.detail
 }
 
 // runOf is a call's command line and what it runs, as the reader
