@@ -19,6 +19,9 @@ type textArena struct {
 	// audit of a session allocated. Blocks, so a record never moves.
 	records [][]claudeRecord
 	used    int // records handed out, over all blocks
+	// reuseEvents: a record reused keeps the room its events took, and
+	// writes its own there (Options.TransientEvents)
+	reuseEvents bool
 }
 
 // recordBlock is how many records a block of an arena's records holds.
@@ -127,10 +130,18 @@ func (a *textArena) release() {
 	}
 	a.full, a.cur = a.full[:0], nil
 	// zeroed, so a record reused starts empty and none holds what its
-	// events and texts were
+	// events and texts were; with reuseEvents it keeps its drafts' room
 	for i := 0; a.used > 0; i++ {
 		n := min(a.used, recordBlock)
-		clear(a.records[i][:n])
+		for k := range a.records[i][:n] {
+			r := &a.records[i][k]
+			var room []draft
+			if a.reuseEvents {
+				room = r.drafts[:0]
+				clear(r.drafts)
+			}
+			*r = claudeRecord{drafts: room}
+		}
 		a.used -= n
 	}
 }

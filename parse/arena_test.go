@@ -2,6 +2,7 @@ package parse
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -74,5 +75,43 @@ func TestArenaRecords(t *testing.T) {
 	var none *textArena
 	if r := none.record(); r == nil || r.uuid != "" {
 		t.Errorf("no arena: %v, want a fresh zero record", r)
+	}
+}
+
+// With reuseEvents (Options.TransientEvents) a record reused writes its
+// events where the last batch's were, and holds nothing of them: the
+// room is kept, its drafts are zero. Without it, a consumer may keep an
+// event, so no record hands its room on.
+func TestArenaReusesEventsOnlyWhenAsked(t *testing.T) {
+	for _, reuse := range []bool{false, true} {
+		a := textArena{reuseEvents: reuse}
+		var rooms []*draft
+		for i := range recordBlock + 3 {
+			r := a.record()
+			r.drafts = append(r.drafts, draft{ev: Event{Text: fmt.Sprint("t", i), Prepared: i}}, draft{ev: Event{ToolID: "x"}})
+			rooms = append(rooms, &r.drafts[0])
+		}
+		a.release()
+		for i := range recordBlock + 3 {
+			r := a.record()
+			if len(r.drafts) != 0 || r.uuid != "" {
+				t.Fatalf("reuse %v: record %d handed out again with %d drafts", reuse, i, len(r.drafts))
+			}
+			if held := r.drafts[:cap(r.drafts)]; slices.ContainsFunc(held, func(d draft) bool { return d.ev.Text != "" || d.ev.ToolID != "" || d.ev.Prepared != nil }) {
+				t.Fatalf("reuse %v: record %d's room still holds its last events", reuse, i)
+			}
+			r.drafts = append(r.drafts, draft{ev: Event{Text: "again"}})
+			if same := &r.drafts[0] == rooms[i]; same != reuse {
+				t.Errorf("reuse %v: record %d wrote its event where the last one's was: %v", reuse, i, same)
+			}
+			// without reuse the old room is the consumer's, untouched
+			want := fmt.Sprint("t", i)
+			if reuse {
+				want = "again"
+			}
+			if rooms[i].ev.Text != want {
+				t.Errorf("reuse %v: record %d: the event handed out before release reads %q, want %q", reuse, i, rooms[i].ev.Text, want)
+			}
+		}
 	}
 }

@@ -40,6 +40,12 @@ type Options struct {
 	// it then and copies what it keeps. Tool output is most of a
 	// session's text, and most of it is read once and thrown away.
 	TransientToolOutput bool
+	// TransientEvents lets the reader hand out an event valid only until
+	// emit returns for it: the consumer copies what it keeps, and the
+	// reader writes a later record's events where it wrote this one's.
+	// An event is a few hundred bytes, and a session has one for every
+	// block of every record.
+	TransientEvents bool
 	// NoReasoningText hands out reasoning events (an assistant's
 	// thinking) without their text, for a consumer that reads none of
 	// it: thinking is a tenth of a Claude Code session's bytes, and was
@@ -145,7 +151,7 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 		defer release()
 	}
 	d := &diagnostics{file: f.Path}
-	s := &sink{file: f.Path, agent: f.Agent, diag: d, next: firstIndex, emit: emit, prepare: opts.Prepare, transient: opts.TransientToolOutput,
+	s := &sink{file: f.Path, agent: f.Agent, diag: d, next: firstIndex, emit: emit, prepare: opts.Prepare, transient: opts.TransientToolOutput, transientEvents: opts.TransientEvents,
 		noReasoning: opts.NoReasoningText}
 	workers := opts.Workers
 	if small && src == br { // a small gzip file still decompresses to many chunks
@@ -510,6 +516,7 @@ func (p *pipeline) prepare(q *queued) {
 	b, s := q.b, p.s
 	if s.transient {
 		b.arena = takeArena()
+		b.arena.reuseEvents = s.transientEvents
 	}
 	for i, l := range b.lines {
 		b.out[i] = s.prepareRead(p.dec, l.text, l.last, l.overLong, lineInChunk, b.arena)
@@ -785,6 +792,9 @@ type sink struct {
 	// transient: tool output may be read into the batch's arena
 	// (Options.TransientToolOutput)
 	transient bool
+	// transientEvents: the arena's records may write their events where
+	// the records before them did (Options.TransientEvents)
+	transientEvents bool
 	// noReasoning: reasoning is not read (Options.NoReasoningText)
 	noReasoning bool
 
