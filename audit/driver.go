@@ -85,6 +85,7 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 		// goroutines
 		popts.Prepare = func(ev *parse.Event) { ev.Prepared = hasher.prepare(ev) }
 		popts.TransientToolOutput = true
+		popts.TransientEvents = true
 	}
 	rereadable := rereadableFiles(t)
 	// keep readies a finding to outlive the events it quotes

@@ -298,7 +298,10 @@ func (c *stateCollector) observe(ev *parse.Event) {
 		if len(ms) > 0 || runs.has("tests") {
 			p := pendingCall{mappings: ms, runs: runs}
 			if slices.ContainsFunc(ms, StateMapping.usesResult) {
-				p.ev = ev
+				// the reader may write later events where this one is
+				// (parse.Options.TransientEvents)
+				kept := *ev
+				p.ev = &kept
 			}
 			c.pending[strings.Clone(ev.ToolID)] = p
 		}

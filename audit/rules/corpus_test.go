@@ -2,6 +2,8 @@ package rules
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -249,4 +251,54 @@ func renderTable(per map[string]*tally, cases int) string {
 	}
 	fmt.Fprintf(&b, "| **all** | %d | %d | %d | %.2f | %.2f |\n", total.tp, total.fp, total.fn, total.precision(), total.recall())
 	return b.String()
+}
+
+// TestCasesReadInPieces audits every labeled case, its state mappings
+// included, on one goroutine and again by two workers in chunks of 1 and 2
+// KB, as a large file is read: there the reader reuses a batch's tool output and
+// its events' room once the batch is applied (TransientToolOutput,
+// TransientEvents), clearing them here, so a finding or a shared-state
+// operation that kept any of it would differ.
+func TestCasesReadInPieces(t *testing.T) {
+	for _, c := range loadCases(t) {
+		ts, _ := parse.Discover([]string{c.input})
+		opts := audit.Options{Rules: All()}
+		if c.config != "" {
+			cfg, err := config.Load(c.config, nil)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			opts.StateMappings = cfg.State
+		}
+		run := func(workers int) []byte {
+			res, err := audit.Audit(ts[0], parse.Options{Workers: workers}, opts)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			var ops []audit.StateOp
+			for _, op := range res.State.Ops.All() {
+				ops = append(ops, *op)
+			}
+			out, err := json.Marshal(struct {
+				F   []audit.Finding
+				S   *audit.StateRun
+				Ops []audit.StateOp
+			}{res.Findings, res.State, ops})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
+		own := run(1)
+		// pieces of one line or two, so that a call and its result fall
+		// in different batches
+		for _, n := range []int{1 << 10, 2 << 10} {
+			restore := parse.ReadInSmallPieces(n)
+			pieces := run(2)
+			restore()
+			if !bytes.Equal(own, pieces) {
+				t.Errorf("%s: read in pieces of %d bytes, the findings or the shared state differ:\n%s\nnot\n%s", c.name, n, pieces, own)
+			}
+		}
+	}
 }
