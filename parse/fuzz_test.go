@@ -3,7 +3,9 @@ package parse
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -97,7 +99,39 @@ func FuzzClaude(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzRead(t, data, FormatClaudeCode, 1)
 		fuzzRead(t, data, FormatClaudeCode, 2)
+		sameTransient(t, data, FormatClaudeCode)
 	})
+}
+
+// sameTransient reads data on one goroutine and again by two workers in
+// pieces of 256 bytes, handing out tool output and events that are
+// reused once their batch is applied (TransientToolOutput,
+// TransientEvents), and holds each event as emitted to the other read's.
+func sameTransient(t *testing.T, data []byte, format Format) {
+	read := func(workers int, transient bool) []string {
+		var got []string
+		_, err := ReadFile(File{Path: "-"}, Options{Format: format, Stdin: bytes.NewReader(data), Workers: workers,
+			TransientToolOutput: transient, TransientEvents: transient}, 0, func(ev *Event) error {
+			got = append(got, fmt.Sprintf("%d %d %d %d %v %v %v %d %q %q %q %q %q %v %q %q", ev.Index, ev.Line, ev.Offset, ev.Part,
+				ev.Kind, ev.Role, ev.Origin, ev.Turn, ev.Agent, ev.Time, ev.UUID, ev.Text, ev.ToolName+"/"+ev.ToolID, ev.IsError, ev.Args, ev.Cwd))
+			return nil
+		})
+		if err != nil {
+			return []string{err.Error()}
+		}
+		return got
+	}
+	own := read(1, false)
+	restore := ReadInSmallPieces(256)
+	pieces := read(2, true)
+	restore()
+	if !slices.Equal(own, pieces) {
+		i := 0
+		for i < min(len(own), len(pieces)) && own[i] == pieces[i] {
+			i++
+		}
+		t.Fatalf("read in transient pieces, event %d of %d differs:\n%v\nnot\n%v", i, len(own), pieces[i:min(i+1, len(pieces))], own[i:min(i+1, len(own))])
+	}
 }
 
 func FuzzCodex(f *testing.F) {
