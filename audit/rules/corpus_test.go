@@ -77,6 +77,25 @@ func parseLabels(t *testing.T, name, want string) ([]label, audit.Severity) {
 	return out, scope
 }
 
+// auditArgs are the case's transcript and how it is audited: every rule, and
+// the state mappings of the .compaudit.yaml beside it.
+func (c labeledCase) auditArgs(t *testing.T) (parse.Transcript, audit.Options) {
+	t.Helper()
+	ts, diags := parse.Discover([]string{c.input})
+	if len(diags) > 0 || len(ts) != 1 {
+		t.Fatalf("%s: %v", c.name, diags)
+	}
+	opts := audit.Options{Rules: All()}
+	if c.config != "" {
+		cfg, err := config.Load(c.config, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		opts.StateMappings = cfg.State
+	}
+	return ts[0], opts
+}
+
 // loadCases finds every labeled transcript: txtar archives in
 // testdata/transcripts/audit, and transcripts in testdata/transcripts with a
 // .want file beside them.
@@ -148,19 +167,8 @@ func TestCorpusPrecisionRecall(t *testing.T) {
 	}
 	var problems []string
 	for _, c := range cases {
-		ts, diags := parse.Discover([]string{c.input})
-		if len(diags) > 0 || len(ts) != 1 {
-			t.Fatalf("%s: %v", c.name, diags)
-		}
-		opts := audit.Options{Rules: All()}
-		if c.config != "" {
-			cfg, err := config.Load(c.config, nil)
-			if err != nil {
-				t.Fatalf("%s: %v", c.name, err)
-			}
-			opts.StateMappings = cfg.State
-		}
-		res, err := audit.Audit(ts[0], parse.Options{}, opts)
+		tr, opts := c.auditArgs(t)
+		res, err := audit.Audit(tr, parse.Options{}, opts)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -261,17 +269,9 @@ func renderTable(per map[string]*tally, cases int) string {
 // operation that kept any of it would differ.
 func TestCasesReadInPieces(t *testing.T) {
 	for _, c := range loadCases(t) {
-		ts, _ := parse.Discover([]string{c.input})
-		opts := audit.Options{Rules: All()}
-		if c.config != "" {
-			cfg, err := config.Load(c.config, nil)
-			if err != nil {
-				t.Fatalf("%s: %v", c.name, err)
-			}
-			opts.StateMappings = cfg.State
-		}
+		tr, opts := c.auditArgs(t)
 		run := func(workers int) []byte {
-			res, err := audit.Audit(ts[0], parse.Options{Workers: workers}, opts)
+			res, err := audit.Audit(tr, parse.Options{Workers: workers}, opts)
 			if err != nil {
 				t.Fatalf("%s: %v", c.name, err)
 			}
