@@ -2,8 +2,8 @@ package parse
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -112,8 +112,17 @@ func sameTransient(t *testing.T, data []byte, format Format) {
 		var got []string
 		_, err := ReadFile(File{Path: "-"}, Options{Format: format, Stdin: bytes.NewReader(data), Workers: workers,
 			TransientToolOutput: transient, TransientEvents: transient}, 0, func(ev *Event) error {
-			got = append(got, fmt.Sprintf("%d %d %d %d %v %v %v %d %q %q %q %q %q %v %q %q", ev.Index, ev.Line, ev.Offset, ev.Part,
-				ev.Kind, ev.Role, ev.Origin, ev.Turn, ev.Agent, ev.Time, ev.UUID, ev.Text, ev.ToolName+"/"+ev.ToolID, ev.IsError, ev.Args, ev.Cwd))
+			// every field, the boundary's and the state operation's
+			// included, read now: later the reader writes over it; the
+			// arguments as written, which need not be valid JSON
+			b, err := json.Marshal(struct {
+				*Event
+				Args string
+			}{ev, string(ev.Args)})
+			if err != nil {
+				t.Fatalf("event %d: %v", ev.Index, err)
+			}
+			got = append(got, string(b))
 			return nil
 		})
 		if err != nil {
