@@ -3,10 +3,8 @@ package cmd
 import (
 	"fmt"
 	"io"
-	"os"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/compaudit/compaudit/audit"
@@ -93,32 +91,6 @@ func failThreshold(s string) (audit.Severity, error) {
 	return sev, nil
 }
 
-// output is one rendering of the audit: a format to a destination.
-type output struct {
-	format string
-	path   string // "" is stdout
-}
-
-func parseOutputs(format string, specs []string) ([]output, error) {
-	if _, ok := renderers[format]; !ok {
-		_, err := pick(format, renderers)
-		return nil, err
-	}
-	outs := []output{{format: format}}
-	for _, spec := range specs {
-		f, p, ok := strings.Cut(spec, "=")
-		if !ok || p == "" {
-			return nil, usageError("--output wants FORMAT=PATH, not %q", spec)
-		}
-		if _, known := renderers[f]; !known {
-			_, err := pick(f, renderers)
-			return nil, err
-		}
-		outs = append(outs, output{format: f, path: p})
-	}
-	return outs, nil
-}
-
 func auditRun(a *app, opts *auditOptions, args []string) error {
 	outs, err := parseOutputs(opts.format, opts.outputs)
 	if err != nil {
@@ -159,6 +131,10 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 		if args, err = ownSessions(a); err != nil {
 			return err
 		}
+	}
+	// before anything is opened for writing
+	if err := checkOutputs(outs, args, []string{opts.baseline, a.configPath()}); err != nil {
+		return err
 	}
 	// only the HTML report draws the ledger and the trails
 	full := slices.ContainsFunc(outs, func(o output) bool { return o.format == "html" })
@@ -230,8 +206,7 @@ type destination struct {
 	view   report.AuditView
 	opts   report.Options
 	redact bool
-	file   *os.File
-	made   bool      // file is a regular file this run wrote: removed if the run stops early
+	file   *reportFile
 	w      *redactor // what renders write to
 	stream report.Stream
 }
@@ -239,14 +214,11 @@ type destination struct {
 func (d *destination) open(a *app) error {
 	var dst io.Writer = a.streams.Out
 	if d.out.path != "" {
-		// a pipe or a device (/dev/stderr) is written to, never removed
-		st, err := os.Stat(d.out.path)
-		regular := err != nil || st.Mode().IsRegular()
-		fh, err := os.Create(d.out.path)
+		fh, err := createReport(d.out.path)
 		if err != nil {
 			return &ExitError{Code: ExitUsage, Err: fmt.Errorf("--output %s=%s: %v", d.out.format, d.out.path, err)}
 		}
-		d.file, d.made, dst = fh, regular, fh
+		d.file, dst = fh, fh
 		d.opts.Color = false
 	}
 	d.w = redacting(dst, d.redact)
@@ -278,12 +250,12 @@ func (d *destination) finish() error {
 	return d.close()
 }
 
-// close closes the destination's file, if it has one.
+// close moves the destination's finished file into place, if it has one.
 func (d *destination) close() error {
 	if d.file == nil {
 		return nil
 	}
-	err := d.file.Close()
+	err := d.file.commit()
 	d.file = nil
 	if err != nil {
 		return &ExitError{Code: ExitInternal, Err: err}
@@ -291,15 +263,15 @@ func (d *destination) close() error {
 	return nil
 }
 
-// closeAll closes what is open when the run stops early, and removes the
-// files it was writing: a streamed run has written part of them, and a
-// report cut short must not pass for a whole one.
+// closeAll drops what is open when the run stops early: a streamed run has
+// written part of each report, and a report cut short must not pass for a
+// whole one, nor replace the last whole one.
 func closeAll(dests []*destination) {
 	for _, d := range dests {
-		if d.file != nil && d.made {
-			_ = os.Remove(d.file.Name())
+		if d.file != nil {
+			d.file.discard()
+			d.file = nil
 		}
-		_ = d.close()
 	}
 }
 

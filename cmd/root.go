@@ -30,21 +30,26 @@ type app struct {
 // colorOut says whether stdout gets colour.
 func (a *app) colorOut() bool { return a.streams.useColor(a.global.color, a.streams.OutTTY) }
 
-// loadConfig reads --config, or .compaudit.yaml found upward from the
-// working directory; no file is an empty configuration. A bad file is a
-// usage error naming file and line.
+// configPath is --config, or .compaudit.yaml found upward from the
+// working directory, or "" when there is none.
+func (a *app) configPath() string {
+	if a.global.config != "" {
+		return a.global.config
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	found, _ := config.Find(wd)
+	return found
+}
+
+// loadConfig reads the configuration file; no file is an empty
+// configuration. A bad file is a usage error naming file and line.
 func (a *app) loadConfig() (*config.Config, error) {
-	path := a.global.config
+	path := a.configPath()
 	if path == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return &config.Config{}, nil
-		}
-		found, ok := config.Find(wd)
-		if !ok {
-			return &config.Config{}, nil
-		}
-		path = found
+		return &config.Config{}, nil
 	}
 	var ids []string
 	for _, r := range rules.All() {

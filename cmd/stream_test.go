@@ -206,45 +206,6 @@ func TestProgressLeavesTheLines(t *testing.T) {
 	}
 }
 
-// TestDestinationRemovesOnlyItsFiles: a run that stops early removes the
-// regular files it was writing, new or overwritten, and never a device or
-// a pipe given as the path.
-func TestDestinationRemovesOnlyItsFiles(t *testing.T) {
-	a := &app{streams: &Streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}, global: &globalOptions{}}
-	r := &audit.Result{Path: "s.jsonl"}
-	dir := t.TempDir()
-	old := filepath.Join(dir, "old.json")
-	if err := os.WriteFile(old, []byte("{}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, path := range []string{filepath.Join(dir, "new.json"), old} {
-		d := &destination{out: output{format: "json", path: path}}
-		if err := d.open(a); err != nil {
-			t.Fatal(err)
-		}
-		if err := d.transcript(r, nil); err != nil {
-			t.Fatal(err)
-		}
-		closeAll([]*destination{d})
-		if _, err := os.Stat(path); !os.IsNotExist(err) {
-			t.Errorf("%s is still there after the run stopped early (%v)", path, err)
-		}
-	}
-	if _, err := os.Stat(os.DevNull); err != nil {
-		t.Skip(err)
-	}
-	d := &destination{out: output{format: "json", path: os.DevNull}}
-	if err := d.open(a); err != nil {
-		t.Fatal(err)
-	}
-	if d.made {
-		t.Errorf("%s would be removed if the run stopped early", os.DevNull)
-	}
-	if err := d.close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestCommandsWriteAsTheyGo: on a terminal that shows the progress line
 // and the output together, a streamed command's first transcript is on the
 // screen before the last one is counted as audited; a run that keeps every
