@@ -29,13 +29,6 @@ type Options struct {
 	// carries the user's recent messages through every compaction, and
 	// keeping each copy made a long rollout's memory grow with it.
 	KeepSummaries bool
-	// Holding, when set, is told of memory the audit keeps to its end
-	// however it streams: a multi-agent run's state operations, which the
-	// run rules read once the run is read, a piece at a time as they
-	// accumulate (the ops' own size, not the strings they share), and of
-	// the same amount, negated, when the audit returns. A caller that
-	// budgets memory counts it as held.
-	Holding func(bytes int64)
 }
 
 // Result is the audit of one transcript.
@@ -74,8 +67,6 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 	agents := map[string]*agentReplay{}
 	var order []string
 	state := newStateCollector(opts.StateMappings, isEffect)
-	state.holding = opts.Holding
-	defer state.letGo()
 	hasher := newTokenHasher()
 	// no rule reads an agent's thinking: it is neither an instruction nor
 	// what the agent said or did

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/compaudit/compaudit/parse"
 	"github.com/tidwall/gjson"
@@ -228,9 +227,6 @@ type stateCollector struct {
 	// the run's messages as they come (finish makes the list)
 	messages pieces[Message]
 	strs     map[string]string // see intern
-	// holding is told of each full piece of ops (Options.Holding)
-	holding func(bytes int64)
-	held    int64
 }
 
 type pendingCall struct {
@@ -329,25 +325,8 @@ func (c *stateCollector) observe(ev *parse.Event) {
 	}
 }
 
-// addOp adds an op to the run, and tells holding of each piece of ops
-// once it fills. Only the ops are told of: a session holds its agent's
-// messages too, within the floor its memory budget was set by.
-func (c *stateCollector) addOp(op StateOp) {
-	c.run.Ops.Add(op)
-	if c.holding != nil && c.run.Ops.Len()%pieceLen == 0 {
-		b := int64(pieceLen * unsafe.Sizeof(StateOp{}))
-		c.held += b
-		c.holding(b)
-	}
-}
-
-// letGo tells holding that what it was told of is no longer held.
-func (c *stateCollector) letGo() {
-	if c.holding != nil && c.held > 0 {
-		c.holding(-c.held)
-		c.held = 0
-	}
-}
+// addOp adds an op to the run.
+func (c *stateCollector) addOp(op StateOp) { c.run.Ops.Add(op) }
 
 // finish emits mapped calls that never got a result, with what the call
 // alone says.

@@ -102,10 +102,6 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 			return usageError("--min-severity must be error, warning or note, not %q", opts.minSeverity)
 		}
 	}
-	if slices.ContainsFunc(outs, func(o output) bool { return o.format == "json" || o.format == "ndjson" }) {
-		// on the core the setup and the reading's start leave idle
-		go report.PrepareFindingJSON()
-	}
 	setup, err := newAuditSetup(a)
 	if err != nil {
 		return err
@@ -350,9 +346,6 @@ func (p *findingPolicy) warnUnused(a *app) {
 // any number of sessions holds a bounded number of results; use keeps
 // none of them.
 func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, full, secrets bool, use func(*audit.Result, []string) error) (*inputHealth, error) {
-	// compiled on the core the setup below leaves idle, before the first
-	// record needs them
-	go audit.CompilePatterns()
 	popts, err := in.parseOptions(a.streams)
 	if err != nil {
 		return nil, err
@@ -373,9 +366,6 @@ func auditEach(a *app, in *inputOptions, args []string, aopts audit.Options, ful
 		limit = wholeResultsAhead
 	}
 	ahead := min(len(transcripts), max(limit, 2*jobs))
-	budget := setMemoryBudget(transcripts, ahead, full)
-	defer budget.stop()
-	aopts.Holding = budget.hold
 	prog := newProgress(a, len(transcripts))
 	type outcome struct {
 		res     *audit.Result

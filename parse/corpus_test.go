@@ -3,6 +3,7 @@ package parse
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -29,6 +30,40 @@ var corpusBoundaries = map[string][]wantBoundary{
 	"codex/rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl": {{"", 0, false}},
 }
 
+// moreBoundaries transcribes claude-code-more/README.md, which gives only
+// how many compactions each file holds (an inherited summary included);
+// files not named here must yield none.
+var moreBoundaries = map[string]int{
+	"EchoContext-Factory/feae44a9-b1b4-4be5-94dd-78894c9a67ca.jsonl":      1,
+	"GistConsole/7f7d6019-9f5a-413a-8099-d792360a2535.jsonl":              1,
+	"GistConsole/a56a0459-82c5-45be-9ee6-c8324ade4f9f.jsonl":              1,
+	"Golfgod_v1/cf0615a9-0823-45ae-a214-03337c48795b.jsonl":               1,
+	"Golfgod_v1/fb36f7a7-925d-4642-b220-ec2be3569883.jsonl":               1,
+	"adhs-working/03b36817-ed29-4577-ac8a-070a0e13a21f.jsonl":             1,
+	"cdev/a806d921-2aab-43b2-9f61-48a7325b088e.jsonl":                     4,
+	"cdev/08e71d8b-0aea-497b-a055-c2b46fcdcdc4.jsonl":                     1,
+	"claude-agentic-framework/05fe2b0c-a7aa-4d44-b626-460d3a20d77b.jsonl": 1,
+	"claude-personal-commands/5a20e59f-ad6e-4dc3-8444-4411bf1c38bd.jsonl": 1,
+	"iMatrix_src/544eb189-f003-4236-818a-4b7f8a6de0c2.jsonl":              2,
+	"iMatrix_src/8e272239-f944-440f-a60f-6fb053f17e57.jsonl":              1,
+	"iMatrix_src/dd2b098a-0487-4e66-9b74-c2607d7c3715.jsonl":              3,
+	"moai-flow/f6fc8c95-f7ee-4865-9134-86cbbd45847a.jsonl":                1,
+	"myblog/4d3a8057-77d1-4251-87b1-bf5ead0961b0.jsonl":                   1,
+	"restaurant-app/24133cc4-b185-4c5f-91ea-2a775628023e.jsonl":           2,
+	"uluwatu-surf-school/b31b52be-79d3-43f2-a605-5b544554d2f4.jsonl":      1,
+	"uluwatu-surf-school/cba2adf3-84fb-4bd4-951b-e6b6d4768fee.jsonl":      1,
+}
+
+// moreWarnings are the only diagnostics the claude-code-more files may
+// yield, each true of the files themselves: Claude Code 1.0.x wrote a
+// compaction as its summary record alone, and a Stop hook's copy of a
+// session holds records whose timestamps run backwards.
+var moreWarnings = []string{
+	"compaction summary with no compact_boundary record before it",
+	"out-of-order timestamp",
+	`more like "out-of-order timestamp" not shown`,
+}
+
 func corpusFiles(t *testing.T) []string {
 	t.Helper()
 	if _, err := os.Stat(corpusDir); err != nil {
@@ -53,6 +88,10 @@ func corpusFiles(t *testing.T) []string {
 func TestCorpusReads(t *testing.T) {
 	for _, path := range corpusFiles(t) {
 		rel, _ := filepath.Rel(corpusDir, path)
+		if more, ok := strings.CutPrefix(filepath.ToSlash(rel), "claude-code-more/"); ok {
+			t.Run(rel, func(t *testing.T) { checkMore(t, path, more) })
+			continue
+		}
 		t.Run(rel, func(t *testing.T) {
 			var got []*Boundary
 			kinds := map[Kind]int{}
@@ -100,6 +139,40 @@ func TestCorpusReads(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkMore reads one claude-code-more file: the README's number of
+// compactions, messages, and no diagnostic but moreWarnings.
+func checkMore(t *testing.T, path, rel string) {
+	boundaries, messages := 0, 0
+	res, err := ReadFile(File{Path: path, Agent: MainAgent}, Options{}, 0, func(ev *Event) error {
+		switch ev.Kind {
+		case KindBoundary:
+			boundaries++
+		case KindMessage:
+			messages++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range res.Diagnostics {
+		ok := d.Severity == Warning
+		ok = ok && slices.ContainsFunc(moreWarnings, func(w string) bool { return strings.Contains(d.Message, w) })
+		if !ok {
+			t.Errorf("diagnostic: %s", d)
+		}
+	}
+	if res.Format != FormatClaudeCode {
+		t.Errorf("format %q", res.Format)
+	}
+	if messages == 0 {
+		t.Error("no messages read")
+	}
+	if want := moreBoundaries[rel]; boundaries != want {
+		t.Errorf("%d boundaries, want %d", boundaries, want)
 	}
 }
 
