@@ -3,7 +3,6 @@ package audit
 import (
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/compaudit/compaudit/parse"
 	"github.com/tidwall/gjson"
@@ -464,7 +463,7 @@ type callValue struct {
 
 // argsOf is a call's arguments as a value.
 func argsOf(args []byte) callValue {
-	raw := unsafe.String(unsafe.SliceData(args), len(args)) // args are not written while read
+	raw := string(args)
 	if parse.ValidJSON(raw) {
 		return callValue{raw: strings.TrimSpace(raw)}
 	}

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // The hot path. Every tool output and message passes through here, so it
@@ -65,11 +64,7 @@ func scanTokens(text string, fn func(tok string)) {
 // of its bytes, so a caller can pass over most tokens without searching
 // them again.
 func scanClassed(text string, fn func(tok string, at int, classes uint8)) {
-	i := 0
-	if blockTokens {
-		i = scanBlocks(text, fn)
-	}
-	scanWords(text, i, fn)
+	scanWords(text, 0, fn)
 }
 
 // scanWords is scanClassed from i, a token boundary, eight bytes at a
@@ -94,76 +89,6 @@ func scanWords(text string, i int, fn func(tok string, at int, classes uint8)) {
 		emitToken(text, start, end, classes|rest, fn)
 		i = end
 	}
-}
-
-// scanBlocks is scanClassed on 64-byte blocks, while 66 bytes are left
-// for tokenMasks to read, and returns the token boundary where it
-// stopped. A block's masks give every token's ends at once, so only the
-// tokens with a mark take steps of their own, and only one that runs
-// past its block is walked a byte at a time.
-func scanBlocks(text string, fn func(tok string, at int, classes uint8)) int {
-	n := len(text)
-	run := 0         // where the token running into the block starts, else the block's start
-	var spill uint64 // the block's first bytes, when an arrow of the block before covers them
-blocks:
-	for i := 0; i+66 <= n; {
-		sep, mark, arrowAt, e2, colon, at, slash := tokenMasks(unsafe.StringData(text[i:]))
-		ends := sep | arrowAt | arrowAt<<1 | arrowAt<<2 | spill
-		spill = (arrowAt>>62)&1 | (arrowAt>>63)*3
-		for mark != 0 {
-			k := bits.TrailingZeros64(mark)
-			start := run
-			if before := ends & (1<<(k&63) - 1); before != 0 {
-				start = i + 64 - bits.LeadingZeros64(before)
-			}
-			after := ends >> (k & 63) << (k & 63)
-			if after == 0 {
-				// it runs past the block: no arrow starts in the block's
-				// last two bytes, so the next is the token's
-				end, rest := walkToken(text, i+64)
-				emitToken(text, start, end, classesOf(text[start:i+64])|rest, fn)
-				i, run, spill = end, end, 0
-				continue blocks
-			}
-			e := bits.TrailingZeros64(after)
-			span := uint64(1)<<(e&63) - 1
-			mark &^= span // the token's own marks
-			if i+e-start < 3 || i+e-start > 512 {
-				continue // emitToken's test, before the classes are worked out
-			}
-			classes := uint8(classMark)
-			if start < i {
-				classes |= classesOf(text[start:i])
-			} else {
-				span &^= uint64(1)<<((start-i)&63) - 1
-			}
-			classes |= classIf(colon&span, classColon) | classIf(at&span, classAt) |
-				classIf(slash&span, classSlash) | classIf(e2&span, classArrow)
-			emitToken(text, start, i+e, classes, fn)
-		}
-		if ends != 0 {
-			run = i + 64 - bits.LeadingZeros64(ends)
-		}
-		i += 64
-	}
-	return run
-}
-
-// classIf is class when any bit of m is set.
-func classIf(m uint64, class uint8) uint8 {
-	if m != 0 {
-		return class
-	}
-	return 0
-}
-
-// classesOf is the classes of the bytes of s.
-func classesOf(s string) uint8 {
-	var classes uint8
-	for i := range len(s) {
-		classes |= byteClass[s[i]]
-	}
-	return classes
 }
 
 // walkToken returns where the token that holds text[i] ends (at the first

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // sentence is a span of text ending at a sentence or line break.
@@ -494,9 +493,9 @@ func foldLower(s string) string {
 	return lower
 }
 
-// foldLowerInto is foldLower writing the lowered copy, when one is needed,
-// over scratch (grown as needed, and returned): the string it returns is
-// read from there, and holds only until scratch is written again.
+// foldLowerInto is foldLower lowering, when it must, in scratch (grown as
+// needed, and returned for the next call); the string it returns is its
+// own.
 func foldLowerInto(s string, scratch []byte) (string, []byte) {
 	// most text has nothing to lower: find the first byte that might,
 	// eight at a time while they are ASCII
@@ -532,7 +531,7 @@ func foldLowerInto(s string, scratch []byte) (string, []byte) {
 		}
 		i = lowerRuneAt(b, s, i)
 	}
-	return unsafe.String(unsafe.SliceData(b), len(b)), b // b is not written again here
+	return string(b), b
 }
 
 // lowerRuneAt lowers the rune that begins at s[i] past ASCII into b, a
