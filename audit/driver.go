@@ -169,6 +169,14 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 			windows[d.File] = 0
 		}
 	}
+	for _, name := range order {
+		for _, o := range agents[name].ledger.Overfull {
+			fr := res.fileResult(o.File)
+			fr.Diagnostics = append(fr.Diagnostics, parse.Diagnostic{Severity: parse.Warning, File: o.File, Line: o.Line,
+				Message: fmt.Sprintf("the message at turn %d states more than %d obligations, more than any instructions do: it reads as a pasted document, and from byte %d of its text on nothing more of it is tagged",
+					o.Turn, MaxMessageObligations, o.From)})
+		}
+	}
 	res.Agents = order
 	res.State = state.finish()
 	for _, fs := range runRules(opts.Rules, func(rule *Rule, report func(Finding)) *Pass {

@@ -167,3 +167,52 @@ func BenchmarkDenseSentence(b *testing.B) {
 		}
 	}
 }
+
+// TestPastedDocumentIsBounded: a message that states more obligations
+// than any instructions do (a pasted log of limits, each with its own
+// number) adds MaxMessageObligations of them and no more, the file's
+// diagnostics say where tagging stopped, and obligations stated in later
+// messages are tagged as usual.
+func TestPastedDocumentIsBounded(t *testing.T) {
+	var doc strings.Builder
+	for i := range audit.MaxMessageObligations + 500 {
+		fmt.Fprintf(&doc, "Job %d must retry at most %d times. ", i, i+3)
+	}
+	lines := []string{
+		fmt.Sprintf(`{"type":"message","agent":"main","role":"user","content":%q,"turn":1}`, doc.String()),
+		`{"type":"message","agent":"main","role":"user","content":"Never touch prod.","turn":2}`,
+	}
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := parse.Transcript{Path: path, Files: []parse.File{{Path: path}}}
+	res, err := audit.Audit(tr, parse.Options{}, audit.Options{Rules: rules.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, prod := 0, false
+	for _, o := range res.Ledgers["main"].Obligations {
+		switch {
+		case o.Origin.Turn == 1:
+			first++
+		case o.Kind == audit.KindProhibition && strings.Contains(o.Text, "prod"):
+			prod = true
+		}
+	}
+	if first != audit.MaxMessageObligations {
+		t.Errorf("the pasted message added %d obligations, want %d", first, audit.MaxMessageObligations)
+	}
+	if !prod {
+		t.Error("the next message's prohibition was not tagged")
+	}
+	var warned []string
+	for _, f := range res.Files {
+		for _, d := range f.Diagnostics {
+			warned = append(warned, d.String())
+		}
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], path+":1:") || !strings.Contains(warned[0], "nothing more of it is tagged") {
+		t.Errorf("diagnostics %q, want one warning at %s:1", warned, path)
+	}
+}

@@ -16,15 +16,23 @@ type Ledger struct {
 	Obligations []*Obligation // in the order they were tagged
 
 	byKey map[string]*Obligation // live or retired, for deduplication
-	// every threshold held, by subject, for supersedeThreshold: walking
-	// the whole ledger for each new one cost the square of a long list
+	// the thresholds not yet known to be retired, by subject, for
+	// supersedeThreshold, which drops the retired ones as it passes them:
+	// walking every threshold ever held cost the square of a long list
 	thresholds map[string][]*Obligation
-	pending    map[string]toolCall // calls waiting for their result
-	tagging    Tagging             // patterns from configuration
+	// each subject's latest state, by foldKey: setState keeps at most one
+	// state of a subject live, and scanning the ledger for it on every
+	// state cost the ledger's length each time
+	states  map[string]*Obligation
+	pending map[string]toolCall // calls waiting for their result
+	tagging Tagging             // patterns from configuration
 	// since is the first turn after the agent's latest compaction: only the
 	// first restatement since then is noted, so a literal a tool prints in
 	// every turn does not grow the ledger with the file.
 	since int
+	// Overfull are the messages whose tagging stopped at
+	// MaxMessageObligations, in the order they came.
+	Overfull []Overfull
 }
 
 // Compacted tells the ledger the agent's context was compacted; turn is the
@@ -51,9 +59,26 @@ type toolCall struct {
 // directory listing must not turn the ledger into a second transcript.
 const maxToolLiterals = 12
 
+// MaxMessageObligations bounds the obligations one message adds. The
+// longest instructions agents are given (a CLAUDE.md, an AGENTS.md) state
+// a few hundred, and a user may paste a list of a few thousand names to
+// hold to; a message with more is a pasted document (a log, a data dump),
+// and tagging each of its million sentences made the ledger, and the
+// audit's memory, grow with the paste (a 35 MB message: 3.7 GB). The rest
+// of such a message is not tagged, and the file's diagnostics say so.
+const MaxMessageObligations = 10000
+
+// Overfull is a message that held more than MaxMessageObligations.
+type Overfull struct {
+	File       string
+	Line, Turn int
+	// From is the byte offset in the message's text where tagging stopped.
+	From int
+}
+
 // NewLedger returns an empty ledger for an agent.
 func NewLedger(agent string) *Ledger {
-	return &Ledger{Agent: agent, byKey: map[string]*Obligation{}, pending: map[string]toolCall{}, thresholds: map[string][]*Obligation{}}
+	return &Ledger{Agent: agent, byKey: map[string]*Obligation{}, pending: map[string]toolCall{}, thresholds: map[string][]*Obligation{}, states: map[string]*Obligation{}}
 }
 
 // Live returns the obligations in force as of a turn: stated at or before
@@ -131,16 +156,32 @@ func (l *Ledger) message(ev *parse.Event, p *prepared) []*Obligation {
 	origin := originOf(ev)
 	standing := ev.Origin == parse.OriginRules
 	var changed []*Obligation
+	tagged := 0
 	put := func(o *Obligation) {
 		o.Origin, o.Standing = origin, standing
+		tagged++
 		if got := l.record(o); got != nil {
 			changed = append(changed, got)
 		}
+	}
+	// full says whether the message has added all it may; the first time,
+	// it notes where tagging stopped
+	full := func(at int) bool {
+		if tagged < MaxMessageObligations {
+			return false
+		}
+		if n := len(l.Overfull); n == 0 || l.Overfull[n-1].File != ev.File || l.Overfull[n-1].Line != ev.Line {
+			l.Overfull = append(l.Overfull, Overfull{File: strings.Clone(ev.File), Line: ev.Line, Turn: ev.Turn, From: at})
+		}
+		return true
 	}
 	switch {
 	case src.Instructive():
 		sents := sentences(ev.Text)
 		for _, h := range l.literals(ev.Text) {
+			if full(h.start) {
+				break
+			}
 			o := literalObligation(h, ev.Text)
 			if s, ok := sentenceAt(sents, h.start); ok {
 				o.Sentence = s.around(h.start-s.start, h.end-s.start)
@@ -148,6 +189,9 @@ func (l *Ledger) message(ev *parse.Event, p *prepared) []*Obligation {
 			put(o)
 		}
 		for _, s := range sents {
+			if full(s.start) {
+				break
+			}
 			if r, ok := findRetraction(s.text); ok {
 				changed = append(changed, l.retract(r, s, ev, origin)...)
 			}
@@ -567,13 +611,11 @@ func (l *Ledger) runFailed(subject string) bool {
 	return o != nil && o.Origin.Source == SourceTool && o.Status.Value != StatusDone
 }
 
-// liveState is subject's state in force, or nil.
+// liveState is subject's state in force, or nil. Subjects are told apart
+// as strings.EqualFold tells them.
 func (l *Ledger) liveState(subject string) *Obligation {
-	for i := len(l.Obligations) - 1; i >= 0; i-- {
-		o := l.Obligations[i]
-		if o.Kind == KindState && o.RetiredAt == 0 && strings.EqualFold(o.Status.Subject, subject) {
-			return o
-		}
+	if o := l.states[foldKey(subject)]; o != nil && o.RetiredAt == 0 {
+		return o
 	}
 	return nil
 }
@@ -593,6 +635,7 @@ func (l *Ledger) setState(o *Obligation, turn int) []*Obligation {
 	o.detach()
 	o.ID = stableID(o.Origin.Agent, KindState, o.key())
 	l.Obligations = append(l.Obligations, o)
+	l.states[foldKey(o.Status.Subject)] = o
 	return append(changed, o)
 }
 
@@ -636,19 +679,22 @@ func (l *Ledger) add(o *Obligation, restate bool) *Obligation {
 // value is stated: "actually, allow up to 5 retries".
 func (l *Ledger) supersedeThreshold(o *Obligation, turn int) []*Obligation {
 	var changed []*Obligation
-	for _, prev := range l.thresholds[o.Threshold.Subject] {
+	held := l.thresholds[o.Threshold.Subject]
+	live := held[:0]
+	key, dir := o.key(), direction(o.Threshold.Comparator)
+	for _, prev := range held {
 		if prev.RetiredAt != 0 {
+			continue // never live again
+		}
+		if prev.key() != key && direction(prev.Threshold.Comparator) == dir {
+			prev.RetiredAt, prev.Superseded = turn, true
+			changed = append(changed, prev)
 			continue
 		}
-		if prev.key() == o.key() {
-			continue
-		}
-		if direction(prev.Threshold.Comparator) != direction(o.Threshold.Comparator) {
-			continue
-		}
-		prev.RetiredAt, prev.Superseded = turn, true
-		changed = append(changed, prev)
+		live = append(live, prev)
 	}
+	clear(held[len(live):])
+	l.thresholds[o.Threshold.Subject] = live
 	return changed
 }
 

@@ -5,7 +5,6 @@ import (
 	"iter"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 )
 
@@ -677,19 +676,32 @@ var brandNames = toSet(`macos ipados watchos tvos visionos youtube github gitlab
 postgresql mysql graphql openapi webassembly`)
 
 // appendLabelled finds names called out by a label word: "bucket X",
-// "the X branch", "port 8080".
+// "the X branch", "port 8080". A label's name is the word before or after
+// it, so the words go by in a window of three: a pasted log of millions of
+// words needs no list of them.
 func appendLabelled(text string, hits []literalHit) []literalHit {
-	bp := wordBuffers.Get().(*[]word)
-	ws := appendRawWords((*bp)[:0], text)
-	defer func() {
-		clear(ws) // hold no text once back in the pool
-		*bp = ws[:0]
-		wordBuffers.Put(bp)
-	}()
-	for i, w := range ws {
-		if label := labelOf(w.w); label != "" {
+	var win [3]word // the two words before the newest, and the newest
+	n := 0
+	visit := func(ws []word, i int) {
+		if label := labelOf(ws[i].w); label != "" {
 			hits = appendLabelHit(hits, text, ws, i, label)
 		}
+	}
+	for w := range wordsOf(text, false) {
+		win[0], win[1], win[2] = win[1], win[2], w
+		n++
+		switch {
+		case n >= 3:
+			visit(win[:], 1) // the word before the newest, with both neighbours
+		case n == 2:
+			visit(win[1:], 0)
+		}
+	}
+	switch {
+	case n >= 2:
+		visit(win[1:], 1) // the last word, with the one before it
+	case n == 1:
+		visit(win[2:], 0)
 	}
 	return hits
 }
@@ -770,11 +782,6 @@ var labelNames = func() map[string]string {
 
 // The shortest and longest label words.
 const minLabelWord, maxLabelWord = 2, 12
-
-// wordBuffers hold the words of a text searched for labels: every message
-// and call is, and growing a fresh list for each was 5% of the bytes an
-// audit allocates.
-var wordBuffers = sync.Pool{New: func() any { return new([]word) }}
 
 // labelledName accepts a token a label word points at: it must look like
 // a name (a separator or a digit), not an ordinary word.

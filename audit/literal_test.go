@@ -193,13 +193,7 @@ func TestKeyBlocksHoldNoLiterals(t *testing.T) {
 // lowered first, then looked up. What a label word calls out is
 // appendLabelHit's in both.
 func appendLabelledLowered(text string, hits []literalHit) []literalHit {
-	bp := wordBuffers.Get().(*[]word)
-	ws := appendWords((*bp)[:0], text)
-	defer func() {
-		clear(ws)
-		*bp = ws[:0]
-		wordBuffers.Put(bp)
-	}()
+	ws := appendWords(nil, text)
 	for i, w := range ws {
 		label := w.w
 		if !asciiLetters(label) {

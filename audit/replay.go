@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"path"
-	"slices"
+	"sort"
 	"strings"
 
 	"github.com/compaudit/compaudit/parse"
@@ -152,57 +152,75 @@ func (r *BoundaryReplay) Trail(id string) []TrailStep {
 		return nil // trimmed
 	}
 	var out []TrailStep
-	for _, e := range r.agent.trails[id] {
-		b := r.agent.boundaries[e.boundary]
-		if b.Index > r.Index {
-			break
-		}
-		step := TrailStep{Boundary: b.Index, Turn: b.Turn, Line: b.Line, State: e.state, Detail: e.judgement.Detail,
-			Excerpt: clip(e.judgement.Excerpt, 240), Variant: e.judgement.Variant}
-		if e.restoredAt > 0 {
-			step.Detail = strings.TrimSpace(step.Detail + " (restated at turn " + itoa(int(e.restoredAt)) + ")")
-		}
-		out = append(out, step)
+	for _, e := range r.trailUpTo(id) {
+		out = append(out, r.step(e))
 	}
 	return out
+}
+
+// trailUpTo is the obligation's trail entries up to this boundary. They are
+// kept in boundary order, so the end is found by halving, not by a walk.
+func (r *BoundaryReplay) trailUpTo(id string) []trailEntry {
+	t := r.agent.trails[id]
+	return t[:sort.Search(len(t), func(i int) bool { return r.agent.boundaries[t[i].boundary].Index > r.Index })]
+}
+
+// step is one trail entry as a finding shows it.
+func (r *BoundaryReplay) step(e trailEntry) TrailStep {
+	b := r.agent.boundaries[e.boundary]
+	step := TrailStep{Boundary: b.Index, Turn: b.Turn, Line: b.Line, State: e.state, Detail: e.judgement.Detail,
+		Excerpt: clip(e.judgement.Excerpt, 240), Variant: e.judgement.Variant}
+	if e.restoredAt > 0 {
+		step.Detail = strings.TrimSpace(step.Detail + " (restated at turn " + itoa(int(e.restoredAt)) + ")")
+	}
+	return step
 }
 
 // MaxRecentTrail is how many boundaries of a trail a finding shows at most.
 const MaxRecentTrail = 10
 
-// recentTrail is the part of an obligation's trail a finding shows: from
-// the last boundary that preserved it, before the newest, to the newest —
-// how it decayed this time — and at most MaxRecentTrail steps of that. A
+// recentFrom is where the part of a trail a finding shows begins: at the
+// last boundary that preserved it, before the newest, to the newest — how
+// it decayed this time — and at most MaxRecentTrail steps of that. A
 // session compacted hundreds of times, with its limits restated between,
 // made every threshold finding carry the whole history: 228 steps and
 // 77 KB of evidence each, so that the findings, and the memory they took,
-// grew with the square of the compactions. omitted counts what was left
-// out; the replay view (compaudit replay) shows every step.
-func recentTrail(trail []TrailStep) (recent []TrailStep, omitted int) {
-	from := 0
-	for i := len(trail) - 2; i >= 0; i-- {
-		if trail[i].State == Preserved {
-			from = i
-			break
+// grew with the square of the compactions. Only the last MaxRecentTrail
+// entries are looked at, so a finding costs the same at the thousandth
+// boundary as at the first; what comes before is counted as omitted, and
+// the replay view (compaudit replay) shows every step.
+func recentFrom(trail []trailEntry) int {
+	from := max(0, len(trail)-MaxRecentTrail)
+	for i := len(trail) - 2; i >= from; i-- {
+		if trail[i].state == Preserved {
+			return i
 		}
 	}
-	from = max(from, len(trail)-MaxRecentTrail)
-	if from == 0 {
-		return trail, 0
-	}
-	// a copy, so the finding does not hold the whole trail
-	return slices.Clone(trail[from:]), from
+	return from
 }
 
 // RecentEvidence gives a finding on o at the boundary under audit its
-// recent trail (see recentTrail): the trail and how many earlier steps it
+// recent trail (see recentFrom): the trail and how many earlier steps it
 // leaves out, and a chain of the statement and each boundary of that trail.
 func (p *Pass) RecentEvidence(o *Obligation, ev *Evidence) {
-	trail, omitted := recentTrail(p.Replay.Trail(o.ID))
-	ev.Trail, ev.TrailOmitted = trail, omitted
+	var trail []TrailStep
+	if r := p.Replay; r.agent != nil {
+		entries := r.trailUpTo(o.ID)
+		from := recentFrom(entries)
+		for _, e := range entries[from:] {
+			trail = append(trail, r.step(e))
+		}
+		ev.TrailOmitted = from
+	}
+	ev.Trail = trail
 	ev.Chain = []Step{Stated(o)}
-	for _, b := range p.Boundaries {
-		if b.Index > p.Replay.Index || len(trail) > 0 && b.Index < trail[0].Boundary {
+	boundaries := p.Boundaries
+	if len(trail) > 0 {
+		// in order, so those before the trail's first are passed by halving
+		boundaries = boundaries[sort.Search(len(boundaries), func(i int) bool { return boundaries[i].Index >= trail[0].Boundary }):]
+	}
+	for _, b := range boundaries {
+		if b.Index > p.Replay.Index {
 			continue
 		}
 		if s := b.Survival(o.ID); s != nil {

@@ -493,6 +493,34 @@ func foldLower(s string) string {
 	return lower
 }
 
+// foldKey is s with each rune replaced by the least rune of its simple
+// case-folding orbit, and each byte that is no rune by U+FFFD, as
+// strings.EqualFold decodes it: two strings have one key exactly when
+// EqualFold says they are equal, so a map keyed by it finds what a scan
+// with EqualFold would.
+func foldKey(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return strings.ToUpper(s) // 'A' is the least of {a, A}, 'K' of {k, K, U+212A}
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+	}
+	return b.String()
+}
+
 // foldLowerInto is foldLower lowering, when it must, in scratch (grown as
 // needed, and returned for the next call); the string it returns is its
 // own.

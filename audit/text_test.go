@@ -218,3 +218,18 @@ func FuzzTermsOfPieces(f *testing.F) {
 		}
 	})
 }
+
+// TestFoldKeyIsEqualFold: two strings share a foldKey exactly when
+// strings.EqualFold calls them equal, across ASCII, the runes whose
+// folding orbit has three members, other scripts and invalid bytes.
+func TestFoldKeyIsEqualFold(t *testing.T) {
+	words := []string{"tests", "TESTS", "Tests", "teſts", "deploy", "DEPLOY", "k8s", "K8S", "\u212a8s",
+		"ǅ", "ǆ", "Ǆ", "Σίσυφος", "ΣΊΣΥΦΟΣ", "σίσυφοσ", "straße", "STRASSE", "\xff", "\xfe", "\ufffd", "a\xffb", "A\xfeB", "", "İ", "i", "ı"}
+	for _, a := range words {
+		for _, b := range words {
+			if got, want := foldKey(a) == foldKey(b), strings.EqualFold(a, b); got != want {
+				t.Errorf("%q, %q: same key %v, EqualFold %v (%q, %q)", a, b, got, want, foldKey(a), foldKey(b))
+			}
+		}
+	}
+}
