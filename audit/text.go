@@ -150,10 +150,6 @@ func words(s string) []word { return appendWords(nil, s) }
 // appendWords is words appending to out.
 func appendWords(out []word, s string) []word { return slices.AppendSeq(out, wordSeq(s)) }
 
-// appendRawWords is appendWords with each word as written, not lowered:
-// a reader that lowers only the few words it looks up allocates nothing
-// for the capitalized words of code.
-func appendRawWords(out []word, s string) []word { return slices.AppendSeq(out, wordsOf(s, false)) }
 
 // wordSeq yields the words of s one by one, for a reader that needs no
 // list: a command can carry a megabyte of heredoc. ASCII, most of any

@@ -2,12 +2,10 @@ package parse
 
 import (
 	"cmp"
-	"math/bits"
 	"slices"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // A minimal reader for JSON text that validJSON has already accepted. The
@@ -231,73 +229,13 @@ func jsonBool(raw string) bool { return raw == "true" }
 // unescape decodes the escapes of a JSON string body into a string of its
 // own.
 func unescape(s string) string {
-	b := appendUnescaped(make([]byte, 0, len(s)), s)
-	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+	return string(appendUnescaped(make([]byte, 0, len(s)), s))
 }
 
 // appendUnescaped appends the decoded body of a JSON string to b, copying
 // the runs between its escapes whole. A valid body (the validator read it)
 // decodes to at most its own length.
-func appendUnescaped(b []byte, s string) []byte {
-	if blockStrings && len(s) >= 64 {
-		b, s = unescapeBlocks(b, s)
-	}
-	return unescapeWords(b, s)
-}
-
-// unescapeBlocks decodes s while 64 bytes are left, and returns what it
-// appended to b and the rest of s, which starts outside an escape. A
-// tool's output holds an escape about every twenty bytes (each line's \n,
-// its quotes and tabs), and finding each with its own IndexByte call cost
-// more than copying the bytes between them: here stringMasks finds a
-// block's backslashes at once, and each run is copied as a whole block
-// ahead of where the next escape will write. That copy needs 64 bytes of
-// room, which decoding never takes away: an escape decodes to fewer bytes
-// than it is written with, and an invalid \u escape, which would not, is
-// left to unescapeWords.
-func unescapeBlocks(b []byte, s string) ([]byte, string) {
-	b = slices.Grow(b, len(s))
-	dst := b[:cap(b)]
-	w, r := len(b), 0
-	for r+64 <= len(s) {
-		base := r
-		backslash, _, _, _, _ := stringMasks(unsafe.StringData(s[r:]))
-		for {
-			if r+64 > len(s) {
-				return dst[:w], s[r:]
-			}
-			*(*[64]byte)(dst[w:]) = *(*[64]byte)(unsafe.Pointer(unsafe.StringData(s[r:])))
-			if backslash == 0 {
-				w += base + 64 - r
-				r = base + 64
-				break
-			}
-			k := base + bits.TrailingZeros64(backslash)
-			w += k - r
-			r = k
-			if r+1 == len(s) {
-				return dst[:w], s[r:]
-			}
-			if c := s[r+1]; c != 'u' {
-				dst[w] = escapedByte[c]
-				w, r = w+1, r+2
-			} else {
-				rn, rest := hexRune(s[r+2:])
-				used := len(s) - len(rest) - r
-				if utf8.RuneLen(rn) > used {
-					return dst[:w], s[r:]
-				}
-				w += utf8.EncodeRune(dst[w:], rn)
-				r += used
-			}
-			if r >= base+64 {
-				break
-			}
-			backslash &^= 1<<(r-base) - 1 // those this escape took
-		}
-	}
-	return dst[:w], s[r:]
-}
+func appendUnescaped(b []byte, s string) []byte { return unescapeWords(b, s) }
 
 // escapedByte is what each byte after a backslash stands for, but u: the
 // one table of both unescape loops.
@@ -309,9 +247,7 @@ var escapedByte = func() (t [256]byte) {
 	return t
 }()
 
-// unescapeWords is appendUnescaped an escape at a time: for a body's last
-// 64 bytes, for CPUs without stringMasks' vector code, and as the reference
-// the blocks are tested against.
+// unescapeWords is appendUnescaped an escape at a time.
 func unescapeWords(b []byte, s string) []byte {
 	for {
 		i := strings.IndexByte(s, '\\')

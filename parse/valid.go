@@ -3,7 +3,6 @@ package parse
 import (
 	"math/bits"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // validJSON reports whether s is one JSON value (RFC 8259), with space
@@ -14,15 +13,13 @@ import (
 // strings be UTF-8 — the reader repairs those.
 //
 // Every record is validated whole before it is read, and most of its bytes
-// are long strings (tool output, file contents). Where the machine has
-// vector instructions (blockStrings), a long string is taken 64 bytes at
-// a time (strBlocks); elsewhere, and near the line's end, eight bytes at a
+// are long strings (tool output, file contents), taken eight bytes at a
 // time: a word with no quote, backslash, control byte or high bit is
 // passed over at once. The runes of the rest are checked on the way, so a
 // record of UTF-8 (the common case) needs no separate check of the texts
 // read from it.
 func validJSON(s string) (ok, validUTF8 bool) {
-	v := validator{s: s, blocks: blockStrings}
+	v := validator{s: s}
 	return v.run()
 }
 
@@ -54,7 +51,7 @@ type recordIndex struct {
 // validRecord is validJSON that also indexes the record into idx (its
 // buffers reused), so reading the record needs no second walk.
 func validRecord(s string, idx recordIndex) (_ recordIndex, ok, validUTF8 bool) {
-	v := validator{s: s, fields: idx.fields[:0], spans: idx.spans[:0], index: true, blocks: blockStrings}
+	v := validator{s: s, fields: idx.fields[:0], spans: idx.spans[:0], index: true}
 	ok, validUTF8 = v.run()
 	return recordIndex{v.fields, v.spans}, ok, validUTF8
 }
@@ -67,7 +64,6 @@ type validator struct {
 	s      string
 	unsure bool // a string held bytes that are not UTF-8, or runes passed over undecoded
 	index  bool // collect the top-level object's members and the spans
-	blocks bool // take long strings 64 bytes at a time (blockStrings)
 	fields []field
 	spans  []span
 }
@@ -221,20 +217,6 @@ const (
 func (v *validator) str(i int) (int, bool) {
 	s := v.s
 	r := runeScan{stop: highs, after: -8}
-	if v.blocks && i+64 <= len(s) {
-		// Most strings are short (keys, ids, timestamps): a few words find
-		// their end sooner than a block's masks do. A quote after plain
-		// bytes is the closing one.
-		if i = plainWords(s, i, 4, r.stop); s[i] == '"' {
-			return i + 1, true
-		}
-		if i+64 <= len(s) {
-			var ok, done bool
-			if i, ok, done = v.strBlocks(i, &r); done {
-				return i, ok
-			}
-		}
-	}
 	for {
 		if i = plainWords(s, i, len(s), r.stop); i >= len(s) {
 			return i, false
@@ -302,48 +284,6 @@ func specials(w, stop uint64) uint64 {
 	return ((q-ones)&^q | (b-ones)&^b | (w-0x20*ones)&^w | w&stop) & highs
 }
 
-// strBlocks is str 64 bytes at a time, from the marks stringMasks gives
-// each block: it finds the closing quote among the quotes no backslash
-// escapes, and looks only at the escapes, control bytes and runes before
-// it. A tool's output holds about one such byte in ten (a tab, a newline,
-// a quote, an arrow), and each ended the word loop's run. It stops where
-// fewer than 64 bytes are left (done false), where the word loop is to go
-// on: past a rune the last block began, or at the backslash when the
-// blocks end between it and what it escapes.
-func (v *validator) strBlocks(i int, r *runeScan) (_ int, ok, done bool) {
-	s := v.s
-	var esc escapes
-	for i+64 <= len(s) {
-		backslash, quote, control, high, plain := stringMasks(unsafe.StringData(s[i:]))
-		escaped := esc.next(backslash)
-		inside := ^uint64(0) // the bytes before the closing quote
-		closing := quote &^ escaped
-		if closing != 0 {
-			inside = closing&-closing - 1
-		}
-		if bad := control & inside; bad != 0 {
-			return i + bits.TrailingZeros64(bad), false, true
-		}
-		// what a backslash escapes is one of "\/bfnrt, or a \u escape
-		for codes := escaped & inside & plain; codes != 0; codes &= codes - 1 {
-			if k := i + bits.TrailingZeros64(codes); !v.hexEscape(k) {
-				return k - 1, false, true
-			}
-		}
-		if runes := high & inside; runes != 0 && r.stop != 0 {
-			v.decodeRunes(i, runes, r)
-		}
-		if closing != 0 {
-			return i + bits.TrailingZeros64(closing) + 1, true, true
-		}
-		i += 64
-	}
-	if esc.carry != 0 {
-		return i - 1, false, false
-	}
-	return max(i, r.after), false, false
-}
-
 // hexEscape reports whether s[k] begins the u and four hex digits of a
 // \u escape.
 func (v *validator) hexEscape(k int) bool {
@@ -356,17 +296,6 @@ func (v *validator) hexEscape(k int) bool {
 		}
 	}
 	return true
-}
-
-// decodeRunes checks the runes that start among the high bytes of the
-// block at s[i] (bit k for s[i+k]), one by one.
-func (v *validator) decodeRunes(i int, runes uint64, r *runeScan) {
-	for {
-		runes &^= 1<<min(max(r.after-i, 0), 64) - 1 // the rune before's continuation bytes
-		if runes == 0 || !v.decodeRune(i+bits.TrailingZeros64(runes), r) {
-			return
-		}
-	}
 }
 
 // decodeRune checks the rune a high byte starts at s[k], and moves
