@@ -16,6 +16,7 @@ type Ledger struct {
 	Obligations []*Obligation // in the order they were tagged
 
 	byKey map[string]*Obligation // live or retired, for deduplication
+	byID  map[string]*Obligation // the first with each id, for Find
 	// the thresholds not yet known to be retired, by subject, for
 	// supersedeThreshold, which drops the retired ones as it passes them:
 	// walking every threshold ever held cost the square of a long list
@@ -78,7 +79,7 @@ type Overfull struct {
 
 // NewLedger returns an empty ledger for an agent.
 func NewLedger(agent string) *Ledger {
-	return &Ledger{Agent: agent, byKey: map[string]*Obligation{}, pending: map[string]toolCall{}, thresholds: map[string][]*Obligation{}, states: map[string]*Obligation{}}
+	return &Ledger{Agent: agent, byKey: map[string]*Obligation{}, byID: map[string]*Obligation{}, pending: map[string]toolCall{}, thresholds: map[string][]*Obligation{}, states: map[string]*Obligation{}}
 }
 
 // Live returns the obligations in force as of a turn: stated at or before
@@ -110,13 +111,15 @@ func (l *Ledger) Retired(turn int) []*Obligation {
 }
 
 // Find returns an obligation by id.
-func (l *Ledger) Find(id string) *Obligation {
-	for _, o := range l.Obligations {
-		if o.ID == id {
-			return o
-		}
+func (l *Ledger) Find(id string) *Obligation { return l.byID[id] }
+
+// appendObligation adds o to the ledger's list and, when no earlier one
+// has its id (a restated retired one has), to the index Find reads.
+func (l *Ledger) appendObligation(o *Obligation) {
+	l.Obligations = append(l.Obligations, o)
+	if _, ok := l.byID[o.ID]; !ok {
+		l.byID[o.ID] = o
 	}
-	return nil
 }
 
 // Observe tags one original event and records what it binds. It returns the
@@ -634,7 +637,7 @@ func (l *Ledger) setState(o *Obligation, turn int) []*Obligation {
 	}
 	o.detach()
 	o.ID = stableID(o.Origin.Agent, KindState, o.key())
-	l.Obligations = append(l.Obligations, o)
+	l.appendObligation(o)
 	l.states[foldKey(o.Status.Subject)] = o
 	return append(changed, o)
 }
@@ -668,7 +671,7 @@ func (l *Ledger) add(o *Obligation, restate bool) *Obligation {
 	k = strings.Clone(k)
 	o.ID = stableID(o.Origin.Agent, o.Kind, k)
 	l.byKey[k] = o
-	l.Obligations = append(l.Obligations, o)
+	l.appendObligation(o)
 	if o.Kind == KindThreshold {
 		l.thresholds[o.Threshold.Subject] = append(l.thresholds[o.Threshold.Subject], o)
 	}
@@ -736,7 +739,7 @@ func (l *Ledger) retract(r directive, s sentence, ev *parse.Event, origin Origin
 		changed = append(changed, t)
 	}
 	ret.detach()
-	l.Obligations = append(l.Obligations, ret)
+	l.appendObligation(ret)
 	changed = append(changed, l.replacementLiterals(r, targets, s, origin)...)
 	return changed
 }

@@ -1,7 +1,9 @@
 package audit
 
 import (
+	"iter"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -339,9 +341,26 @@ var forceRank = map[Force]int{ForceForbid: 5, ForceRequire: 4, ForcePreference: 
 
 // objectForceIn is objectForce with the sentences' terms computed already.
 func objectForceIn(ctx []sentence, terms []termSet, obj *Object) (force Force, excerpt string, found bool) {
+	return objectForceAt(ctx, terms, slices.Values(indexesOf(ctx)), obj)
+}
+
+// indexesOf is every index of ctx.
+func indexesOf(ctx []sentence) []int {
+	at := make([]int, len(ctx))
+	for i := range at {
+		at[i] = i
+	}
+	return at
+}
+
+// objectForceAt is objectForceIn over the sentences at, in ascending
+// order: a caller that knows which sentences can mention obj passes only
+// those, and every other one would have been passed over.
+func objectForceAt(ctx []sentence, terms []termSet, at iter.Seq[int], obj *Object) (force Force, excerpt string, found bool) {
 	rank := forceRank
 	best := -1
-	for i, s := range ctx {
+	for i := range at {
+		s := ctx[i]
 		var ts termSet
 		if terms != nil {
 			ts = terms[i]

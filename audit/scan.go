@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math/bits"
 	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -570,6 +571,42 @@ func (f *foldedText) mayMention(obj *Object) bool {
 		return true // walking them costs less than the test
 	}
 	return f.couldMention(obj)
+}
+
+// mayMentionIn yields, ascending, the sentences that could mention obj
+// (mentions): those its literals' text stands in, and those holding one
+// of its terms. A sentence of neither cannot, so the rest go unread:
+// walking every sentence of a summary that restates ten thousand rules,
+// for each rule, cost their product. A short text yields every sentence.
+func (f *foldedText) mayMentionIn(obj *Object) iter.Seq[int] {
+	if !f.indexed {
+		return slices.Values(indexesOf(f.sentences))
+	}
+	return func(yield func(int) bool) {
+		var at []int
+		for _, l := range obj.Literals {
+			key := normLiteral(l) // held by every sentence that holds l
+			if key == "" {
+				continue
+			}
+			for i := range f.occurrences(key) {
+				if k := sort.Search(len(f.sentences), func(j int) bool { return f.sentences[j].start > i }) - 1; k >= 0 {
+					at = append(at, k)
+				}
+			}
+		}
+		for _, t := range obj.Terms {
+			if !strings.ContainsAny(t, "/:") { // a literal's, looked for above
+				at = append(at, f.holding(t)...)
+			}
+		}
+		slices.Sort(at)
+		for _, i := range slices.Compact(at) {
+			if !yield(i) {
+				return
+			}
+		}
+	}
 }
 
 // couldMention is mayMention's test.

@@ -51,6 +51,15 @@ func (r *BoundaryReplay) StaleRestatement(o *Obligation, l *Ledger) (string, boo
 			return excerpt, true
 		}
 	case KindThreshold:
+		if f := r.context.folded; f != nil {
+			// only the limits that could be on its subject, in order
+			for at := range f.limitsFor(o.Threshold.Subject) {
+				if sameThresholdSubject(at.hit.t, *o.Threshold) && equivalentThreshold(at.hit.t, *o.Threshold) && !narrates(f.sentences[at.sentence].text) {
+					return f.sentences[at.sentence].text, true
+				}
+			}
+			return "", false
+		}
 		for _, s := range r.context.sentences {
 			for _, h := range findThresholds(s.text) {
 				if sameThresholdSubject(h.t, *o.Threshold) && equivalentThreshold(h.t, *o.Threshold) && !narrates(s.text) {

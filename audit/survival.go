@@ -174,7 +174,7 @@ func (pc *postContext) forceIn(obj *Object) (Force, string, bool) {
 	if !pc.folded.mayMention(obj) {
 		return ForceNone, "", false
 	}
-	return objectForceIn(pc.sentences, pc.folded.terms, obj)
+	return objectForceAt(pc.sentences, pc.folded.terms, pc.folded.mayMentionIn(obj), obj)
 }
 
 // sentenceWith is the first sentence of the summary that holds lit
@@ -487,14 +487,20 @@ func sameThresholdSubject(a, b Threshold) bool {
 	return false
 }
 
-func baseOf(unit string) string {
+// baseOf is the base unit a shown unit is compared in ("s" for "ms"), or
+// "" for a count.
+func baseOf(unit string) string { return baseOfUnit[unit] }
+
+// baseOfUnit is unitScale by the unit shown: every word of one shown unit
+// has the same base, and a walk of the table for each comparison was most
+// of the time a summary of thousands of limits took.
+var baseOfUnit = func() map[string]string {
+	m := map[string]string{}
 	for _, u := range unitScale {
-		if u.unit == unit {
-			return u.base
-		}
+		m[u.unit] = u.base
 	}
-	return ""
-}
+	return m
+}()
 
 // equivalentThreshold compares two limits as bounds: "fewer than 4
 // retries" is "at most 3", and for a measured quantity "under 30s" and

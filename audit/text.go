@@ -150,7 +150,6 @@ func words(s string) []word { return appendWords(nil, s) }
 // appendWords is words appending to out.
 func appendWords(out []word, s string) []word { return slices.AppendSeq(out, wordSeq(s)) }
 
-
 // wordSeq yields the words of s one by one, for a reader that needs no
 // list: a command can carry a megabyte of heredoc. ASCII, most of any
 // text, is judged by a table; other runes by isWordRune (FuzzAppendWords
