@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
 
 	"github.com/compaudit/compaudit/audit"
@@ -210,120 +209,26 @@ func (s *splicedArray) close(doc, empty any) error {
 	return err
 }
 
-// eachBatch is how many items one worker of encodeEach encodes at a time.
-const eachBatch = 16
-
-// encodeEach encodes the n items of a transcript's part on every core,
-// eachBatch to a worker, and hands emit each item's bytes in order. A long
-// session has thousands of findings, and encoding them one by one was the
-// last twentieth of its audit, on one core while the other waited. emit
-// is called on the caller's goroutine, and must not keep the bytes. The
-// batches encoded ahead of emit are bounded, so the output is still
-// written as it is made.
-func encodeEach(n int, encode func(b *bytes.Buffer, i int) error, emit func(item []byte) error) error {
-	return encodeEachOn(runtime.GOMAXPROCS(0), n, encode, emit)
-}
-
-// encodeEachOn is encodeEach on so many workers; one encodes in order on
-// the caller's goroutine.
-func encodeEachOn(workers, n int, encode func(b *bytes.Buffer, i int) error, emit func(item []byte) error) error {
-	if workers < 2 || n < 2*eachBatch {
-		var bt encodedBatch
-		for i := range n {
-			bt.encode(encode, i, i+1)
-			if err := bt.emit(emit); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	// The workers live as long as the part: encoding/json recurses deep,
-	// and a goroutine a batch grew a new stack for each. Batches and their
-	// buffers go round: free holds those emitted.
-	jobs := make(chan *encodedBatch, workers)
-	order := make(chan *encodedBatch, 2*workers)
-	free := make(chan *encodedBatch, 3*workers+1)
-	stop := make(chan struct{})
-	go func() {
-		defer close(order)
-		defer close(jobs)
-		for start := 0; start < n; start += eachBatch {
-			var bt *encodedBatch
-			select {
-			case bt = <-free:
-			default:
-				bt = &encodedBatch{}
-			}
-			bt.from, bt.to, bt.done = start, min(start+eachBatch, n), make(chan struct{})
-			select {
-			case order <- bt:
-			case <-stop:
-				return
-			}
-			jobs <- bt
-		}
-	}()
-	for range workers {
-		go func() {
-			for bt := range jobs {
-				bt.encode(encode, bt.from, bt.to)
-				close(bt.done)
-			}
-		}()
-	}
-	var err error
-	for bt := range order {
-		<-bt.done
-		if err != nil {
-			continue // the batches begun are waited for
-		}
-		if err = bt.emit(emit); err != nil {
-			close(stop)
-			continue
-		}
-		select {
-		case free <- bt:
-		default:
-		}
-	}
-	return err
-}
-
-// encodedBatch is items from to to encoded in buf, each ending at its end.
-type encodedBatch struct {
-	from, to int
-	buf      bytes.Buffer
-	ends     []int
-	err      error
-	done     chan struct{}
-}
-
-// encode encodes items from to to into the batch, afresh. A panic is an
-// error, not the end of the process: a worker has no caller to recover.
-func (bt *encodedBatch) encode(encode func(b *bytes.Buffer, i int) error, from, to int) {
-	bt.buf.Reset()
-	bt.ends, bt.err = bt.ends[:0], nil
+// encodeEach encodes the n items of a transcript's part one by one into
+// one buffer and hands emit each item's bytes in order, so the output is
+// written as it is made. emit must not keep the bytes. A panic of encode
+// is an error naming the item, not the end of the run.
+func encodeEach(n int, encode func(b *bytes.Buffer, i int) error, emit func(item []byte) error) (err error) {
+	var buf bytes.Buffer
+	i := 0
 	defer func() {
 		if r := recover(); r != nil {
-			bt.err = fmt.Errorf("encoding item %d: %v", from+len(bt.ends), r)
+			err = fmt.Errorf("encoding item %d: %v", i, r)
 		}
 	}()
-	for i := from; i < to; i++ {
-		if bt.err = encode(&bt.buf, i); bt.err != nil {
-			return
-		}
-		bt.ends = append(bt.ends, bt.buf.Len())
-	}
-}
-
-// emit hands emit the batch's items, and then its error, if any.
-func (bt *encodedBatch) emit(emit func(item []byte) error) error {
-	from := 0
-	for _, end := range bt.ends {
-		if err := emit(bt.buf.Bytes()[from:end]); err != nil {
+	for ; i < n; i++ {
+		buf.Reset()
+		if err := encode(&buf, i); err != nil {
 			return err
 		}
-		from = end
+		if err := emit(buf.Bytes()); err != nil {
+			return err
+		}
 	}
-	return bt.err
+	return nil
 }

@@ -434,92 +434,76 @@ func TestMarkdownKeepsWhatCanFit(t *testing.T) {
 	}
 }
 
-// TestEncodeEach: on any number of workers every item comes out once and
-// in order; an error of encode or emit ends it with that error, and a
-// panic of encode is an error; none leaves a goroutine behind.
+// TestEncodeEach: every item comes out once and in order; an error of
+// encode or emit ends it with that error, and a panic of encode is an
+// error.
 func TestEncodeEach(t *testing.T) {
 	item := func(b *bytes.Buffer, i int) error { fmt.Fprintf(b, "%d\n", i); return nil }
-	before := runtime.NumGoroutine()
-	for _, workers := range []int{1, 2, 3, 8} {
-		for _, n := range []int{0, 1, eachBatch, 2 * eachBatch, 2*eachBatch + 1, 1000} {
-			var got strings.Builder
-			if err := encodeEachOn(workers, n, item, func(b []byte) error { got.Write(b); return nil }); err != nil {
-				t.Fatal(err)
-			}
-			var want strings.Builder
-			for i := range n {
-				fmt.Fprintf(&want, "%d\n", i)
-			}
-			if got.String() != want.String() {
-				t.Fatalf("%d workers, %d items: %s", workers, n, firstDifference(got.String(), want.String()))
-			}
+	for _, n := range []int{0, 1, 16, 1000} {
+		var got strings.Builder
+		if err := encodeEach(n, item, func(b []byte) error { got.Write(b); return nil }); err != nil {
+			t.Fatal(err)
 		}
-		bad := errors.New("bad item")
-		for name, run := range map[string]func() error{
-			"encode": func() error {
-				return encodeEachOn(workers, 1000, func(b *bytes.Buffer, i int) error {
-					if i == 517 {
-						return bad
-					}
-					return item(b, i)
-				}, func([]byte) error { return nil })
-			},
-			"emit": func() error {
-				k := 0
-				return encodeEachOn(workers, 1000, item, func([]byte) error {
-					if k++; k == 517 {
-						return bad
-					}
-					return nil
-				})
-			},
-		} {
-			if err := run(); !errors.Is(err, bad) {
-				t.Errorf("%d workers, an error in %s: got %v", workers, name, err)
-			}
+		var want strings.Builder
+		for i := range n {
+			fmt.Fprintf(&want, "%d\n", i)
 		}
-		err := encodeEachOn(workers, 1000, func(b *bytes.Buffer, i int) error {
-			if i == 517 {
-				panic("a bug")
-			}
-			return item(b, i)
-		}, func([]byte) error { return nil })
-		if err == nil || !strings.Contains(err.Error(), "a bug") {
-			t.Errorf("%d workers, a panic in encode: got %v", workers, err)
+		if got.String() != want.String() {
+			t.Fatalf("%d items: %s", n, firstDifference(got.String(), want.String()))
 		}
 	}
-	for range 100 {
-		if runtime.NumGoroutine() <= before {
-			return
+	bad := errors.New("bad item")
+	for name, run := range map[string]func() error{
+		"encode": func() error {
+			return encodeEach(1000, func(b *bytes.Buffer, i int) error {
+				if i == 517 {
+					return bad
+				}
+				return item(b, i)
+			}, func([]byte) error { return nil })
+		},
+		"emit": func() error {
+			k := 0
+			return encodeEach(1000, item, func([]byte) error {
+				if k++; k == 517 {
+					return bad
+				}
+				return nil
+			})
+		},
+	} {
+		if err := run(); !errors.Is(err, bad) {
+			t.Errorf("an error in %s: got %v", name, err)
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
-	t.Errorf("%d goroutines before, %d after", before, runtime.NumGoroutine())
+	err := encodeEach(1000, func(b *bytes.Buffer, i int) error {
+		if i == 517 {
+			panic("a bug")
+		}
+		return item(b, i)
+	}, func([]byte) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "item 517: a bug") {
+		t.Errorf("a panic in encode: got %v", err)
+	}
 }
 
-// BenchmarkNDJSON times the findings' lines encoded on one worker and on
-// every core, side by side: a long session's thousands of findings were
-// the end of its audit, on one core.
+// BenchmarkNDJSON times the findings' lines encoded.
 func BenchmarkNDJSON(b *testing.B) {
 	r := auditInputs(b, goldenInputs...)[0]
 	var fs []audit.Finding
 	for len(fs) < 4000 {
 		fs = append(fs, r.Findings...)
 	}
-	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
-		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
-			var size int64
-			for b.Loop() {
-				size = 0
-				err := encodeEachOn(workers, len(fs), func(line *bytes.Buffer, i int) error { return encodeJSON(line, &fs[i], false) },
-					func(line []byte) error { size += int64(len(line)); return nil })
-				if err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.SetBytes(size)
-		})
+	var size int64
+	for b.Loop() {
+		size = 0
+		err := encodeEach(len(fs), func(line *bytes.Buffer, i int) error { return encodeJSON(line, &fs[i], false) },
+			func(line []byte) error { size += int64(len(line)); return nil })
+		if err != nil {
+			b.Fatal(err)
+		}
 	}
+	b.SetBytes(size)
 }
 
 // BenchmarkNDJSONStream is the ndjson of 4,000 findings written a piece at
