@@ -180,19 +180,20 @@ func (l *Ledger) message(ev *parse.Event, p *prepared) []*Obligation {
 	}
 	switch {
 	case src.Instructive():
-		sents := sentences(ev.Text)
+		sents := &sentenceCursor{text: ev.Text}
 		for _, h := range l.literals(ev.Text) {
 			if full(h.start) {
 				break
 			}
 			o := literalObligation(h, ev.Text)
-			if s, ok := sentenceAt(sents, h.start); ok {
+			if s, ok := sents.holding(h.start); ok {
 				o.Sentence = s.around(h.start-s.start, h.end-s.start)
 			}
 			put(o)
 		}
-		for _, s := range sents {
-			if full(s.start) {
+		for i := 0; ; i++ {
+			s, ok := sents.at(i)
+			if !ok || full(s.start) {
 				break
 			}
 			if r, ok := findRetraction(s.text); ok {
@@ -280,16 +281,6 @@ func assistantClaims(text string) []sentenceClaims {
 		}
 	}
 	return out
-}
-
-// sentenceAt returns the sentence holding a byte offset.
-func sentenceAt(sents []sentence, at int) (sentence, bool) {
-	for _, s := range sents {
-		if at >= s.start && at < s.start+len(s.text) {
-			return s, true
-		}
-	}
-	return sentence{}, false
 }
 
 // leadVerbs come before a limit's subject without being part of it.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"iter"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -64,42 +65,103 @@ func stretch(t string, start, end int) (lo, hi int) {
 // sentences splits text at sentence ends, line breaks and semicolons, and
 // leaves fenced code blocks out: code is not an instruction in prose.
 func sentences(text string) []sentence {
-	var out []sentence
-	inFence := false
-	lineStart := 0
-	for lineStart <= len(text) {
-		end := strings.IndexByte(text[lineStart:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += lineStart
-		}
-		line := text[lineStart:end]
-		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "```") {
-			inFence = !inFence
-		} else if !inFence && trimmed != "" {
-			out = splitLine(line, lineStart, out)
-		}
-		if end == len(text) {
-			break
-		}
-		lineStart = end + 1
+	c := sentenceCursor{text: text}
+	for c.more() {
 	}
-	return out
+	return c.list
 }
 
-// splitLine cuts one line at ". ", "! ", "? " and "; " when what follows
-// starts a new sentence. A dot inside a token (file.go, v1.2, s3://a.b/)
-// does not end a sentence.
-func splitLine(line string, base int, out []sentence) []sentence {
-	start := 0
-	for i := 0; i < len(line); i++ {
-		c := line[i]
+// sentenceCursor splits a text into sentences only as far as they are
+// read: a pasted document's million sentences are not listed when its
+// tagging stops at MaxMessageObligations.
+type sentenceCursor struct {
+	text      string
+	lineStart int // of the next line to split
+	inFence   bool
+	done      bool         // every line taken
+	line      lineSplitter // the line being split, when split is set
+	split     bool
+	list      []sentence // so far, in order
+}
+
+// more lists the next sentence, and reports whether there was one.
+func (c *sentenceCursor) more() bool {
+	for {
+		if c.split {
+			if s, ok := c.line.next(); ok {
+				c.list = append(c.list, s)
+				return true
+			}
+			c.split = false
+		}
+		if c.done {
+			return false
+		}
+		end := strings.IndexByte(c.text[c.lineStart:], '\n')
+		if end < 0 {
+			end = len(c.text)
+		} else {
+			end += c.lineStart
+		}
+		line := c.text[c.lineStart:end]
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, "```") {
+			c.inFence = !c.inFence
+		} else if !c.inFence && trimmed != "" {
+			c.line, c.split = lineSplitter{line: line, base: c.lineStart}, true
+		}
+		if end == len(c.text) {
+			c.done = true
+		}
+		c.lineStart = end + 1
+	}
+}
+
+// at is the i-th sentence, if the text has that many.
+func (c *sentenceCursor) at(i int) (sentence, bool) {
+	for i >= len(c.list) {
+		if !c.more() {
+			return sentence{}, false
+		}
+	}
+	return c.list[i], true
+}
+
+// holding is the sentence that holds the byte at offset at, if one does:
+// sentences come in order, so once one starts past at, every one that
+// could hold it is listed.
+func (c *sentenceCursor) holding(at int) (sentence, bool) {
+	for len(c.list) == 0 || c.list[len(c.list)-1].start <= at {
+		if !c.more() {
+			break
+		}
+	}
+	k := sort.Search(len(c.list), func(j int) bool { return c.list[j].start > at }) - 1
+	if k >= 0 && at < c.list[k].start+len(c.list[k].text) {
+		return c.list[k], true
+	}
+	return sentence{}, false
+}
+
+// lineSplitter cuts one line, a sentence at a time, at ". ", "! ", "? "
+// and "; " when what follows starts a new sentence. A dot inside a token
+// (file.go, v1.2, s3://a.b/) does not end a sentence.
+type lineSplitter struct {
+	line     string
+	base     int // the line's offset in the text
+	i, start int
+	ended    bool // the line's last sentence was handed out
+}
+
+// next is the line's next sentence, or false at its end.
+func (sp *lineSplitter) next() (sentence, bool) {
+	line := sp.line
+	for ; sp.i < len(line); sp.i++ {
+		c := line[sp.i]
 		if c != '.' && c != '!' && c != '?' && c != ';' {
 			continue
 		}
-		next := i + 1
+		next := sp.i + 1
 		// closing marks may follow the stop: "this.**", "done.)"
 		for next < len(line) && strings.IndexByte("*_`)\"'", line[next]) >= 0 {
 			next++
@@ -107,18 +169,23 @@ func splitLine(line string, base int, out []sentence) []sentence {
 		if next < len(line) && line[next] != ' ' && line[next] != '\t' {
 			continue
 		}
-		if c == '.' && isAbbrevEnd(line[start:i]) {
+		if c == '.' && isAbbrevEnd(line[sp.start:sp.i]) {
 			continue
 		}
-		if s := strings.TrimSpace(line[start:next]); s != "" {
-			out = append(out, sentence{text: s, start: base + start + leadingSpace(line[start:])})
+		from := sp.start
+		sp.start = next
+		if s := strings.TrimSpace(line[from:next]); s != "" {
+			sp.i++
+			return sentence{text: s, start: sp.base + from + leadingSpace(line[from:])}, true
 		}
-		start = next
 	}
-	if s := strings.TrimSpace(line[start:]); s != "" {
-		out = append(out, sentence{text: s, start: base + start + leadingSpace(line[start:])})
+	if !sp.ended {
+		sp.ended = true
+		if s := strings.TrimSpace(line[sp.start:]); s != "" {
+			return sentence{text: s, start: sp.base + sp.start + leadingSpace(line[sp.start:])}, true
+		}
 	}
-	return out
+	return sentence{}, false
 }
 
 func leadingSpace(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }

@@ -167,7 +167,7 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 // readLines detects the format, then decodes every line.
 func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileResult) error {
 	type held struct {
-		line     []byte
+		line     string // its own copy, read from when the format is known
 		num      int
 		off      int64
 		last     bool
@@ -183,7 +183,7 @@ func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileRes
 		s.format = format
 		dec = newDecoder(format, s)
 		for _, h := range pending {
-			s.apply(dec, s.prepareRead(dec, string(h.line), h.last, h.overLong, lineOwned, nil), h.num, h.off)
+			s.apply(dec, s.prepareRead(dec, h.line, h.last, h.overLong, lineOwned, nil), h.num, h.off)
 		}
 		pending = nil
 	}
@@ -221,8 +221,11 @@ func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileRes
 			s.apply(dec, s.prepareRead(dec, string(line), last, lr.overLong, lineOwned, nil), num, off)
 			continue
 		}
-		pending = append(pending, held{bytes.Clone(line), num, off, last, lr.overLong})
-		if rec, ok := parseRecord(string(line)); ok && !lr.overLong {
+		// one copy is held, classified and, once the format is known, read:
+		// the first record can be a 60 MB message
+		own := string(line)
+		pending = append(pending, held{own, num, off, last, lr.overLong})
+		if rec, ok := parseRecord(own); ok && !lr.overLong {
 			if f := classify(rec); f != "" {
 				format = f
 				start()
