@@ -17,16 +17,22 @@
 #   - when ../shared/corpus is there, its real Claude Code sessions repeated
 #     to ~100 MB, each copy's uuids made its own (the corpus itself is only
 #     read; the file is written in WORKDIR).
-# Then it times, alternating the two, best of RUNS each:
+# Then it times, alternating the three, best of RUNS each:
 #   compaudit audit --format ndjson big.jsonl      against
-#   jq -c 'select(.type=="user")' big.jsonl
-# and prints the ratio of the best runs (and of the medians), compaudit's
-# MB/s and peak RSS, the peak RSS on 1 GB, the same comparison on the Codex
-# rollout, on the real sessions and on the multi-agent run, and the folder
-# audited with 1 and with 2 workers (--jobs).
+#   jq -c 'select(.type=="user")' big.jsonl        and
+#   scripts/floor big.jsonl (every line through gjson, its text taken out)
+# and prints each one's MB/s, the ratios of the best runs (and of the
+# medians), compaudit's peak RSS, the peak RSS on 1 GB, the comparison
+# with jq on the Codex rollout, on the real sessions and on the
+# multi-agent run, and the folder audited with 1 and with 2 workers.
+#
+# Last, the growth sweep (scripts/sweep): time and peak RSS for 100 to
+# 100,000 obligations in play, for 1 to 5,000 compactions in a 20 MB
+# session, and for one message of 1 to 64 MB of distinct limits, each
+# point with its growth over the point before. SWEEP=0 skips it.
 #
 # Needs: go, jq, GNU time (/usr/bin/time; Debian package "time").
-# WORKDIR defaults to a fresh temporary folder; it needs ~1.8 GB of disk.
+# WORKDIR defaults to a fresh temporary folder; it needs ~2 GB of disk.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,6 +48,8 @@ echo "== building"
 # static, without cgo
 CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$work/compaudit" .
 go build -o "$work/gentranscript" ./scripts/gentranscript
+go build -o "$work/floor" ./scripts/floor
+go build -o "$work/sweep" ./scripts/sweep
 ca="$work/compaudit"
 
 echo "== generating transcripts in $work"
@@ -103,6 +111,27 @@ versus() {
   }'
 }
 
+# throughput FILE — compaudit, jq and the gjson floor on one file,
+# alternated, best of RUNS each: MB/s and the ratios.
+throughput() {
+  local file=$1 mb
+  mb=$(awk -v b="$(wc -c <"$file")" 'BEGIN { printf "%.1f", b / 1048576 }')
+  echo "== throughput on the $mb MB session: compaudit, jq and the gjson floor, alternating, best of $RUNS"
+  : >"$work/t.ca"; : >"$work/t.jq"; : >"$work/t.floor"
+  for _ in $(seq "$RUNS"); do
+    seconds "$ca" audit --format ndjson "$file" >>"$work/t.ca"; echo >>"$work/t.ca"
+    seconds jq -c 'select(.type=="user")' "$file" >>"$work/t.jq"; echo >>"$work/t.jq"
+    seconds "$work/floor" "$file" >>"$work/t.floor"; echo >>"$work/t.floor"
+  done
+  awk -v m="$mb" -v c="$(best <"$work/t.ca")" -v j="$(best <"$work/t.jq")" -v f="$(best <"$work/t.floor")" \
+    -v cm="$(median <"$work/t.ca")" -v jm="$(median <"$work/t.jq")" -v fm="$(median <"$work/t.floor")" 'BEGIN {
+    printf "compaudit %.0f MB/s, jq %.0f MB/s, gjson floor %.0f MB/s\n", m / c, m / j, m / f
+    printf "compaudit / jq: %.1fx (target >= 5x; medians %.1fx)\n", j / c, jm / cm
+    printf "compaudit / floor: %.0f%% (target >= 40%%; medians %.0f%%)\n", 100 * f / c, 100 * fm / cm
+  }'
+}
+
+throughput "$work/big.jsonl"
 versus "$work/big.jsonl" "Claude Code session"
 
 echo "== 1 GB transcript: peak memory"
@@ -152,3 +181,47 @@ j2=$(best <"$work/j2.times")
 awk -v a="$j1" -v b="$j2" -v m="$folder_mb" 'BEGIN {
   printf "%d MB in 1,000 files: 1 worker %.2f s, 2 workers %.2f s: speed-up %.2fx\n", m, a, b, a / b
 }'
+
+[ "${SWEEP:-1}" = 0 ] && exit 0
+
+# point LABEL FILE — one sweep point: seconds (best of RUNS) and peak RSS,
+# with the growth over the previous point of the same curve and over its
+# first point.
+prev_s="" prev_kb="" first_s=""
+point() {
+  local label=$1 file=$2 s kb
+  : >"$work/p.times"
+  for _ in $(seq "$RUNS"); do
+    seconds "$ca" audit --format ndjson "$file" >>"$work/p.times"; echo >>"$work/p.times"
+  done
+  s=$(best <"$work/p.times")
+  kb=$(peak "$ca" audit --format ndjson "$file")
+  [ -n "$prev_s" ] || first_s=$s
+  awk -v l="$label" -v s="$s" -v kb="$kb" -v ps="$prev_s" -v pk="$prev_kb" -v fs="$first_s" 'BEGIN {
+    printf "  %-34s %7.2f s %6.0f MB", l, s, kb / 1024
+    if (ps != "") printf "   x%.1f time, x%.1f memory over the point before; x%.1f time over the first", s / (ps > 0.005 ? ps : 0.005), kb / pk, s / (fs > 0.005 ? fs : 0.005)
+    printf "\n"
+  }'
+  prev_s=$s prev_kb=$kb
+}
+
+echo "== growth: obligations in play (targets: 100,000 under 10 s and 200 MB)"
+prev_s="" prev_kb=""
+for n in 100 1000 10000 100000; do
+  [ -s "$work/ob$n.jsonl" ] || "$work/sweep" -kind obligations -n "$n" -o "$work/ob$n.jsonl"
+  point "$n obligations" "$work/ob$n.jsonl"
+done
+
+echo "== growth: compactions in a 20 MB session (target: 5,000 under 2x the time of 1)"
+prev_s="" prev_kb=""
+for n in 1 10 100 1000 5000; do
+  [ -s "$work/bd$n.jsonl" ] || "$work/sweep" -kind boundaries -n "$n" -size 20MB -o "$work/bd$n.jsonl"
+  point "$n compactions" "$work/bd$n.jsonl"
+done
+
+echo "== growth: one message of distinct limits (target: 64 MB under 10 s, peak under 4x the record + 100 MB)"
+prev_s="" prev_kb=""
+for mb in 1 4 16 64; do
+  [ -s "$work/msg$mb.jsonl" ] || "$work/sweep" -kind message -size "${mb}MB" -o "$work/msg$mb.jsonl"
+  point "a $mb MB message (limit $((4 * mb + 100)) MB)" "$work/msg$mb.jsonl"
+done

@@ -12,7 +12,9 @@
 //	                               limits ("Job 7 must retry at most 10
 //	                               times."), then a compaction and a call
 //
-// The output goes to -o, or stdout.
+// Sizes are decimal (1MB is 10^6 bytes), so a 64MB message stays under the
+// readers' bound of 64 MiB for one record's line. The output goes to -o,
+// or stdout.
 package main
 
 import (
@@ -193,9 +195,9 @@ func parseSize(v string) (int64, error) {
 	mult := int64(1)
 	switch {
 	case strings.HasSuffix(v, "KB"):
-		mult, v = 1<<10, strings.TrimSuffix(v, "KB")
+		mult, v = 1e3, strings.TrimSuffix(v, "KB")
 	case strings.HasSuffix(v, "MB"):
-		mult, v = 1<<20, strings.TrimSuffix(v, "MB")
+		mult, v = 1e6, strings.TrimSuffix(v, "MB")
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {
