@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/parse"
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -15,7 +16,7 @@ func Stated(o *Obligation) Step {
 		text = o.Span.Text
 	}
 	return Step{Kind: "stated", File: o.Origin.File, Line: o.Origin.Line, Turn: o.Origin.Turn,
-		Role: o.Origin.Source.String(), Text: clip(text, 300)}
+		Role: o.Origin.Source.String(), Text: lex.Clip(text, 300)}
 }
 
 // ErrorLine picks the line of a tool's output that says what failed.
@@ -27,14 +28,14 @@ func ErrorLine(text string) string {
 			continue
 		}
 		last = t
-		low := foldLower(t)
+		low := lex.FoldLower(t)
 		for _, w := range []string{"error", "fatal", "failed", "exception", "denied", "not found", "no such", "does not exist"} {
 			if strings.Contains(low, w) {
-				return clip(t, 200)
+				return lex.Clip(t, 200)
 			}
 		}
 	}
-	return clip(last, 200)
+	return lex.Clip(last, 200)
 }
 
 // AtBoundary is what a boundary did to an obligation.
@@ -44,7 +45,7 @@ func AtBoundary(r *BoundaryReplay, s *Survival) Step {
 		detail += ": " + s.Detail
 	}
 	return Step{Kind: "boundary", File: r.File, Line: r.Line, Turn: r.Turn, Boundary: r.Index,
-		Text: clip(s.Excerpt, 300), Detail: detail}
+		Text: lex.Clip(s.Excerpt, 300), Detail: detail}
 }
 
 // AtEvent is a later turn in a chain.
@@ -54,7 +55,7 @@ func AtEvent(kind string, ev *WindowEvent, detail string) Step {
 }
 
 // eventExcerpt is what a chain quotes of an event.
-func eventExcerpt(ev *WindowEvent) string { return clip(EventText(ev), 300) }
+func eventExcerpt(ev *WindowEvent) string { return lex.Clip(EventText(ev), 300) }
 
 // EventText is what an event says: a call's command or arguments, or its
 // text.

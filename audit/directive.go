@@ -2,6 +2,8 @@ package audit
 
 import (
 	"strings"
+
+	"github.com/compaudit/compaudit/audit/lex"
 )
 
 // directive is a prohibition, requirement, retraction or commitment found
@@ -21,26 +23,26 @@ type directive struct {
 
 // subjectPronouns start statements, not instructions: "I never saw",
 // "it doesn't work".
-var subjectPronouns = toSet(`i we they he she it that this these those which who what there i've we've it's that's
+var subjectPronouns = lex.ToSet(`i we they he she it that this these those which who what there i've we've it's that's
 has have had was were is are been`)
 
 // imperativeLead may stand before an imperative cue: "please never",
 // "and don't", "so never".
-var imperativeLead = toSet(`please and but so also just then always you remember important note again
+var imperativeLead = lex.ToSet(`please and but so also just then always you remember important note again
 rule rules crucially critically also, — - *`)
 
 // notProhibition follows "don't" in sentences that forbid nothing.
-var notProhibition = toSet(`worry hesitate need have know think see understand mind care recall remember
+var notProhibition = lex.ToSet(`worry hesitate need have know think see understand mind care recall remember
 want wish expect believe seem appear get matter bother`)
 
 // noExclusions follow a clause-initial "no" that is not a ban.
-var noExclusions = toSet(`problem problems worries worry idea need longer more less fewer thanks thank way matter one doubt
+var noExclusions = lex.ToSet(`problem problems worries worry idea need longer more less fewer thanks thank way matter one doubt
 change changes issue issues error errors result results output luck wait rush pressure hurry
 test tests failure failures warning warnings difference match matches data file files response
 reply answer action`)
 
 // descriptiveVerbs make "no X was found" a report, not a ban.
-var descriptiveVerbs = toSet(`is are was were found failed passed appears appeared seems seemed exists existed
+var descriptiveVerbs = lex.ToSet(`is are was were found failed passed appears appeared seems seemed exists existed
 remain remains remained left happened occurred`)
 
 // forbidTail are predicates that forbid what precedes them.
@@ -65,9 +67,9 @@ func objectAt(s string, i int) (string, int) {
 	for i < len(s) && (s[i] == ' ' || s[i] == ',') {
 		i++
 	}
-	rest := nearAfter(s[i:])
+	rest := lex.NearAfter(s[i:])
 	end := len(rest)
-	lower := foldLower(rest)
+	lower := lex.FoldLower(rest)
 	for _, e := range objectEnds {
 		if k := strings.Index(lower, e); k >= 0 && k < end {
 			end = k
@@ -83,23 +85,23 @@ func findDirectives(s string) []directive {
 	if strings.HasSuffix(strings.TrimSpace(s), "?") {
 		return nil // a question binds nothing
 	}
-	ws := words(s)
+	ws := lex.Words(s)
 	var out []directive
 	lead := func(i int) bool { // may word i open an imperative?
 		if i == 0 {
 			return true
 		}
-		p := plainWord(ws[i-1].w)
+		p := lex.PlainWord(ws[i-1].W)
 		if imperativeLead[p] {
 			return true
 		}
 		// a clause break right before the cue: "…s3://x/, never prod"
-		between := s[ws[i-1].end:ws[i].start]
+		between := s[ws[i-1].End:ws[i].Start]
 		return strings.ContainsAny(between, ",;:—-")
 	}
 	next := func(i int) string {
 		if i+1 < len(ws) {
-			return plainWord(ws[i+1].w)
+			return lex.PlainWord(ws[i+1].W)
 		}
 		return ""
 	}
@@ -107,7 +109,7 @@ func findDirectives(s string) []directive {
 	// longest cue it may start; lowering the rest of the sentence at each
 	// such word was quadratic in a long one
 	cueAt := func(i int) string {
-		return foldLower(s[ws[i].start:min(len(s), ws[i].start+maxCue)])
+		return lex.FoldLower(s[ws[i].Start:min(len(s), ws[i].Start+maxCue)])
 	}
 	var objStarts map[int]bool // the objects found, by where they start
 	add := func(d directive) {
@@ -121,21 +123,21 @@ func findDirectives(s string) []directive {
 		out = append(out, d)
 	}
 	for i := 0; i < len(ws); i++ {
-		w := plainWord(ws[i].w)
+		w := lex.PlainWord(ws[i].W)
 		switch w {
 		case "never":
 			if next(i) == "mind" || next(i) == "again" && i+2 >= len(ws) {
 				continue
 			}
-			if i > 0 && subjectPronouns[plainWord(ws[i-1].w)] && !lead(i) {
+			if i > 0 && subjectPronouns[lex.PlainWord(ws[i-1].W)] && !lead(i) {
 				continue
 			}
 			j := i
 			if next(i) == "ever" {
 				j++
 			}
-			obj, at := objectAt(s, ws[j].end)
-			add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+			obj, at := objectAt(s, ws[j].End)
+			add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
 		case "don't", "dont", "do":
 			j := i
 			if w == "do" {
@@ -146,13 +148,13 @@ func findDirectives(s string) []directive {
 			}
 			if !lead(i) {
 				// "I don't want you to touch prod" is a ban in the user's voice.
-				if i > 0 && plainWord(ws[i-1].w) == "i" && next(j) == "want" {
+				if i > 0 && lex.PlainWord(ws[i-1].W) == "i" && next(j) == "want" {
 					k := j + 1
-					if k+2 < len(ws) && plainWord(ws[k+1].w) == "you" && plainWord(ws[k+2].w) == "to" {
+					if k+2 < len(ws) && lex.PlainWord(ws[k+1].W) == "you" && lex.PlainWord(ws[k+2].W) == "to" {
 						k += 2
 					}
-					obj, at := objectAt(s, ws[k].end)
-					add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i-1].start, object: obj, objStart: at, end: at + len(obj)})
+					obj, at := objectAt(s, ws[k].End)
+					add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i-1].Start, object: obj, objStart: at, end: at + len(obj)})
 				}
 				continue
 			}
@@ -162,8 +164,8 @@ func findDirectives(s string) []directive {
 				if next(k) == "to" {
 					k++
 				}
-				obj, at := objectAt(s, ws[k].end)
-				add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+				obj, at := objectAt(s, ws[k].End)
+				add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
 				continue
 			}
 			if notProhibition[nw] || nw == "" {
@@ -172,8 +174,8 @@ func findDirectives(s string) []directive {
 			if nw == "ever" {
 				j++
 			}
-			obj, at := objectAt(s, ws[j].end)
-			add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+			obj, at := objectAt(s, ws[j].End)
+			add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
 		case "must", "should", "shall", "may", "cannot", "can't", "can", "will", "won't", "mustn't", "shouldn't":
 			neg := w == "mustn't" || w == "shouldn't" || w == "cannot" || w == "can't" || w == "won't"
 			j := i
@@ -185,7 +187,7 @@ func findDirectives(s string) []directive {
 			}
 			modalStrong := w == "must" || w == "mustn't" || w == "shall"
 			subj := subjectBefore(s, ws, i)
-			lsubj := foldLower(subj)
+			lsubj := lex.FoldLower(subj)
 			youSubject := lsubj == "you" || strings.HasSuffix(lsubj, " you")
 			if neg {
 				if !(modalStrong || w == "should" || w == "shouldn't" || youSubject) {
@@ -213,11 +215,11 @@ func findDirectives(s string) []directive {
 		case "under":
 			if strings.HasPrefix(cueAt(i), "under no circumstances") && i+2 < len(ws) {
 				k := i + 2
-				if next(k) == "should" && k+2 < len(ws) && plainWord(ws[k+2].w) == "you" {
+				if next(k) == "should" && k+2 < len(ws) && lex.PlainWord(ws[k+2].W) == "you" {
 					k += 2
 				}
-				obj, at := objectAt(s, ws[k].end)
-				add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+				obj, at := objectAt(s, ws[k].End)
+				add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
 			}
 		case "no":
 			if !lead(i) || i+1 >= len(ws) || noExclusions[next(i)] || next(i) == "" {
@@ -227,25 +229,25 @@ func findDirectives(s string) []directive {
 				strings.HasPrefix(cueAt(i), "no fewer than") {
 				continue // a threshold
 			}
-			obj, at := objectAt(s, ws[i].end)
+			obj, at := objectAt(s, ws[i].End)
 			if hasDescriptiveVerb(obj) {
 				continue
 			}
-			add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+			add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
 		case "stay", "keep", "refrain":
 			lower := cueAt(i)
 			for _, cue := range []string{"stay away from ", "keep away from ", "keep out of ", "stay out of ", "refrain from "} {
 				if strings.HasPrefix(lower, cue) && lead(i) {
-					obj, at := objectAt(s, ws[i].start+len(cue))
-					add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+					obj, at := objectAt(s, ws[i].Start+len(cue))
+					add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
 				}
 			}
 		case "always":
-			if !lead(i) && !(i > 0 && plainWord(ws[i-1].w) == "should") {
+			if !lead(i) && !(i > 0 && lex.PlainWord(ws[i-1].W) == "should") {
 				continue
 			}
-			obj, at := objectAt(s, ws[i].end)
-			add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+			obj, at := objectAt(s, ws[i].End)
+			add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
 		case "only":
 			if !lead(i) {
 				continue
@@ -253,36 +255,36 @@ func findDirectives(s string) []directive {
 			if _, isNum := parseNumber(next(i)); isNum {
 				continue // "only 3 tests failed" counts, it does not require
 			}
-			obj, at := objectAt(s, ws[i].end)
+			obj, at := objectAt(s, ws[i].End)
 			if hasDescriptiveVerb(obj) {
 				continue
 			}
-			add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+			add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
 		case "use":
-			if !lead(i) || next(i) == "of" || i > 0 && plainWord(ws[i-1].w) == "you" && i > 1 && subjectPronouns[plainWord(ws[i-2].w)] {
+			if !lead(i) || next(i) == "of" || i > 0 && lex.PlainWord(ws[i-1].W) == "you" && i > 1 && subjectPronouns[lex.PlainWord(ws[i-2].W)] {
 				continue
 			}
-			obj, at := objectAt(s, ws[i].end)
-			add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+			obj, at := objectAt(s, ws[i].End)
+			add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
 		case "make", "be", "ensure", "remember":
 			lower := cueAt(i)
 			for _, cue := range []string{"make sure to ", "make sure that ", "make sure ", "be sure to ", "ensure that ", "ensure ", "remember to "} {
 				if strings.HasPrefix(lower, cue) && lead(i) {
-					obj, at := objectAt(s, ws[i].start+len(cue))
-					add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)})
+					obj, at := objectAt(s, ws[i].Start+len(cue))
+					add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
 					break
 				}
 			}
 		}
 	}
-	lower := foldLower(s)
+	lower := lex.FoldLower(s)
 	for _, tail := range forbidTail {
 		k := strings.Index(lower, " "+tail)
 		if k < 0 {
 			continue
 		}
 		// the object runs from the clause start to the predicate
-		near, off := nearBefore(s[:k])
+		near, off := lex.NearBefore(s[:k])
 		begin := off + strings.LastIndexAny(near, ",;:") + 1
 		obj := strings.TrimSpace(s[begin:k])
 		obj = strings.TrimPrefix(strings.TrimPrefix(obj, "and "), "but ")
@@ -298,11 +300,11 @@ func findDirectives(s string) []directive {
 // modalDirective builds "X must (not) Y": when X is not the agent, it is
 // part of what is required or forbidden ("migrations must not run on
 // prod"), and the span runs from X to the end of Y.
-func modalDirective(s string, ws []word, i, j int, subj string, youSubject bool, kind Kind, pol Polarity) directive {
-	obj, at := objectAt(s, ws[j].end)
-	d := directive{kind: kind, polarity: pol, start: ws[i].start, object: obj, objStart: at, end: at + len(obj)}
+func modalDirective(s string, ws []lex.Word, i, j int, subj string, youSubject bool, kind Kind, pol Polarity) directive {
+	obj, at := objectAt(s, ws[j].End)
+	d := directive{kind: kind, polarity: pol, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)}
 	if subj != "" && !youSubject && !isAgentSubject(subj) {
-		if k := strings.LastIndex(s[:ws[i].start], subj); k >= 0 {
+		if k := strings.LastIndex(s[:ws[i].Start], subj); k >= 0 {
 			d.start, d.objStart = k, k
 			d.object = strings.TrimSpace(subj + " " + obj)
 		}
@@ -314,12 +316,12 @@ func modalDirective(s string, ws []word, i, j int, subj string, youSubject bool,
 // written, at most maxObject bytes of them: a list with no clause break
 // before its "must not" is no subject, and reading all of it for each of
 // its modals was quadratic.
-func subjectBefore(s string, ws []word, i int) string {
-	near, off := nearBefore(s[:ws[i].start])
+func subjectBefore(s string, ws []lex.Word, i int) string {
+	near, off := lex.NearBefore(s[:ws[i].Start])
 	begin := off + strings.LastIndexAny(near, ",;:") + 1
-	subj := strings.TrimSpace(s[begin:ws[i].start])
+	subj := strings.TrimSpace(s[begin:ws[i].Start])
 	for _, p := range []string{"and ", "but ", "so ", "also ", "please "} {
-		if strings.HasPrefix(foldLower(subj), p) {
+		if strings.HasPrefix(lex.FoldLower(subj), p) {
 			subj = subj[len(p):]
 		}
 	}
@@ -327,14 +329,14 @@ func subjectBefore(s string, ws []word, i int) string {
 }
 
 func isPronounSubject(subj string) bool {
-	f := strings.Fields(foldLower(subj))
+	f := strings.Fields(lex.FoldLower(subj))
 	return len(f) > 0 && subjectPronouns[f[len(f)-1]]
 }
 
 // isAgentSubject names the agent itself: "the agent must not", "Claude
 // should never".
 func isAgentSubject(subj string) bool {
-	switch foldLower(subj) {
+	switch lex.FoldLower(subj) {
 	case "you", "the agent", "the assistant", "claude", "codex", "the model", "agents", "the ai":
 		return true
 	}
@@ -342,8 +344,8 @@ func isAgentSubject(subj string) bool {
 }
 
 func hasDescriptiveVerb(obj string) bool {
-	for _, w := range words(obj) {
-		if descriptiveVerbs[plainWord(w.w)] {
+	for _, w := range lex.Words(obj) {
+		if descriptiveVerbs[lex.PlainWord(w.W)] {
 			return true
 		}
 	}
@@ -365,7 +367,7 @@ var ruleNouns = []string{" rule", " constraint", " restriction", " requirement",
 
 // findRetraction reads a retraction or supersession from one sentence.
 func findRetraction(s string) (directive, bool) {
-	lower := foldLower(s)
+	lower := lex.FoldLower(s)
 	trimmed := strings.TrimSpace(lower)
 	if strings.HasPrefix(trimmed, "scratch that") || strings.HasPrefix(trimmed, "never mind") && len(trimmed) < 14 {
 		return directive{kind: KindRetraction, retracts: "the previous instruction", start: 0, end: len(s)}, true
@@ -374,7 +376,7 @@ func findRetraction(s string) (directive, bool) {
 	if k := strings.Index(lower, " instead of "); k >= 0 {
 		old, _ := objectAt(s, k+len(" instead of "))
 		newPart := s[:k]
-		if u := strings.LastIndex(foldLower(newPart), "use "); u >= 0 {
+		if u := strings.LastIndex(lex.FoldLower(newPart), "use "); u >= 0 {
 			newPart = newPart[u+4:]
 		}
 		if strings.HasPrefix(trimmed, "instead of ") {
@@ -389,7 +391,7 @@ func findRetraction(s string) (directive, bool) {
 	}
 	if k := strings.Index(lower, " instead"); k >= 0 && (strings.HasSuffix(strings.TrimRight(lower, ".! "), " instead") || strings.Contains(lower, " instead,")) {
 		newPart := s[:k]
-		if u := strings.LastIndex(foldLower(newPart), "use "); u >= 0 {
+		if u := strings.LastIndex(lex.FoldLower(newPart), "use "); u >= 0 {
 			newPart = newPart[u+4:]
 		}
 		return directive{kind: KindRetraction, replacement: strings.TrimSpace(newPart), start: 0, end: len(s)}, true
@@ -397,7 +399,7 @@ func findRetraction(s string) (directive, bool) {
 	for _, cue := range []string{"switch from ", "change from ", "move from "} {
 		if k := strings.Index(lower, cue); k >= 0 {
 			rest := s[k+len(cue):]
-			if t := strings.Index(foldLower(rest), " to "); t > 0 {
+			if t := strings.Index(lex.FoldLower(rest), " to "); t > 0 {
 				newVal, _ := objectAt(rest, t+4)
 				return directive{kind: KindRetraction, retracts: strings.TrimSpace(rest[:t]), replacement: newVal, start: 0, end: len(s)}, true
 			}
@@ -429,7 +431,7 @@ func findRetraction(s string) (directive, bool) {
 		obj, at := objectAt(s, k+len(cue))
 		ruleLike := false
 		for _, n := range ruleNouns {
-			if strings.Contains(foldLower(obj), n) {
+			if strings.Contains(lex.FoldLower(obj), n) {
 				ruleLike = true
 			}
 		}
@@ -446,7 +448,7 @@ var commitCues = []string{"i'll ", "i will ", "i'm going to ", "i am going to ",
 	"i won't ", "i will not ", "i'll never ", "i will never "}
 
 // exploreVerbs start what the agent does at once, not what it promises.
-var exploreVerbs = toSet(`check look read examine explore search investigate see find review inspect analyze analyse
+var exploreVerbs = lex.ToSet(`check look read examine explore search investigate see find review inspect analyze analyse
 verify run start begin try dig grep list open fetch get go first now take help continue proceed launch summarize
 explain walk outline show compare trace query ask wait re-run rerun test examine gather understand scan glance
 create write update fix implement add edit modify change make do set build install commit push use call`)
@@ -479,14 +481,14 @@ func mayCommit(s string) bool {
 
 // commitmentIn is findCommitment without mayCommit's check first.
 func commitmentIn(s string) (directive, bool) {
-	lower := foldLower(s)
+	lower := lex.FoldLower(s)
 	for _, cue := range commitCues {
 		k := strings.Index(lower, cue)
 		if k < 0 || k > 0 && strings.IndexByte(commitLead, lower[k-1]) < 0 {
 			continue
 		}
 		obj, at := objectAt(s, k+len(cue))
-		fw := strings.Fields(foldLower(obj))
+		fw := strings.Fields(lex.FoldLower(obj))
 		if len(fw) < 2 {
 			continue
 		}
@@ -496,7 +498,7 @@ func commitmentIn(s string) (directive, bool) {
 		deferred := strings.Contains(lower, " later") || strings.Contains(lower, " next ") || strings.Contains(lower, " before ") ||
 			strings.Contains(lower, " after ") || strings.Contains(lower, " once ") || strings.Contains(lower, " going forward") ||
 			strings.Contains(lower, "from now on") || strings.Contains(lower, " always ") || strings.Contains(lower, " make sure")
-		if exploreVerbs[plainWord(fw[0])] && !neg && !deferred {
+		if exploreVerbs[lex.PlainWord(fw[0])] && !neg && !deferred {
 			continue
 		}
 		pol := PolarityRequire
@@ -548,15 +550,15 @@ func makeObject(phrase string) *Object {
 	for _, h := range findLiterals(phrase) {
 		o.Literals = append(o.Literals, h.value)
 	}
-	terms := contentTerms(phrase)
+	terms := lex.ContentTerms(phrase)
 	// the first word, when it names a specific action, is the verb
-	if ws := words(phrase); len(ws) > 0 {
-		first := plainWord(ws[0].w)
-		if genericVerbs[first] && len(ws) > 1 {
-			first = plainWord(ws[1].w)
+	if ws := lex.Words(phrase); len(ws) > 0 {
+		first := lex.PlainWord(ws[0].W)
+		if lex.GenericVerbs[first] && len(ws) > 1 {
+			first = lex.PlainWord(ws[1].W)
 		}
-		if _, ok := specificVerbs[stem(first)]; ok {
-			o.Verb = stem(first)
+		if _, ok := specificVerbs[lex.Stem(first)]; ok {
+			o.Verb = lex.Stem(first)
 		}
 	}
 	here := agentPlaceTerms(phrase)
@@ -577,14 +579,14 @@ func makeObject(phrase string) *Object {
 // the machine the agent itself runs on. Every call an agent makes is made
 // from there, so "never run terraform apply from a workstation" is broken
 // by any terraform apply, though no call names the workstation.
-var agentPlaceRE = literalPattern(`(?i)\b(?:locally|(?:from|on)\s+(?:a|an|the|your|my|this|our|any)\s+(?:local\s+|own\s+|dev\s+|developer\s+)?(?:workstation|laptop|computer|desktop|machine|dev\s+box)s?)\b`)
+var agentPlaceRE = lex.LiteralPattern(`(?i)\b(?:locally|(?:from|on)\s+(?:a|an|the|your|my|this|our|any)\s+(?:local\s+|own\s+|dev\s+|developer\s+)?(?:workstation|laptop|computer|desktop|machine|dev\s+box)s?)\b`)
 
 // agentPlaceTerms are the terms of phrase that only name the agent's own
 // machine (agentPlaceRE), which a call is not held to show.
 func agentPlaceTerms(phrase string) map[string]bool {
 	var here map[string]bool
 	for _, m := range agentPlaceRE().FindAllString(phrase, -1) {
-		for _, t := range contentTerms(m) {
+		for _, t := range lex.ContentTerms(m) {
 			if here == nil {
 				here = map[string]bool{}
 			}
@@ -595,7 +597,7 @@ func agentPlaceTerms(phrase string) map[string]bool {
 }
 
 // labelNoise are words that only say what kind of thing follows.
-var labelNoise = toSet(`tool tools command commands file files folder folders directory directories thing things
+var labelNoise = lex.ToSet(`tool tools command commands file files folder folders directory directories thing things
 bucket buckets branch branches anything stuff`)
 
 // cueDirectives reads prohibitions introduced by configured phrases: with
@@ -603,7 +605,7 @@ bucket buckets branch branches anything stuff`)
 // Fridays.
 func cueDirectives(s string, cues []string) []directive {
 	var out []directive
-	lower := foldLower(s)
+	lower := lex.FoldLower(s)
 	for _, cue := range cues {
 		k := indexWord(lower, cue)
 		if k < 0 {

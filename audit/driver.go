@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -233,18 +234,18 @@ func finishFindings(fs []Finding, agentRank map[string]int) {
 }
 
 // Claude Code's tools that change things; the rest read.
-var claudeEffects = toSet(`Bash Write Edit MultiEdit NotebookEdit Task`)
+var claudeEffects = lex.ToSet(`Bash Write Edit MultiEdit NotebookEdit Task`)
 
 // Codex's function tools that change things; its custom tools (apply_patch
 // and others) are marked side-effecting by the reader.
-var codexEffects = toSet(`shell exec_command apply_patch local_shell write_stdin container.exec`)
+var codexEffects = lex.ToSet(`shell exec_command apply_patch local_shell write_stdin container.exec`)
 
 // readOnlyWords in a tool's name mark it as one that only looks.
 var readOnlyWords = []string{"read", "get", "list", "search", "fetch", "view", "grep", "glob", "show"}
 
 // LooksReadOnly reports a tool name that only looks: get_user, ListFiles.
 func LooksReadOnly(name string) bool {
-	l := foldLower(name)
+	l := lex.FoldLower(name)
 	for _, w := range readOnlyWords {
 		if strings.Contains(l, w) {
 			return true

@@ -1,6 +1,8 @@
 package audit
 
-var keyValueRE = literalPattern(`(?i)(--?[a-z][a-z0-9_-]*|\b[a-z_][a-z0-9_]*)["']?\s*(?:=|:|\s)\s*["']?(\d+(?:\.\d+)?)(ms|s|sec|secs|seconds|m|min|minutes|h|%)?\b`)
+import "github.com/compaudit/compaudit/audit/lex"
+
+var keyValueRE = lex.LiteralPattern(`(?i)(--?[a-z][a-z0-9_-]*|\b[a-z_][a-z0-9_]*)["']?\s*(?:=|:|\s)\s*["']?(\d+(?:\.\d+)?)(ms|s|sec|secs|seconds|m|min|minutes|h|%)?\b`)
 
 // keyValueMatches is keyValueRE().FindAllStringSubmatch(s, -1), run only on
 // the stretches around s's digits. A command can carry a megabyte of
@@ -26,7 +28,7 @@ func keyValueMatches(s string) [][]string {
 		}
 	}
 	for i := 0; i < len(s); {
-		if !isDigit(s[i]) {
+		if !lex.IsDigit(s[i]) {
 			i++
 			continue
 		}
@@ -52,8 +54,6 @@ func keyValueMatches(s string) [][]string {
 	return out
 }
 
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
 // kvGap: what may stand between a key and its number.
 func kvGap(c byte) bool {
 	switch c {
@@ -64,9 +64,9 @@ func kvGap(c byte) bool {
 }
 
 func kvKey(c byte) bool {
-	return c == '_' || c == '-' || isDigit(c) || asciiLetter(c) || c >= 0x80
+	return c == '_' || c == '-' || lex.IsDigit(c) || lex.AsciiLetter(c) || c >= 0x80
 }
 
 func kvNumberOrUnit(c byte) bool {
-	return c == '_' || c == '.' || c == '%' || isDigit(c) || asciiLetter(c) || c >= 0x80
+	return c == '_' || c == '.' || c == '%' || lex.IsDigit(c) || lex.AsciiLetter(c) || c >= 0x80
 }

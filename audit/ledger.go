@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/parse"
 	"github.com/tidwall/gjson"
 )
@@ -180,45 +181,45 @@ func (l *Ledger) message(ev *parse.Event, p *prepared) []*Obligation {
 	}
 	switch {
 	case src.Instructive():
-		sents := &sentenceCursor{text: ev.Text}
+		sents := &lex.SentenceCursor{Text: ev.Text}
 		for _, h := range l.literals(ev.Text) {
 			if full(h.start) {
 				break
 			}
 			o := literalObligation(h, ev.Text)
-			if s, ok := sents.holding(h.start); ok {
-				o.Sentence = s.around(h.start-s.start, h.end-s.start)
+			if s, ok := sents.Holding(h.start); ok {
+				o.Sentence = s.Around(h.start-s.Start, h.end-s.Start)
 			}
 			put(o)
 		}
 		for i := 0; ; i++ {
-			s, ok := sents.at(i)
-			if !ok || full(s.start) {
+			s, ok := sents.At(i)
+			if !ok || full(s.Start) {
 				break
 			}
-			if r, ok := findRetraction(s.text); ok {
+			if r, ok := findRetraction(s.Text); ok {
 				changed = append(changed, l.retract(r, s, ev, origin)...)
 			}
-			for _, d := range append(findDirectives(s.text), cueDirectives(s.text, l.tagging.ProhibitionCues)...) {
+			for _, d := range append(findDirectives(s.Text), cueDirectives(s.Text, l.tagging.ProhibitionCues)...) {
 				o := &Obligation{Kind: d.kind, Polarity: d.polarity, Object: makeObject(d.object)}
-				o.Span = Span{Text: s.text[d.start:d.end], Start: s.start + d.start, End: s.start + d.end}
-				o.Text, o.Sentence = o.Span.Text, s.around(d.start, d.end)
+				o.Span = Span{Text: s.Text[d.start:d.end], Start: s.Start + d.start, End: s.Start + d.end}
+				o.Text, o.Sentence = o.Span.Text, s.Around(d.start, d.end)
 				if len(o.Object.Terms) == 0 && len(o.Object.Literals) == 0 {
 					continue
 				}
 				put(o)
 			}
-			for _, th := range findThresholds(s.text) {
+			for _, th := range findThresholds(s.Text) {
 				t := th.t
-				start := subjectStart(s.text, th.start, t.Subject)
-				end := subjectEnd(s.text, th.end, t.Subject)
+				start := subjectStart(s.Text, th.start, t.Subject)
+				end := subjectEnd(s.Text, th.end, t.Subject)
 				o := &Obligation{Kind: KindThreshold, Polarity: PolarityRequire, Threshold: &t}
-				o.Span = Span{Text: s.text[start:end], Start: s.start + start, End: s.start + end}
-				o.Text, o.Sentence = o.Span.Text, s.around(start, end)
+				o.Span = Span{Text: s.Text[start:end], Start: s.Start + start, End: s.Start + end}
+				o.Text, o.Sentence = o.Span.Text, s.Around(start, end)
 				changed = append(changed, l.supersedeThreshold(o, ev.Turn)...)
 				put(o)
 			}
-			for _, st := range textStatuses(s.text) {
+			for _, st := range textStatuses(s.Text) {
 				changed = append(changed, l.state(st, s, ev, origin)...)
 			}
 		}
@@ -234,7 +235,7 @@ func (l *Ledger) message(ev *parse.Event, p *prepared) []*Obligation {
 			if c.hasCommit {
 				d := c.commit
 				o := &Obligation{Kind: KindCommitment, Polarity: d.polarity, Object: makeObject(d.object)}
-				o.Span = Span{Text: s.text[d.start:d.end], Start: s.start + d.start, End: s.start + d.end}
+				o.Span = Span{Text: s.Text[d.start:d.end], Start: s.Start + d.start, End: s.Start + d.end}
 				o.Text = o.Span.Text
 				put(o)
 			}
@@ -262,7 +263,7 @@ func (l *Ledger) message(ev *parse.Event, p *prepared) []*Obligation {
 // sentenceClaims is what one sentence of the agent's own words commits to
 // or claims.
 type sentenceClaims struct {
-	sentence  sentence
+	sentence  lex.Sentence
 	commit    directive
 	hasCommit bool
 	statuses  []Status
@@ -272,10 +273,10 @@ type sentenceClaims struct {
 // words; only the sentences that make one are kept.
 func assistantClaims(text string) []sentenceClaims {
 	var out []sentenceClaims
-	for _, s := range sentences(text) {
+	for _, s := range lex.Sentences(text) {
 		c := sentenceClaims{sentence: s}
-		c.commit, c.hasCommit = findCommitment(s.text)
-		c.statuses = textStatuses(s.text)
+		c.commit, c.hasCommit = findCommitment(s.Text)
+		c.statuses = textStatuses(s.Text)
 		if c.hasCommit || len(c.statuses) > 0 {
 			out = append(out, c)
 		}
@@ -284,23 +285,23 @@ func assistantClaims(text string) []sentenceClaims {
 }
 
 // leadVerbs come before a limit's subject without being part of it.
-var leadVerbs = toSet(`keep stay set leave hold limit cap allow actually also and ensure make let`)
+var leadVerbs = lex.ToSet(`keep stay set leave hold limit cap allow actually also and ensure make let`)
 
 // subjectStart widens a threshold's span back to its subject word, so
 // "under 30s" is shown as "timeout under 30s".
 func subjectStart(s string, start int, subject string) int {
-	near, off := nearBefore(s[:start])
-	ws := words(near)
+	near, off := lex.NearBefore(s[:start])
+	ws := lex.Words(near)
 	for i := len(ws) - 1; i >= 0 && i >= len(ws)-4; i-- {
-		if stem(ws[i].w) == subject {
+		if lex.Stem(ws[i].W) == subject {
 			// a compound: "batch size", "p95 latency", "request timeout"
 			if i > 0 {
-				if p := plainWord(ws[i-1].w); p != "" && !stopWords[p] && !genericVerbs[p] && !leadVerbs[p] &&
-					!strings.ContainsAny(near[ws[i-1].end:ws[i].start], ",;:") {
-					return off + ws[i-1].start
+				if p := lex.PlainWord(ws[i-1].W); p != "" && !lex.StopWords[p] && !lex.GenericVerbs[p] && !leadVerbs[p] &&
+					!strings.ContainsAny(near[ws[i-1].End:ws[i].Start], ",;:") {
+					return off + ws[i-1].Start
 				}
 			}
-			return off + ws[i].start
+			return off + ws[i].Start
 		}
 	}
 	return start
@@ -309,12 +310,12 @@ func subjectStart(s string, start int, subject string) int {
 // subjectEnd widens a threshold's span forward to a subject that follows
 // the number: "at least 80% coverage".
 func subjectEnd(s string, end int, subject string) int {
-	ws := words(nearAfter(s[end:]))
+	ws := lex.Words(lex.NearAfter(s[end:]))
 	for i := 0; i < len(ws) && i < 3; i++ {
-		if stem(ws[i].w) == subject {
-			return end + ws[i].end
+		if lex.Stem(ws[i].W) == subject {
+			return end + ws[i].End
 		}
-		if stopWords[plainWord(ws[i].w)] {
+		if lex.StopWords[lex.PlainWord(ws[i].W)] {
 			break
 		}
 	}
@@ -357,7 +358,7 @@ func (l *Ledger) toolCall(ev *parse.Event, p *prepared) []*Obligation {
 	}
 	if ev.ToolID != "" && runs.any() {
 		// only the result of a run becomes a state
-		l.pending[strings.Clone(ev.ToolID)] = toolCall{command: strings.Clone(clip(cmd, 80)), runs: runs}
+		l.pending[strings.Clone(ev.ToolID)] = toolCall{command: strings.Clone(lex.Clip(cmd, 80)), runs: runs}
 	}
 	origin := originOf(ev)
 	var changed []*Obligation
@@ -586,15 +587,15 @@ func (l *Ledger) toolResult(ev *parse.Event, hits []literalHit) []*Obligation {
 	for _, kind := range call.runs.outcomeKinds(val, ev.IsError) {
 		st := Status{Subject: kind, Value: val, Detail: call.command + ": " + detail}
 		o := &Obligation{Kind: KindState, Status: &st, Text: kind + " " + val, Origin: origin,
-			Span: Span{Text: clip(detail, 160)}}
+			Span: Span{Text: lex.Clip(detail, 160)}}
 		changed = append(changed, l.setState(o, ev.Turn)...)
 	}
 	return changed
 }
 
-func (l *Ledger) state(st Status, s sentence, ev *parse.Event, origin Origin) []*Obligation {
+func (l *Ledger) state(st Status, s lex.Sentence, ev *parse.Event, origin Origin) []*Obligation {
 	o := &Obligation{Kind: KindState, Status: &st, Text: st.Subject + " " + st.Value, Origin: origin,
-		Span: Span{Text: st.Detail, Start: s.start + strings.Index(s.text, st.Detail), End: s.start + strings.Index(s.text, st.Detail) + len(st.Detail)}}
+		Span: Span{Text: st.Detail, Start: s.Start + strings.Index(s.Text, st.Detail), End: s.Start + strings.Index(s.Text, st.Detail) + len(st.Detail)}}
 	return l.setState(o, ev.Turn)
 }
 
@@ -608,7 +609,7 @@ func (l *Ledger) runFailed(subject string) bool {
 // liveState is subject's state in force, or nil. Subjects are told apart
 // as strings.EqualFold tells them.
 func (l *Ledger) liveState(subject string) *Obligation {
-	if o := l.states[foldKey(subject)]; o != nil && o.RetiredAt == 0 {
+	if o := l.states[lex.FoldKey(subject)]; o != nil && o.RetiredAt == 0 {
 		return o
 	}
 	return nil
@@ -629,7 +630,7 @@ func (l *Ledger) setState(o *Obligation, turn int) []*Obligation {
 	o.detach()
 	o.ID = stableID(o.Origin.Agent, KindState, o.key())
 	l.appendObligation(o)
-	l.states[foldKey(o.Status.Subject)] = o
+	l.states[lex.FoldKey(o.Status.Subject)] = o
 	return append(changed, o)
 }
 
@@ -705,9 +706,9 @@ func direction(c Comparator) int {
 
 // retract applies a retraction or supersession and records it when it ended
 // something. A permission that lifts nothing is not a retraction.
-func (l *Ledger) retract(r directive, s sentence, ev *parse.Event, origin Origin) []*Obligation {
+func (l *Ledger) retract(r directive, s lex.Sentence, ev *parse.Event, origin Origin) []*Obligation {
 	ret := &Obligation{Kind: KindRetraction, Retracts: r.retracts, Replacement: r.replacement, Origin: origin,
-		Span: Span{Text: s.text, Start: s.start, End: s.start + len(s.text)}, Text: s.text}
+		Span: Span{Text: s.Text, Start: s.Start, End: s.Start + len(s.Text)}, Text: s.Text}
 	ret.ID = stableID(origin.Agent, KindRetraction, ret.key())
 	var targets []*Obligation
 	switch {
@@ -737,7 +738,7 @@ func (l *Ledger) retract(r directive, s sentence, ev *parse.Event, origin Origin
 
 // replacementLiterals records a bare new value as the literal it replaces:
 // in "use 9090 instead of 8080" the 9090 is a port because 8080 was.
-func (l *Ledger) replacementLiterals(r directive, targets []*Obligation, s sentence, origin Origin) []*Obligation {
+func (l *Ledger) replacementLiterals(r directive, targets []*Obligation, s lex.Sentence, origin Origin) []*Obligation {
 	if len(findLiterals(r.replacement)) > 0 {
 		return nil // the literal pass already tagged it
 	}
@@ -751,9 +752,9 @@ func (l *Ledger) replacementLiterals(r directive, targets []*Obligation, s sente
 			if f == "" || !allDigits(f) && t.LiteralKind != "name" {
 				continue
 			}
-			at := strings.Index(s.text, f)
+			at := strings.Index(s.Text, f)
 			o := &Obligation{Kind: KindLiteral, Text: f, Literal: f, LiteralKind: t.LiteralKind, Label: t.Label,
-				Origin: origin, Span: Span{Text: f, Start: s.start + at, End: s.start + at + len(f)}}
+				Origin: origin, Span: Span{Text: f, Start: s.Start + at, End: s.Start + at + len(f)}}
 			if got := l.record(o); got != nil {
 				changed = append(changed, got)
 			}
@@ -830,7 +831,7 @@ func sameScheme(a, b string) bool {
 // prohibitions (and, for "forget", requirements and thresholds) whose
 // object the retraction names.
 func (l *Ledger) liftTargets(r directive) []*Obligation {
-	terms := termsOf(r.retracts)
+	terms := lex.TermsOf(r.retracts)
 	lits := findLiterals(r.retracts)
 	var targets []*Obligation
 	for _, o := range l.Obligations {
@@ -839,7 +840,7 @@ func (l *Ledger) liftTargets(r directive) []*Obligation {
 		}
 		switch o.Kind {
 		case KindProhibition, KindRequirement:
-			if o.Kind == KindRequirement && r.lift && strings.Contains(foldLower(r.retracts), "allowed") {
+			if o.Kind == KindRequirement && r.lift && strings.Contains(lex.FoldLower(r.retracts), "allowed") {
 				continue
 			}
 			if objectNamed(o.Object, terms, lits) {
@@ -856,7 +857,7 @@ func (l *Ledger) liftTargets(r directive) []*Obligation {
 
 // objectNamed reports whether a retraction's words name an object: all of
 // its terms, or one of its literals.
-func objectNamed(obj *Object, terms termSet, lits []literalHit) bool {
+func objectNamed(obj *Object, terms lex.TermSet, lits []literalHit) bool {
 	for _, h := range lits {
 		for _, ol := range obj.Literals {
 			if normLiteral(h.value) == normLiteral(ol) {
@@ -864,7 +865,7 @@ func objectNamed(obj *Object, terms termSet, lits []literalHit) bool {
 			}
 		}
 	}
-	return terms.hasAll(obj.Terms)
+	return terms.HasAll(obj.Terms)
 }
 
 // lastInstruction is what "scratch that" ends: the obligations of the

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/compaudit/compaudit/audit/lex"
 )
 
 // literalHit is a literal found in text.
@@ -22,12 +24,12 @@ var literalRank = map[string]int{"pattern": 0, "uri": 1, "email": 2, "path": 3, 
 	"version": 7, "env": 8, "flag": 9, "port": 10, "file": 11, "name": 12, "code": 13}
 
 // labelWords name the thing a following (or preceding) token is.
-var labelWords = toSet(`bucket branch host hostname service cluster namespace database db table queue topic
+var labelWords = lex.ToSet(`bucket branch host hostname service cluster namespace database db table queue topic
 repo repository project environment env region port account org organization workspace image tag
 container pod deployment channel key secret endpoint domain zone stack function lambda tool model
 directory dir folder file path package module crate gem library`)
 
-var fileExts = toSet(`go mod sum py pyi js mjs cjs ts tsx jsx json jsonl yaml yml toml md mdx txt sh bash zsh fish
+var fileExts = lex.ToSet(`go mod sum py pyi js mjs cjs ts tsx jsx json jsonl yaml yml toml md mdx txt sh bash zsh fish
 rb rs java kt kts scala c h cc cpp hpp cs fs ex exs erl hrl heex eex sql html htm css scss sass less
 env lock cfg ini conf xml csv tsv log proto tf tfvars hcl gradle swift php vue svelte ipynb rst
 dockerfile mk makefile cmake bat ps1 lua pl r dart zig nim elm clj cljs edn graphql gql prisma`)
@@ -35,26 +37,26 @@ dockerfile mk makefile cmake bat ps1 lua pl r dart zig nim elm clj cljs edn grap
 // tlds end host names; words that are also file extensions or common
 // English (app, run, page) are left out so "compile.app" stays a file.
 // devicePaths are plumbing, not places a later turn is held to.
-var devicePaths = toSet(`/dev/null /dev/stdout /dev/stderr /dev/stdin /dev/zero /dev/tty /tmp /tmp/`)
+var devicePaths = lex.ToSet(`/dev/null /dev/stdout /dev/stderr /dev/stdin /dev/zero /dev/tty /tmp /tmp/`)
 
-var tlds = toSet(`com net org io dev ai co internal local localhost cloud svc gov edu corp lan`)
+var tlds = lex.ToSet(`com net org io dev ai co internal local localhost cloud svc gov edu corp lan`)
 
 // findLiterals extracts every literal from text.
 func findLiterals(text string) []literalHit {
 	var hits []literalHit
 	hits = appendQuoted(text, hits)
 	for w := range rawTokenSeq(text) {
-		if w.start > 0 && text[w.start-1] == '<' {
+		if w.Start > 0 && text[w.Start-1] == '<' {
 			continue // a closing markup tag: </task-id>
 		}
-		if h, ok := classifyToken(text, w.start, w.end); ok {
+		if h, ok := classifyToken(text, w.Start, w.End); ok {
 			hits = append(hits, h)
 			continue
 		}
 		// a refspec or a key:value pair: HEAD:release-2026-03
-		if t := text[w.start:w.end]; strings.Count(t, ":") == 1 && !strings.Contains(t, "://") {
+		if t := text[w.Start:w.End]; strings.Count(t, ":") == 1 && !strings.Contains(t, "://") {
 			i := strings.IndexByte(t, ':')
-			for _, part := range [][2]int{{w.start, w.start + i}, {w.start + i + 1, w.end}} {
+			for _, part := range [][2]int{{w.Start, w.Start + i}, {w.Start + i + 1, w.End}} {
 				if part[1] > part[0] {
 					if h, ok := classifyToken(text, part[0], part[1]); ok {
 						hits = append(hits, h)
@@ -140,7 +142,7 @@ func isPEMBodyLine(line string) bool {
 		return true
 	}
 	for i := 0; i < len(line); i++ {
-		if c := line[i]; !(asciiLetter(c) || isDigit(c) || c == '+' || c == '/' || c == '=') {
+		if c := line[i]; !(lex.AsciiLetter(c) || lex.IsDigit(c) || c == '+' || c == '/' || c == '=') {
 			return false
 		}
 	}
@@ -160,7 +162,7 @@ func appendQuoted(text string, hits []literalHit) []literalHit {
 			i += 2
 			continue
 		}
-		if q == '\'' && i > 0 && isIdentByte(text[i-1]) {
+		if q == '\'' && i > 0 && lex.IsIdentByte(text[i-1]) {
 			continue // an apostrophe: don't, user's
 		}
 		j := strings.IndexByte(text[i+1:], q)
@@ -224,12 +226,12 @@ func looksIdentifier(s string) bool {
 
 // rawTokens splits text at white space and brackets, keeping the characters
 // paths, URIs and identifiers are made of, and trims trailing punctuation.
-func rawTokens(text string) []word { return slices.Collect(rawTokenSeq(text)) }
+func rawTokens(text string) []lex.Word { return slices.Collect(rawTokenSeq(text)) }
 
 // rawTokenSeq yields the tokens of text one by one, for a reader that
 // needs no list.
-func rawTokenSeq(text string) iter.Seq[word] {
-	return func(yield func(word) bool) {
+func rawTokenSeq(text string) iter.Seq[lex.Word] {
+	return func(yield func(lex.Word) bool) {
 		i := 0
 		for i < len(text) {
 			for i < len(text) && isTokenSep(text[i]) {
@@ -247,7 +249,7 @@ func rawTokenSeq(text string) iter.Seq[word] {
 				for s < e && tokenLead[text[s]] {
 					s++
 				}
-				if e > s && !yield(word{w: text[s:e], start: s, end: e}) {
+				if e > s && !yield(lex.Word{W: text[s:e], Start: s, End: e}) {
 					return
 				}
 			}
@@ -312,7 +314,7 @@ func classifyAny(text string, start, end int) (literalHit, bool) {
 		return literalHit{}, false // a glob or a placeholder, not a value
 	}
 	h := literalHit{value: t, start: start, end: end}
-	lower := foldLower(t)
+	lower := lex.FoldLower(t)
 	switch {
 	case isURI(t):
 		h.kind = "uri"
@@ -421,7 +423,7 @@ func isRelPath(t string) bool {
 }
 
 // notFolders are words that pair with a slash in prose: and/or, yes/no.
-var notFolders = toSet(`and or yes no true false either on off he she his her`)
+var notFolders = lex.ToSet(`and or yes no true false either on off he she his her`)
 
 func isPathSegment(s string) bool {
 	for _, r := range s {
@@ -500,7 +502,7 @@ func isHost(lower string) bool {
 func asciiLower(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= 'A' && c <= 'Z' || c >= 0x80 {
-			return foldLower(s)
+			return lex.FoldLower(s)
 		}
 	}
 	return s
@@ -528,7 +530,7 @@ func isTicketID(t string) bool {
 		return true
 	}
 	if i := strings.IndexByte(t, ':'); i > 0 && i < len(t)-1 {
-		return isLowerIdent(foldLower(t[:i])) && allDigits(t[i+1:]) && !allDigits(t[:i])
+		return isLowerIdent(lex.FoldLower(t[:i])) && allDigits(t[i+1:]) && !allDigits(t[:i])
 	}
 	i := strings.LastIndexByte(t, '-')
 	if i <= 0 || !allDigits(t[i+1:]) {
@@ -596,7 +598,7 @@ func isVersion(text string, start int, lower string) bool {
 		return true
 	}
 	if parts == 2 {
-		before := foldLower(strings.TrimSpace(text[max(0, start-12):start]))
+		before := lex.FoldLower(strings.TrimSpace(text[max(0, start-12):start]))
 		return strings.HasSuffix(before, "version") || strings.HasSuffix(before, "go") || strings.HasSuffix(before, "python") ||
 			strings.HasSuffix(before, "node") || strings.HasSuffix(before, "release")
 	}
@@ -667,12 +669,12 @@ func isIdentifierName(t string) bool {
 	// camelCase with a lower-case start (getUserById); brand names with one
 	// small letter in front (iPhone, eBay) and OS names are prose.
 	if inner && unicode.IsLower(rune(t[0])) && len(t) > 2 && unicode.IsLower(rune(t[1])) {
-		return !brandNames[foldLower(t)]
+		return !brandNames[lex.FoldLower(t)]
 	}
 	return false
 }
 
-var brandNames = toSet(`macos ipados watchos tvos visionos youtube github gitlab linkedin javascript typescript
+var brandNames = lex.ToSet(`macos ipados watchos tvos visionos youtube github gitlab linkedin javascript typescript
 postgresql mysql graphql openapi webassembly`)
 
 // appendLabelled finds names called out by a label word: "bucket X",
@@ -680,14 +682,14 @@ postgresql mysql graphql openapi webassembly`)
 // it, so the words go by in a window of three: a pasted log of millions of
 // words needs no list of them.
 func appendLabelled(text string, hits []literalHit) []literalHit {
-	var win [3]word // the two words before the newest, and the newest
+	var win [3]lex.Word // the two words before the newest, and the newest
 	n := 0
-	visit := func(ws []word, i int) {
-		if label := labelOf(ws[i].w); label != "" {
+	visit := func(ws []lex.Word, i int) {
+		if label := labelOf(ws[i].W); label != "" {
 			hits = appendLabelHit(hits, text, ws, i, label)
 		}
 	}
-	for w := range wordsOf(text, false) {
+	for w := range lex.WordsOf(text, false) {
 		win[0], win[1], win[2] = win[1], win[2], w
 		n++
 		switch {
@@ -708,24 +710,24 @@ func appendLabelled(text string, hits []literalHit) []literalHit {
 
 // appendLabelHit adds the name the label word ws[i] calls out, if any.
 // The words may be lowered or as written.
-func appendLabelHit(hits []literalHit, text string, ws []word, i int, label string) []literalHit {
+func appendLabelHit(hits []literalHit, text string, ws []lex.Word, i int, label string) []literalHit {
 	// label then name: "branch release-2", "port 8080"
 	if i+1 < len(ws) {
 		n := ws[i+1]
-		raw := text[n.start:n.end]
+		raw := text[n.Start:n.End]
 		if label == "port" && allDigits(raw) && len(raw) >= 2 && len(raw) <= 5 {
-			return append(hits, literalHit{value: raw, kind: "port", label: "port", start: n.start, end: n.end})
+			return append(hits, literalHit{value: raw, kind: "port", label: "port", start: n.Start, end: n.End})
 		}
 		if labelledName(raw) {
-			return append(hits, literalHit{value: raw, kind: "name", label: label, start: n.start, end: n.end})
+			return append(hits, literalHit{value: raw, kind: "name", label: label, start: n.Start, end: n.End})
 		}
 	}
 	// name then label: "the acme-stage-07 bucket"
 	if i > 0 {
 		p := ws[i-1]
-		raw := text[p.start:p.end]
-		if labelledName(raw) && !stopWords[foldLower(plainWord(p.w))] {
-			return append(hits, literalHit{value: raw, kind: "name", label: label, start: p.start, end: p.end})
+		raw := text[p.Start:p.End]
+		if labelledName(raw) && !lex.StopWords[lex.FoldLower(lex.PlainWord(p.W))] {
+			return append(hits, literalHit{value: raw, kind: "name", label: label, start: p.Start, end: p.End})
 		}
 	}
 	return hits
@@ -741,7 +743,7 @@ func labelOf(w string) string {
 	if !asciiAlnum(w[0]) || !asciiAlnum(w[len(w)-1]) {
 		// plainWord trims the ends only, and a word that keeps anything
 		// but ASCII letters is no label word: most words of code
-		w = plainWord(w)
+		w = lex.PlainWord(w)
 	}
 	if len(w) < minLabelWord || len(w) > maxLabelWord {
 		return ""
@@ -768,7 +770,7 @@ var labelShapes = func() (t [maxLabelWord + 1][26]bool) {
 	return t
 }()
 
-func asciiAlnum(c byte) bool { return asciiLetter(c) || '0' <= c && c <= '9' }
+func asciiAlnum(c byte) bool { return lex.AsciiLetter(c) || '0' <= c && c <= '9' }
 
 // labelNames maps each label word to itself, so a hit's label is the
 // word of the set, not a copy: code names "file", "path" and "key" often.
@@ -787,7 +789,7 @@ const minLabelWord, maxLabelWord = 2, 12
 // a name (a separator or a digit), not an ordinary word.
 func labelledName(t string) bool {
 	// "any service, e.g. the web one": an abbreviation names nothing
-	if len(t) < 2 || stopWords[foldLower(t)] || isAbbrevEnd(t) {
+	if len(t) < 2 || lex.StopWords[lex.FoldLower(t)] || lex.IsAbbrevEnd(t) {
 		return false
 	}
 	return strings.ContainsAny(t, "-_.0123456789/") && !allDigits(t)

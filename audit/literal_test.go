@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/parse/parsetest"
 )
 
@@ -59,9 +60,9 @@ func TestClassifyProseWordsOfTranscripts(t *testing.T) {
 		}
 		text := string(data)
 		for _, w := range rawTokens(text) {
-			if proseWord(w.w) && !seen[w.w] {
-				seen[w.w] = true
-				checkProseWord(t, text[max(0, w.start-12):w.start], w.w)
+			if proseWord(w.W) && !seen[w.W] {
+				seen[w.W] = true
+				checkProseWord(t, text[max(0, w.Start-12):w.Start], w.W)
 				n++
 			}
 		}
@@ -193,11 +194,11 @@ func TestKeyBlocksHoldNoLiterals(t *testing.T) {
 // lowered first, then looked up. What a label word calls out is
 // appendLabelHit's in both.
 func appendLabelledLowered(text string, hits []literalHit) []literalHit {
-	ws := appendWords(nil, text)
+	ws := lex.AppendWords(nil, text)
 	for i, w := range ws {
-		label := w.w
-		if !asciiLetters(label) {
-			label = plainWord(label)
+		label := w.W
+		if !lex.AsciiLetters(label) {
+			label = lex.PlainWord(label)
 		}
 		if labelWords[label] {
 			hits = appendLabelHit(hits, text, ws, i, label)
@@ -227,7 +228,7 @@ func FuzzAppendLabelled(f *testing.F) {
 func TestLabelWordBounds(t *testing.T) {
 	shortest, longest := 100, 0
 	for w := range labelWords {
-		if !asciiLetters(w) || strings.ToLower(w) != w {
+		if !lex.AsciiLetters(w) || strings.ToLower(w) != w {
 			t.Errorf("label word %q is not lower-case ASCII letters", w)
 		}
 		shortest, longest = min(shortest, len(w)), max(longest, len(w))

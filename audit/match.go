@@ -5,6 +5,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/compaudit/compaudit/audit/lex"
 )
 
 // containsLiteral reports whether a literal stands verbatim in text:
@@ -19,11 +21,11 @@ func literalIndex(text, lit string) int {
 	if lit == "" {
 		return -1
 	}
-	if i := indexFold(text, lit); i >= 0 {
+	if i := lex.IndexFold(text, lit); i >= 0 {
 		return i
 	}
 	if len(lit) > 1 && strings.HasSuffix(lit, "/") {
-		return indexFold(text, strings.TrimSuffix(lit, "/"))
+		return lex.IndexFold(text, strings.TrimSuffix(lit, "/"))
 	}
 	return -1
 }
@@ -62,7 +64,7 @@ func pathVisible(text *foldedText, lit, cwd string, known map[string]bool) (visi
 	}
 	abs := resolvePath(lit, cwd)
 	base := path.Base(strings.TrimSuffix(abs, "/"))
-	if !strings.Contains(text.lower, foldLower(base)) {
+	if !strings.Contains(text.lower, lex.FoldLower(base)) {
 		// every way below of naming the file names its base
 		return false, ""
 	}
@@ -114,8 +116,8 @@ func (f *foldedText) resolvedPaths(cwd string) []resolvedPath {
 // hierarchy (scheme, leading path segments) removed against another one.
 func identParts(s string) []string {
 	var out []string
-	for _, p := range splitIdent(foldLower(s)) {
-		out = append(out, stem(p))
+	for _, p := range lex.SplitIdent(lex.FoldLower(s)) {
+		out = append(out, lex.Stem(p))
 	}
 	return out
 }
@@ -124,8 +126,8 @@ func identParts(s string) []string {
 // /home/dev/proj-fix-123 and /home/dev/proj compare as "proj-fix-123" and
 // "proj", s3://acme-staging/ and s3://acme-stage-07/ as their buckets.
 func tailAfterCommon(a, b string) (string, string) {
-	sa := strings.Split(strings.Trim(foldLower(a), "/"), "/")
-	sb := strings.Split(strings.Trim(foldLower(b), "/"), "/")
+	sa := strings.Split(strings.Trim(lex.FoldLower(a), "/"), "/")
+	sb := strings.Split(strings.Trim(lex.FoldLower(b), "/"), "/")
 	i := 0
 	for i < len(sa) && i < len(sb) && sa[i] == sb[i] {
 		i++
@@ -173,7 +175,7 @@ func nearMissNorm(nt, nl string) bool {
 	shared := 0
 	significant := false
 	for _, x := range pa {
-		if containsStr(pb, x) {
+		if lex.ContainsStr(pb, x) {
 			shared++
 			if len(x) >= 3 && !allDigits(x) {
 				significant = true
@@ -279,7 +281,7 @@ var permitCues = []string{"enable", "allowed", "allow ", "permitted", "go ahead"
 
 // forceOf classifies what a sentence does to an object it mentions.
 func forceOf(sentence string) Force {
-	l := " " + foldLower(sentence) + " "
+	l := " " + lex.FoldLower(sentence) + " "
 	has := func(cues []string) bool {
 		for _, c := range cues {
 			if strings.Contains(l, c) {
@@ -308,7 +310,7 @@ func forceOf(sentence string) Force {
 // clauses cuts a sentence where its force may change: "production is
 // off-limits, and staging is preferred" binds production by its own clause.
 func clauses(s string) []string {
-	l := foldLower(s)
+	l := lex.FoldLower(s)
 	var out []string
 	start := 0
 	for i := 0; i < len(l); i++ {
@@ -332,7 +334,7 @@ func clauses(s string) []string {
 // objectForce is the strongest force any clause of the context gives an
 // object, and the sentence that gives it. found is false when nothing
 // mentions it.
-func objectForce(ctx []sentence, obj *Object) (force Force, excerpt string, found bool) {
+func objectForce(ctx []lex.Sentence, obj *Object) (force Force, excerpt string, found bool) {
 	return objectForceIn(ctx, nil, obj)
 }
 
@@ -340,12 +342,12 @@ func objectForce(ctx []sentence, obj *Object) (force Force, excerpt string, foun
 var forceRank = map[Force]int{ForceForbid: 5, ForceRequire: 4, ForcePreference: 3, ForcePermit: 2, ForceNone: 1}
 
 // objectForceIn is objectForce with the sentences' terms computed already.
-func objectForceIn(ctx []sentence, terms []termSet, obj *Object) (force Force, excerpt string, found bool) {
+func objectForceIn(ctx []lex.Sentence, terms []lex.TermSet, obj *Object) (force Force, excerpt string, found bool) {
 	return objectForceAt(ctx, terms, slices.Values(indexesOf(ctx)), obj)
 }
 
 // indexesOf is every index of ctx.
-func indexesOf(ctx []sentence) []int {
+func indexesOf(ctx []lex.Sentence) []int {
 	at := make([]int, len(ctx))
 	for i := range at {
 		at[i] = i
@@ -356,24 +358,24 @@ func indexesOf(ctx []sentence) []int {
 // objectForceAt is objectForceIn over the sentences at, in ascending
 // order: a caller that knows which sentences can mention obj passes only
 // those, and every other one would have been passed over.
-func objectForceAt(ctx []sentence, terms []termSet, at iter.Seq[int], obj *Object) (force Force, excerpt string, found bool) {
+func objectForceAt(ctx []lex.Sentence, terms []lex.TermSet, at iter.Seq[int], obj *Object) (force Force, excerpt string, found bool) {
 	rank := forceRank
 	best := -1
 	for i := range at {
 		s := ctx[i]
-		var ts termSet
+		var ts lex.TermSet
 		if terms != nil {
 			ts = terms[i]
 		} else {
-			ts = termsOf(s.text)
+			ts = lex.TermsOf(s.Text)
 		}
-		if !mentions(s.text, ts, obj) {
+		if !mentions(s.Text, ts, obj) {
 			continue
 		}
 		f := ForceNone
 		matched := false
-		for _, c := range clauses(s.text) {
-			if mentions(c, termsOf(c), obj) {
+		for _, c := range clauses(s.Text) {
+			if mentions(c, lex.TermsOf(c), obj) {
 				cf := forceOf(c)
 				if !matched || rank[cf] > rank[f] {
 					f = cf
@@ -382,10 +384,10 @@ func objectForceAt(ctx []sentence, terms []termSet, at iter.Seq[int], obj *Objec
 			}
 		}
 		if !matched {
-			f = forceOf(s.text)
+			f = forceOf(s.Text)
 		}
 		if rank[f] > best {
-			best, force, excerpt, found = rank[f], f, s.text, true
+			best, force, excerpt, found = rank[f], f, s.Text, true
 		}
 	}
 	return force, excerpt, found
@@ -393,7 +395,7 @@ func objectForceAt(ctx []sentence, terms []termSet, at iter.Seq[int], obj *Objec
 
 // mentions reports whether a sentence is about an object: one of its
 // literals verbatim, or every one of its terms.
-func mentions(sentence string, terms termSet, obj *Object) bool {
+func mentions(sentence string, terms lex.TermSet, obj *Object) bool {
 	for _, l := range obj.Literals {
 		if containsLiteral(sentence, l) {
 			return true

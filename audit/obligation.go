@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -216,9 +217,9 @@ func (o *Obligation) key() string {
 		t := o.Threshold
 		return "threshold\x00" + t.Subject + "\x00" + string(t.Comparator) + "\x00" + formatFloat(t.Base)
 	case KindState:
-		return "state\x00" + foldLower(o.Status.Subject)
+		return "state\x00" + lex.FoldLower(o.Status.Subject)
 	}
-	return o.Kind.String() + "\x00" + foldLower(strings.Join(strings.Fields(o.Text), " "))
+	return o.Kind.String() + "\x00" + lex.FoldLower(strings.Join(strings.Fields(o.Text), " "))
 }
 
 // stableID derives an id from the agent and the key, so it survives edits
@@ -234,7 +235,7 @@ func stableID(agent string, kind Kind, key string) string {
 // a trailing slash dropped.
 func normLiteral(s string) string {
 	s = strings.Trim(s, "`'\"")
-	s = foldLower(s)
+	s = lex.FoldLower(s)
 	if len(s) > 1 {
 		s = strings.TrimSuffix(s, "/")
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -120,7 +121,7 @@ func (h tokenHasher) hash(tok string) uint64 {
 	tok = trimToken(tok)
 	sum, ascii := h.sum(tok)
 	if !ascii {
-		sum, _ = h.sum(foldLower(tok))
+		sum, _ = h.sum(lex.FoldLower(tok))
 	}
 	return sum
 }
@@ -142,9 +143,9 @@ func (h tokenHasher) sum(s string) (uint64, bool) {
 	acc := h.seed ^ uint64(len(s))*wyp0
 	var high uint64
 	for len(s) >= 8 {
-		w := le64(s)
+		w := lex.Le64(s)
 		high |= w
-		acc = mum(acc^lowerWord(w), wyp1)
+		acc = mum(acc^lex.LowerWord(w), wyp1)
 		s = s[8:]
 	}
 	if len(s) > 0 {
@@ -153,33 +154,9 @@ func (h tokenHasher) sum(s string) (uint64, bool) {
 			w = w<<8 | uint64(s[i])
 		}
 		high |= w
-		acc = mum(acc^lowerWord(w), wyp1)
+		acc = mum(acc^lex.LowerWord(w), wyp1)
 	}
-	return mum(acc, wyp0), high&laneHigh == 0
-}
-
-// Bytes as eight lanes of a word, for the word-at-a-time scans of the hash
-// and the token search.
-const (
-	lanes    = 0x0101010101010101
-	laneHigh = 0x8080808080808080
-)
-
-// le64 reads eight bytes little-endian, as one load.
-func le64(b string) uint64 {
-	_ = b[7]
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-}
-
-// lowerWord lowers the ASCII capitals among eight bytes at once; bytes
-// with the high bit set are left alone.
-func lowerWord(w uint64) uint64 {
-	b := w &^ laneHigh
-	atLeastA := b + (0x80-'A')*lanes // high bit set where the byte is >= 'A'
-	pastZ := b + (0x80-'Z'-1)*lanes  // high bit set where the byte is > 'Z'
-	upper := atLeastA &^ pastZ &^ w & laneHigh
-	return w | upper>>2 // 0x80 >> 2 is the 0x20 between the cases
+	return mum(acc, wyp0), high&lex.LaneHigh == 0
 }
 
 func isQuote(c byte) bool { return c == '`' || c == '\'' || c == '"' }

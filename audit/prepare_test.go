@@ -8,6 +8,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/compaudit/compaudit/audit/lex"
 )
 
 // The token hash must agree with hashing the lowered token, however it
@@ -18,7 +20,7 @@ func TestTokenHashFolds(t *testing.T) {
 		{"S3://Acme-Stage-07/", "s3://acme-stage-07"},
 		{"`acme-stage-07`", "acme-stage-07"},
 		{"'\"Ref\"'", "ref"},
-		{"ÉCOLE-7", foldLower("ÉCOLE-7")},
+		{"ÉCOLE-7", lex.FoldLower("ÉCOLE-7")},
 		{strings.Repeat("AB", 100), strings.Repeat("ab", 100)},
 		{strings.Repeat("Ab1-", 130), strings.Repeat("ab1-", 130)}, // hashed in pieces
 	} {
@@ -38,13 +40,13 @@ func FuzzTokenHash(f *testing.F) {
 	}
 	h := newTokenHasher()
 	f.Fuzz(func(t *testing.T, a, b string) {
-		same := foldLower(trimToken(a)) == foldLower(trimToken(b))
+		same := lex.FoldLower(trimToken(a)) == lex.FoldLower(trimToken(b))
 		if got := h.hash(a) == h.hash(b); got != same {
 			t.Fatalf("hash(%q) == hash(%q) is %v; their folds are equal: %v", a, b, got, same)
 		}
 		if len(a) >= 8 {
-			want := le64(foldLowerASCII(a[:8]))
-			if got := lowerWord(le64(a[:8])); got != want {
+			want := lex.Le64(foldLowerASCII(a[:8]))
+			if got := lex.LowerWord(lex.Le64(a[:8])); got != want {
 				t.Fatalf("lowerWord(%q) = %x, want %x", a[:8], got, want)
 			}
 		}
@@ -105,7 +107,7 @@ var foldCases = []string{"", "abc", "ABC", "S3://Acme-Stage-07/", "└─ lib/An
 
 func TestFoldLower(t *testing.T) {
 	for _, c := range foldCases {
-		if got, want := foldLower(c), foldLowerRef(c); got != want {
+		if got, want := lex.FoldLower(c), foldLowerRef(c); got != want {
 			t.Errorf("foldLower(%q) = %q, want %q", c, got, want)
 		}
 	}
@@ -129,7 +131,7 @@ func BenchmarkFoldLower(b *testing.B) {
 		}
 		texts, size = append(texts, string(src)), size+int64(len(src))
 	}
-	for name, fold := range map[string]func(string) string{"words": foldLower, "bytes": foldLowerBytes} {
+	for name, fold := range map[string]func(string) string{"words": lex.FoldLower, "bytes": foldLowerBytes} {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(size)
 			for b.Loop() {
@@ -150,7 +152,7 @@ func foldLowerBytes(s string) string {
 	b := []byte(s)
 	for i := 0; i < len(b); {
 		if c := s[i]; c >= utf8.RuneSelf {
-			i = lowerRuneAt(b, s, i)
+			i = lex.LowerRuneAt(b, s, i)
 			continue
 		} else if c >= 'A' && c <= 'Z' {
 			b[i] = c + 'a' - 'A'
@@ -165,7 +167,7 @@ func FuzzFoldLower(f *testing.F) {
 		f.Add(c)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got := foldLower(s)
+		got := lex.FoldLower(s)
 		if want := foldLowerRef(s); got != want {
 			t.Fatalf("foldLower(%q) = %q, want %q", s, got, want)
 		}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -198,9 +199,9 @@ func (l *Ledger) holdsLiteral(v string) bool {
 }
 
 func firstQuestion(text string) string {
-	for _, s := range sentences(text) {
-		if strings.HasSuffix(s.text, "?") {
-			return s.text
+	for _, s := range lex.Sentences(text) {
+		if strings.HasSuffix(s.Text, "?") {
+			return s.Text
 		}
 	}
 	return firstLine(text)
@@ -209,7 +210,7 @@ func firstQuestion(text string) string {
 // reasks reports an agent's question for a literal it lost: "which bucket
 // should I use?" when the ledger holds the bucket.
 func reasks(text string, o *Obligation) bool {
-	q := foldLower(firstQuestion(text))
+	q := lex.FoldLower(firstQuestion(text))
 	if !strings.HasSuffix(q, "?") {
 		return false
 	}
@@ -246,7 +247,7 @@ func failedWithout(ev *WindowEvent, o *Obligation) bool {
 	if o.Label == "" || ev.Result == nil {
 		return false
 	}
-	errText := foldLower(ev.Result.errorLine)
+	errText := lex.FoldLower(ev.Result.errorLine)
 	missing := false
 	for _, w := range []string{"nosuch", "no such", "not found", "does not exist", "doesn't exist", "unknown " + o.Label, "invalid " + o.Label} {
 		if strings.Contains(errText, w) {
@@ -325,19 +326,19 @@ func touches(ev *WindowEvent, obj *Object) (string, bool) {
 	if ev.terms == nil {
 		// the texts one by one: no word runs from one into the next, and
 		// a Write call's content is not copied to be joined
-		ev.terms = termsOf(ev.ToolName)
+		ev.terms = lex.TermsOf(ev.ToolName)
 		for _, t := range texts {
-			ev.terms.add(t)
+			ev.terms.Add(t)
 		}
 	}
 	all := ev.terms
-	if !all.hasAll(obj.Terms) {
+	if !all.HasAll(obj.Terms) {
 		return "", false
 	}
 	if obj.Verb != "" {
 		ok := false
 		for _, v := range specificVerbs[obj.Verb] {
-			if all[stem(v)] || spacedIn(texts, v) {
+			if all[lex.Stem(v)] || spacedIn(texts, v) {
 				ok = true
 				break
 			}
@@ -418,8 +419,8 @@ func keyValuesOf(ev *WindowEvent) []keyValue {
 			return
 		}
 		kv := keyValue{key: key, unit: unit, text: strings.TrimSpace(text), value: v}
-		for _, p := range splitIdent(foldLower(key)) {
-			kv.parts = append(kv.parts, stem(p))
+		for _, p := range lex.SplitIdent(lex.FoldLower(key)) {
+			kv.parts = append(kv.parts, lex.Stem(p))
 		}
 		ev.kvs = append(ev.kvs, kv)
 	}
@@ -440,7 +441,7 @@ func keyValuesOf(ev *WindowEvent) []keyValue {
 // unitFromKey reads a unit from a suffix or from the key's name
 // (timeout_ms, timeout_seconds).
 func unitFromKey(key, suffix string) string {
-	switch foldLower(suffix) {
+	switch lex.FoldLower(suffix) {
 	case "ms":
 		return "ms"
 	case "s", "sec", "secs", "seconds":
@@ -452,7 +453,7 @@ func unitFromKey(key, suffix string) string {
 	case "%":
 		return "%"
 	}
-	k := foldLower(key)
+	k := lex.FoldLower(key)
 	switch {
 	case strings.HasSuffix(k, "_ms") || strings.HasSuffix(k, "-ms") || strings.HasSuffix(k, "millis"):
 		return "ms"

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -37,7 +38,7 @@ type WindowEvent struct {
 	// reading comes prepared from the reading workers
 	errorLine string       // a failed call's result: the line that says why (ErrorLine)
 	call      *callReading // what its arguments say (callOf)
-	terms     termSet
+	terms     lex.TermSet
 	kvs       []keyValue
 }
 
@@ -169,7 +170,7 @@ func (r *BoundaryReplay) trailUpTo(id string) []trailEntry {
 func (r *BoundaryReplay) step(e trailEntry) TrailStep {
 	b := r.agent.boundaries[e.boundary]
 	step := TrailStep{Boundary: b.Index, Turn: b.Turn, Line: b.Line, State: e.state, Detail: e.judgement.Detail,
-		Excerpt: clip(e.judgement.Excerpt, 240), Variant: e.judgement.Variant}
+		Excerpt: lex.Clip(e.judgement.Excerpt, 240), Variant: e.judgement.Variant}
 	if e.restoredAt > 0 {
 		step.Detail = strings.TrimSpace(step.Detail + " (restated at turn " + itoa(int(e.restoredAt)) + ")")
 	}

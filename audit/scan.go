@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/compaudit/compaudit/audit/lex"
 )
 
 // The hot path. Every tool output and message passes through here, so it
@@ -151,18 +153,18 @@ func tokenStartsAt(text string, i int) bool {
 // '.', '/' and the digits), '@' and '_'.
 func nextMark(text string, i int) int {
 	for ; i+8 <= len(text); i += 8 {
-		w := le64(text[i:])
+		w := lex.Le64(text[i:])
 		// '-' <= b <= ':' for the ASCII lanes: with bit 7 cleared no
 		// addition carries into the next lane
-		x := w &^ laneHigh
-		ranged := (x + (0x80-'-')*lanes) &^ (x + (0x80-':'-1)*lanes) &^ w & laneHigh
+		x := w &^ lex.LaneHigh
+		ranged := (x + (0x80-'-')*lex.Lanes) &^ (x + (0x80-':'-1)*lex.Lanes) &^ w & lex.LaneHigh
 		// a lane equal to c becomes zero; a borrow can only mark lanes
 		// above a true zero, so the lowest mark is exact
-		h := w ^ '#'*lanes
-		a := w ^ '@'*lanes
-		u := w ^ '_'*lanes
-		eq := ((h - lanes) &^ h) | ((a - lanes) &^ a) | ((u - lanes) &^ u)
-		if m := ranged | eq&laneHigh; m != 0 {
+		h := w ^ '#'*lex.Lanes
+		a := w ^ '@'*lex.Lanes
+		u := w ^ '_'*lex.Lanes
+		eq := ((h - lex.Lanes) &^ h) | ((a - lex.Lanes) &^ a) | ((u - lex.Lanes) &^ u)
+		if m := ranged | eq&lex.LaneHigh; m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
@@ -277,10 +279,10 @@ func lookUpTLD(label string) bool {
 type foldedText struct {
 	text      string
 	lower     string
-	sentences []sentence
-	terms     []termSet        // per sentence
+	sentences []lex.Sentence
+	terms     []lex.TermSet    // per sentence
 	indexed   bool             // long enough to index for a boundary's judgements
-	allTerms  termSet          // their union, made when first asked
+	allTerms  lex.TermSet      // their union, made when first asked
 	byTerm    map[string][]int // term → the sentences holding it, when first asked
 	// every threshold stated, and by subject, when first asked
 	allLimits     []thresholdAt
@@ -338,7 +340,7 @@ func (f *foldedText) candidates() []candidate {
 func lineCandidates(line string) []candidate {
 	var cs []candidate
 	for h := range rawTokenSeq(line) {
-		v := strings.Trim(h.w, "`'\"*")
+		v := strings.Trim(h.W, "`'\"*")
 		if len(v) < 3 || !identShaped(v) {
 			continue
 		}
@@ -370,9 +372,9 @@ func (f *foldedText) candidatesSharing(parts map[string]bool) []int {
 // partSet is the stemmed alphanumeric parts of a token.
 func partSet(v string) map[string]bool {
 	m := map[string]bool{}
-	for _, p := range splitIdent(foldLower(v)) {
+	for _, p := range lex.SplitIdent(lex.FoldLower(v)) {
 		if len(p) >= 3 && !allDigits(p) {
-			m[stem(p)] = true
+			m[lex.Stem(p)] = true
 		}
 	}
 	return m
@@ -520,7 +522,7 @@ func (f *foldedText) statuses(i int) []Status {
 // is filed under it: what it holds then pins no boundary's text.
 type textReading struct {
 	text       string
-	terms      termSet
+	terms      lex.TermSet
 	states     []Status
 	statesRead bool
 	limits     []thresholdHit
@@ -538,22 +540,22 @@ type readings struct {
 // newFoldedText reads text, taking what last read of a sentence or a line
 // where it is the same; last may be nil.
 func newFoldedText(text string, last *readings) *foldedText {
-	f := &foldedText{text: text, lower: foldLower(text), sentences: sentences(text), last: last}
+	f := &foldedText{text: text, lower: lex.FoldLower(text), sentences: lex.Sentences(text), last: last}
 	f.indexed = len(f.sentences) > indexFrom
-	f.terms = make([]termSet, len(f.sentences))
+	f.terms = make([]lex.TermSet, len(f.sentences))
 	f.read = make([]*textReading, len(f.sentences))
 	f.readings = &readings{sentences: make(map[string]*textReading, len(f.sentences))}
 	if last != nil {
 		f.readings.lines = last.lines // passed on, should this boundary not read them
 	}
 	for i, s := range f.sentences {
-		r := f.readings.sentences[s.text]
+		r := f.readings.sentences[s.Text]
 		if r == nil && last != nil {
-			r = last.sentences[s.text]
+			r = last.sentences[s.Text]
 		}
 		if r == nil {
-			own := strings.Clone(s.text)
-			r = &textReading{text: own, terms: termsOf(own)}
+			own := strings.Clone(s.Text)
+			r = &textReading{text: own, terms: lex.TermsOf(own)}
 		}
 		f.readings.sentences[r.text] = r
 		f.read[i], f.terms[i] = r, r.terms
@@ -590,7 +592,7 @@ func (f *foldedText) mayMentionIn(obj *Object) iter.Seq[int] {
 				continue
 			}
 			for i := range f.occurrences(key) {
-				if k := sort.Search(len(f.sentences), func(j int) bool { return f.sentences[j].start > i }) - 1; k >= 0 {
+				if k := sort.Search(len(f.sentences), func(j int) bool { return f.sentences[j].Start > i }) - 1; k >= 0 {
 					at = append(at, k)
 				}
 			}
@@ -620,7 +622,7 @@ func (f *foldedText) couldMention(obj *Object) bool {
 		}
 	}
 	if f.allTerms == nil {
-		f.allTerms = termSet{}
+		f.allTerms = lex.TermSet{}
 		for _, ts := range f.terms {
 			maps.Copy(f.allTerms, ts)
 		}
@@ -645,11 +647,11 @@ func (f *foldedText) contains(lit string) bool {
 	if lit == "" {
 		return false
 	}
-	if f.indexLower(foldLower(lit)) >= 0 {
+	if f.indexLower(lex.FoldLower(lit)) >= 0 {
 		return true
 	}
 	if len(lit) > 1 && strings.HasSuffix(lit, "/") {
-		return f.indexLower(foldLower(strings.TrimSuffix(lit, "/"))) >= 0
+		return f.indexLower(lex.FoldLower(strings.TrimSuffix(lit, "/"))) >= 0
 	}
 	return false
 }
@@ -700,7 +702,7 @@ func (f *foldedText) occurrences(key string) iter.Seq[int] {
 // indexLower is indexLower(f.lower, ln).
 func (f *foldedText) indexLower(ln string) int {
 	for i := range f.occurrences(ln) {
-		if wordAt(f.lower, i, ln) {
+		if lex.WordAt(f.lower, i, ln) {
 			return i
 		}
 	}
@@ -713,36 +715,4 @@ func (f *foldedText) literals() []literalHit {
 		f.hits, f.hitsDone = findLiterals(f.text), true
 	}
 	return f.hits
-}
-
-// rawTokens are the whitespace tokens of the text, found once.
-// indexLower is indexFold for a haystack and a needle already lower-cased.
-func indexLower(lh, ln string) int {
-	if ln == "" {
-		return -1
-	}
-	return indexWhere(lh, ln, func(i, _ int) bool { return wordAt(lh, i, ln) })
-}
-
-// wordAt reports whether ln, standing in lh at i, stands there on word
-// boundaries as indexLower reads them.
-func wordAt(lh string, i int, ln string) bool {
-	return boundaryBefore(lh, i, ln) && boundaryAfter(lh, i+len(ln), ln)
-}
-
-// indexWhere is the first index of sub in s at which at(start, end) holds,
-// or -1.
-func indexWhere(s, sub string, at func(start, end int) bool) int {
-	from := 0
-	for {
-		i := strings.Index(s[from:], sub)
-		if i < 0 {
-			return -1
-		}
-		i += from
-		if at(i, i+len(sub)) {
-			return i
-		}
-		from = i + 1
-	}
 }

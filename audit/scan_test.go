@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/parse/parsetest"
 	"github.com/tidwall/gjson"
 )
@@ -231,8 +232,8 @@ func FuzzIndexLowerIn(f *testing.F) {
 	f.Add("prod-17 prod-1 prod-170 xprod-1", "prod-1")
 	f.Add("a.b a.b.c", "a.b")
 	f.Fuzz(func(t *testing.T, text, lit string) {
-		lh, ln := foldLower(text), foldLower(lit)
-		want := indexLower(lh, ln)
+		lh, ln := lex.FoldLower(text), lex.FoldLower(lit)
+		want := lex.IndexLower(lh, ln)
 		walked, indexed := &foldedText{lower: lh}, &foldedText{lower: lh, sa: suffixarray.New([]byte(lh))}
 		for _, ft := range []*foldedText{walked, indexed} {
 			if got := ft.indexLower(ln); got != want {

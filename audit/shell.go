@@ -4,6 +4,8 @@ import (
 	"iter"
 	"path"
 	"strings"
+
+	"github.com/compaudit/compaudit/audit/lex"
 )
 
 // How a shell command line is read: cut into the commands it runs, each
@@ -263,7 +265,7 @@ func program(cmd string) []string {
 }
 
 // runWrappers run the command that follows them.
-var runWrappers = toSet(`sudo env time nohup nice timeout command exec`)
+var runWrappers = lex.ToSet(`sudo env time nohup nice timeout command exec`)
 
 // runsNothing reports a command, f its program's fields, that only reads,
 // edits or moves files. The shell's `[` checks files, as `test` (a
@@ -289,7 +291,7 @@ func gitDeploy(f []string) bool {
 }
 
 // deployRemotes are git remotes a push to which deploys.
-var deployRemotes = toSet(`heroku dokku production prod staging live`)
+var deployRemotes = lex.ToSet(`heroku dokku production prod staging live`)
 
 // programName is the name a command's program goes by: /usr/bin/env is
 // env. A relative path (bin/test, ./scripts/cat) is a file of the project,
@@ -303,7 +305,7 @@ func programName(w string) string {
 
 // notRunPrograms change files or the shell and run nothing named in their
 // arguments; the programs that only read are readOnlySegment's.
-var notRunPrograms = toSet(`cd pushd popd export unset alias mkdir rmdir rm cp mv touch chmod chown ln tee
+var notRunPrograms = lex.ToSet(`cd pushd popd export unset alias mkdir rmdir rm cp mv touch chmod chown ln tee
 vi vim nano emacs code git sleep kill pkill apply_patch`)
 
 // readOnlyCommand reports a shell command every command of which only
@@ -351,15 +353,15 @@ func readOnlySegment(f []string, cmd string) bool {
 }
 
 // readOnlyPrograms only look.
-var readOnlyPrograms = toSet(`ls cat head tail less more grep rg ag find fd wc du df stat file tree pwd echo printf
+var readOnlyPrograms = lex.ToSet(`ls cat head tail less more grep rg ag find fd wc du df stat file tree pwd echo printf
 which whereis type printenv date whoami id uname jq yq diff cmp sort uniq cut tr awk sed column test true`)
 
 // readOnlySub are subcommands that only look.
 var readOnlySub = map[string]map[string]bool{
-	"git":     toSet(`status log diff show branch remote rev-parse ls-files blame describe shortlog reflog`),
-	"aws":     toSet(`ls`),
-	"kubectl": toSet(`get describe logs top explain version`),
-	"gh":      toSet(`view list status`),
-	"docker":  toSet(`ps images logs inspect`),
-	"npm":     toSet(`ls list view outdated`),
+	"git":     lex.ToSet(`status log diff show branch remote rev-parse ls-files blame describe shortlog reflog`),
+	"aws":     lex.ToSet(`ls`),
+	"kubectl": lex.ToSet(`get describe logs top explain version`),
+	"gh":      lex.ToSet(`view list status`),
+	"docker":  lex.ToSet(`ps images logs inspect`),
+	"npm":     lex.ToSet(`ls list view outdated`),
 }

@@ -1,6 +1,10 @@
 package audit
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/compaudit/compaudit/audit/lex"
+)
 
 // changeWords narrate a change rather than restate an old value.
 var changeWords = []string{"instead", "previously", "was ", "were ", "changed", "switched", "replaced", "no longer",
@@ -15,7 +19,7 @@ func (r *BoundaryReplay) StaleRestatement(o *Obligation, l *Ledger) (string, boo
 		return "", false
 	}
 	narrates := func(sent string) bool {
-		low := " " + foldLower(sent) + " "
+		low := " " + lex.FoldLower(sent) + " "
 		for _, w := range changeWords {
 			if strings.Contains(low, w) {
 				return true
@@ -41,8 +45,8 @@ func (r *BoundaryReplay) StaleRestatement(o *Obligation, l *Ledger) (string, boo
 			return "", false // stated again as current since
 		}
 		for _, s := range r.context.sentences {
-			if containsLiteral(s.text, o.Literal) && !narrates(s.text) {
-				return s.text, true
+			if containsLiteral(s.Text, o.Literal) && !narrates(s.Text) {
+				return s.Text, true
 			}
 		}
 	case KindProhibition:
@@ -54,16 +58,16 @@ func (r *BoundaryReplay) StaleRestatement(o *Obligation, l *Ledger) (string, boo
 		if f := r.context.folded; f != nil {
 			// only the limits that could be on its subject, in order
 			for at := range f.limitsFor(o.Threshold.Subject) {
-				if sameThresholdSubject(at.hit.t, *o.Threshold) && equivalentThreshold(at.hit.t, *o.Threshold) && !narrates(f.sentences[at.sentence].text) {
-					return f.sentences[at.sentence].text, true
+				if sameThresholdSubject(at.hit.t, *o.Threshold) && equivalentThreshold(at.hit.t, *o.Threshold) && !narrates(f.sentences[at.sentence].Text) {
+					return f.sentences[at.sentence].Text, true
 				}
 			}
 			return "", false
 		}
 		for _, s := range r.context.sentences {
-			for _, h := range findThresholds(s.text) {
-				if sameThresholdSubject(h.t, *o.Threshold) && equivalentThreshold(h.t, *o.Threshold) && !narrates(s.text) {
-					return s.text, true
+			for _, h := range findThresholds(s.Text) {
+				if sameThresholdSubject(h.t, *o.Threshold) && equivalentThreshold(h.t, *o.Threshold) && !narrates(s.Text) {
+					return s.Text, true
 				}
 			}
 		}
@@ -73,7 +77,7 @@ func (r *BoundaryReplay) StaleRestatement(o *Obligation, l *Ledger) (string, boo
 
 // permits reports a sentence that says something is now allowed.
 func permits(s string) bool {
-	low := foldLower(s)
+	low := lex.FoldLower(s)
 	for _, w := range []string{"now allowed", "allowed now", "can now", "may now", "permitted", "ok to", "okay to", "is fine"} {
 		if strings.Contains(low, w) {
 			return true

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/parse"
 	"github.com/tidwall/gjson"
 )
@@ -574,9 +575,9 @@ func (c *stateCollector) todoWrite(ev *parse.Event) {
 }
 
 var (
-	revisionRE    = literalPattern(`(?i)\b(?:rev(?:ision)?\.?\s*#?\d+|r\d{2,})\b`)
-	taskRefRE     = literalPattern(`\b(?:[Tt]asks?|[Ee]ntry|[Kk]ey)\s+([A-Z0-9][\w./-]*)`)
-	categoricalRE = literalPattern(`(?i)\b(?:the|all|both|remaining|other)\s+(?:the\s+)?(?:completed|finished|done|pending|failed|remaining|open|outstanding|relevant|affected|other)?\s*(?:tasks|entries|items|keys|ones|jobs|records|tickets|issues|rows|shards|steps|fields|cases|changes|updates)\b`)
+	revisionRE    = lex.LiteralPattern(`(?i)\b(?:rev(?:ision)?\.?\s*#?\d+|r\d{2,})\b`)
+	taskRefRE     = lex.LiteralPattern(`\b(?:[Tt]asks?|[Ee]ntry|[Kk]ey)\s+([A-Z0-9][\w./-]*)`)
+	categoricalRE = lex.LiteralPattern(`(?i)\b(?:the|all|both|remaining|other)\s+(?:the\s+)?(?:completed|finished|done|pending|failed|remaining|open|outstanding|relevant|affected|other)?\s*(?:tasks|entries|items|keys|ones|jobs|records|tickets|issues|rows|shards|steps|fields|cases|changes|updates)\b`)
 )
 
 // messageOf reads what an outbound message cites and claims.
@@ -649,7 +650,7 @@ func confidenceOf(text, lower string) (string, bool) {
 		}
 		at := from + j
 		from = at + 1
-		if at > 0 && isWordByte(text[at-1]) {
+		if at > 0 && lex.IsWordByte(text[at-1]) {
 			continue // \b
 		}
 		k := skipRegexpSpace(lower, at+len(word))
@@ -739,7 +740,7 @@ func messageContent(text string, literals []literalHit, claims []sentenceClaims)
 			cite(h.value)
 		}
 	}
-	lower := foldLower(text)
+	lower := lex.FoldLower(text)
 	if strings.Contains(lower, "rev") || hasRNumber(lower) {
 		for _, r := range revisionRE().FindAllString(text, -1) {
 			cite(r)
@@ -772,23 +773,23 @@ func messageContent(text string, literals []literalHit, claims []sentenceClaims)
 		return plainContent
 	}
 	// the run's history outlives the message's text
-	m.Text = strings.Clone(clip(text, 400))
+	m.Text = strings.Clone(lex.Clip(text, 400))
 	m.Citations, m.Categorical, m.Completes = cloneStrings(m.Citations), cloneStrings(m.Categorical), cloneStrings(m.Completes)
 	return m
 }
 
 // completionWords are values that assert a key is done.
-var completionWords = toSet(`complete completed done finished succeeded success passed resolved closed merged shipped ok`)
+var completionWords = lex.ToSet(`complete completed done finished succeeded success passed resolved closed merged shipped ok`)
 
 // failureOrPending are values a completion must not paper over.
-var failureOrPending = toSet(`failed failure failing error errored pending blocked retry retrying queued todo open in_progress in-progress incomplete`)
+var failureOrPending = lex.ToSet(`failed failure failing error errored pending blocked retry retrying queued todo open in_progress in-progress incomplete`)
 
 // IsCompletion reports a value that asserts completion.
-func IsCompletion(v string) bool { return completionWords[foldLower(strings.Trim(v, `"' `))] }
+func IsCompletion(v string) bool { return completionWords[lex.FoldLower(strings.Trim(v, `"' `))] }
 
 // IsFailedOrPending reports a value recording failure or pending work.
 func IsFailedOrPending(v string) bool {
-	l := foldLower(strings.Trim(v, `"' `))
+	l := lex.FoldLower(strings.Trim(v, `"' `))
 	if failureOrPending[l] {
 		return true
 	}
@@ -797,8 +798,8 @@ func IsFailedOrPending(v string) bool {
 
 // KeyMatches ties a message's "task B" to a key like "task/B" or "tasks.B".
 func KeyMatches(key, subject string) bool {
-	k := foldLower(key)
-	s := foldLower(subject)
+	k := lex.FoldLower(key)
+	s := lex.FoldLower(subject)
 	if k == s {
 		return true
 	}
@@ -823,7 +824,7 @@ func OpStep(kind string, op StateOp, detail string) Step {
 	}
 	text := fmt.Sprintf("%s %s %s", op.Agent, verb, op.Key)
 	if op.Value != "" {
-		text += " = " + clip(op.Value, 80)
+		text += " = " + lex.Clip(op.Value, 80)
 	}
 	if op.HasRevision {
 		text += fmt.Sprintf(" (revision %d)", op.Revision)
@@ -838,7 +839,7 @@ func CompactionStep(c *Compaction, number int, detail string) Step {
 
 // MessageStep is an outbound message in a finding's chain.
 func MessageStep(kind string, m Message, detail string) Step {
-	return Step{Kind: kind, File: m.File, Line: m.Line, Turn: m.Turn, Role: m.Agent, Text: clip(m.Text, 300), Detail: detail}
+	return Step{Kind: kind, File: m.File, Line: m.Line, Turn: m.Turn, Role: m.Agent, Text: lex.Clip(m.Text, 300), Detail: detail}
 }
 
 // OpFinding starts a finding located at a state operation.

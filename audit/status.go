@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -130,7 +131,7 @@ func scriptKind(f []string) int {
 	if !strings.ContainsAny(name, "/.") {
 		return 0
 	}
-	base := foldLower(path.Base(name))
+	base := lex.FoldLower(path.Base(name))
 	if i := strings.LastIndexByte(base, '.'); i > 0 {
 		base = base[:i]
 	}
@@ -151,11 +152,11 @@ func scriptKind(f []string) int {
 }
 
 // scriptInterpreters run the script file named after their flags.
-var scriptInterpreters = toSet(`sh bash zsh dash python python3 node ruby perl php bun pwsh`)
+var scriptInterpreters = lex.ToSet(`sh bash zsh dash python python3 node ruby perl php bun pwsh`)
 
 // scriptQualifiers are the words a test or build script's name may hold
 // beside "test" or "build".
-var scriptQualifiers = toSet(`run and all unit integration e2e ci local suite smoke api ui full quick fast prod production release docker image dist web app`)
+var scriptQualifiers = lex.ToSet(`run and all unit integration e2e ci local suite smoke api ui full quick fast prod production release docker image dist web app`)
 
 // outcomeKinds are the kinds a result with status val speaks for; isError
 // says the line exited with an error. A line that passed ran all of them:
@@ -207,7 +208,7 @@ func (r runSet) has(kind string) bool {
 // pass"` names a task, and runs none. A script in quotes that a shell or
 // ssh runs is read on its own (shellScript).
 func kindOf(cmd string) int {
-	c := " " + foldLower(strings.Join(shellWords(cmd, false), " ")) + " "
+	c := " " + lex.FoldLower(strings.Join(shellWords(cmd, false), " ")) + " "
 	switch {
 	case strings.Contains(c, " test ") || strings.Contains(c, " test:") || strings.Contains(c, "pytest") ||
 		strings.Contains(c, "jest") || strings.Contains(c, "vitest") || strings.Contains(c, "rspec") ||
@@ -274,10 +275,10 @@ func commandOf(args []byte) string {
 }
 
 var (
-	failCountRE = literalPattern(`(?i)\b([1-9]\d*) (?:failures?|failed|errors?)\b`)
-	zeroFailRE  = literalPattern(`(?i)\b0 (?:failures?|failed)\b`)
-	passCountRE = literalPattern(`(?i)\b[1-9]\d* (?:passed|passing|tests? passed|examples?, 0 failures)\b`)
-	exitRE      = literalPattern(`(?i)(?:exit(?:ed)? (?:code|status)[: ]*|exited with code )(-?\d+)`)
+	failCountRE = lex.LiteralPattern(`(?i)\b([1-9]\d*) (?:failures?|failed|errors?)\b`)
+	zeroFailRE  = lex.LiteralPattern(`(?i)\b0 (?:failures?|failed)\b`)
+	passCountRE = lex.LiteralPattern(`(?i)\b[1-9]\d* (?:passed|passing|tests? passed|examples?, 0 failures)\b`)
+	exitRE      = lex.LiteralPattern(`(?i)(?:exit(?:ed)? (?:code|status)[: ]*|exited with code )(-?\d+)`)
 )
 
 // runOutcome reads a tool result of a run: failed, done, or "" when the
@@ -293,7 +294,7 @@ func runOutcome(text string, isError bool) (string, string) {
 	// buffer: a copy of each tool output run was 3% of what an audit of
 	// the bench's session allocated.
 	sp := lowerBuffers.Get().(*[]byte)
-	lower, scratch := foldLowerInto(text, *sp)
+	lower, scratch := lex.FoldLowerInto(text, *sp)
 	defer func() {
 		if cap(scratch) <= maxPooledLower {
 			*sp = scratch[:0]
@@ -360,7 +361,7 @@ func firstMatch(text, lower string, re *regexp.Regexp, words ...string) []string
 // start of a line.
 func goFailLine(text string) bool {
 	for line := range strings.Lines(text) {
-		if strings.HasPrefix(line, "--- FAIL") || strings.HasPrefix(line, "FAIL") && (len(line) == 4 || !isIdentByte(line[4]) || line[4] >= 0x80) {
+		if strings.HasPrefix(line, "--- FAIL") || strings.HasPrefix(line, "FAIL") && (len(line) == 4 || !lex.IsIdentByte(line[4]) || line[4] >= 0x80) {
 			return true
 		}
 	}
@@ -404,12 +405,12 @@ func failureLine(text string) string {
 		case code == "" && exit:
 			code = l
 		case code != "":
-			return clip(code+": "+l, 120)
+			return lex.Clip(code+": "+l, 120)
 		default:
-			return clip(l, 120)
+			return lex.Clip(l, 120)
 		}
 	}
-	return clip(code, 120)
+	return lex.Clip(code, 120)
 }
 
 func firstLine(s string) string {
@@ -417,7 +418,7 @@ func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}
-	return clip(s, 120)
+	return lex.Clip(s, 120)
 }
 
 // taskID is an upper-case name (B, PAY-12) or a lower-case one with a
@@ -426,9 +427,9 @@ const taskID = `[A-Z0-9][\w.-]*|[a-z][a-z0-9]*[-_][\w.-]*|[a-z]+[0-9][\w.-]*`
 
 // taskStatusRE reads status updates: "task B failed", "tasks A and B are
 // complete", "the build is broken", "tests are passing".
-var taskStatusRE = literalPattern(`\b((?i:tasks?|steps?|jobs?|tickets?|subtasks?|phases?|migrations?|stories|story|items?))\s+((?:` + taskID + `)(?:(?:\s*,\s*|\s+and\s+)(?:` + taskID + `))*)\s+(?i:(?:is\s+|are\s+|has\s+|have\s+|was\s+|were\s+)?(?:now\s+|all\s+|both\s+)?(?:been\s+)?(failed|failing|pending|blocked|in[ -]progress|done|complete|completed|finished|succeeded|passed|passing|fixed|resolved|merged|deployed|outstanding|incomplete|unfinished))`)
+var taskStatusRE = lex.LiteralPattern(`\b((?i:tasks?|steps?|jobs?|tickets?|subtasks?|phases?|migrations?|stories|story|items?))\s+((?:` + taskID + `)(?:(?:\s*,\s*|\s+and\s+)(?:` + taskID + `))*)\s+(?i:(?:is\s+|are\s+|has\s+|have\s+|was\s+|were\s+)?(?:now\s+|all\s+|both\s+)?(?:been\s+)?(failed|failing|pending|blocked|in[ -]progress|done|complete|completed|finished|succeeded|passed|passing|fixed|resolved|merged|deployed|outstanding|incomplete|unfinished))`)
 
-var runStatusRE = literalPattern(`(?i)\b(?:the\s+|all\s+)?(tests?|test suite|build|deploy(?:ment)?|ci|pipeline)(?:\s*:)?\s+(?:is\s+|are\s+|was\s+|were\s+|has\s+|have\s+|been\s+|now\s+)*(?:all\s+)?(failing|failed|fails|broken|red|passing|passed|passes|pass|green|fixed|succeeded|succeeds|successful|completed|complete|working|fail)\b`)
+var runStatusRE = lex.LiteralPattern(`(?i)\b(?:the\s+|all\s+)?(tests?|test suite|build|deploy(?:ment)?|ci|pipeline)(?:\s*:)?\s+(?:is\s+|are\s+|was\s+|were\s+|has\s+|have\s+|been\s+|now\s+)*(?:all\s+)?(failing|failed|fails|broken|red|passing|passed|passes|pass|green|fixed|succeeded|succeeds|successful|completed|complete|working|fail)\b`)
 
 // Both expressions open with \b and a word from a short list, so in an
 // ASCII sentence they need only be tried where such a word starts
@@ -437,8 +438,8 @@ var runStatusRE = literalPattern(`(?i)\b(?:the\s+|all\s+)?(tests?|test suite|bui
 // keeps the whole search, since (?i) also folds runes such as the Kelvin
 // sign into the ASCII letters of the nouns.
 var (
-	taskStatusAt = lazyPattern(func() string { return `^(?:` + taskStatusRE().String() + `)` })
-	runStatusAt  = lazyPattern(func() string { return `^(?:` + runStatusRE().String() + `)` })
+	taskStatusAt = lex.LazyPattern(func() string { return `^(?:` + taskStatusRE().String() + `)` })
+	runStatusAt  = lex.LazyPattern(func() string { return `^(?:` + runStatusRE().String() + `)` })
 )
 
 // taskNouns and runNouns begin every match of taskStatusRE and
@@ -457,7 +458,7 @@ var (
 func statusStarts(s string) (task, run []int) {
 	for i := 0; i < len(s); i++ {
 		// in ASCII text isIdentByte is \b's word character
-		if !statusInitials[s[i]] || i > 0 && isIdentByte(s[i-1]) {
+		if !statusInitials[s[i]] || i > 0 && lex.IsIdentByte(s[i-1]) {
 			continue // no word start, or none a listed word starts
 		}
 		// a noun is followed by white space (or, for a run, a colon):
@@ -489,7 +490,7 @@ var statusInitials = func() (t [256]bool) {
 // by white space, or by a colon when colon is set.
 func lettersThen(s string, colon bool) bool {
 	j := 0
-	for j < len(s) && asciiLetter(s[j]) {
+	for j < len(s) && lex.AsciiLetter(s[j]) {
 		j++
 	}
 	return j < len(s) && (regexpSpace(s[j]) || colon && s[j] == ':')
@@ -568,11 +569,11 @@ func textStatuses(s string) []Status {
 	tasks, runs := statusMatches(s)
 	var out []Status
 	for _, loc := range tasks {
-		val := statusWords[foldLower(strings.ReplaceAll(s[loc[6]:loc[7]], " ", "_"))]
+		val := statusWords[lex.FoldLower(strings.ReplaceAll(s[loc[6]:loc[7]], " ", "_"))]
 		if val == "" {
 			continue
 		}
-		noun := foldLower(strings.TrimSuffix(strings.TrimSuffix(s[loc[2]:loc[3]], "s"), "ie"))
+		noun := lex.FoldLower(strings.TrimSuffix(strings.TrimSuffix(s[loc[2]:loc[3]], "s"), "ie"))
 		if noun == "stor" {
 			noun = "story"
 		}
@@ -585,7 +586,7 @@ func textStatuses(s string) []Status {
 		if negatedBefore(s[:loc[0]]) || aspirational(s[:loc[0]]) {
 			continue // "no tests failed"; "get the tests green" is a goal
 		}
-		val := statusWords[foldLower(m[2])]
+		val := statusWords[lex.FoldLower(m[2])]
 		if m[2] == "fail" {
 			val = StatusFailed
 		}
@@ -612,13 +613,13 @@ func deployedClaims(s string) []Status {
 		!strings.Contains(s, "eleased") && !strings.Contains(s, "romoted") {
 		return nil
 	}
-	ws := words(s)
+	ws := lex.Words(s)
 	var out []Status
 	for i, w := range ws {
 		// shipped, released and promoted deploy only to a named
 		// environment: "released the lock to the worker" is none
 		envOnly := false
-		switch plainWord(w.w) {
+		switch lex.PlainWord(w.W) {
 		case "deployed", "redeployed":
 		case "shipped", "released", "promoted":
 			envOnly = true
@@ -627,43 +628,43 @@ func deployedClaims(s string) []Status {
 		}
 		placed := false
 		for j := i + 1; j < len(ws) && j <= i+4; j++ {
-			q := plainWord(ws[j].w)
+			q := lex.PlainWord(ws[j].W)
 			if q == "to" {
-				placed = !envOnly || j+1 < len(ws) && deployEnvs[plainWord(ws[j+1].w)]
+				placed = !envOnly || j+1 < len(ws) && deployEnvs[lex.PlainWord(ws[j+1].W)]
 				break
 			}
 			if q == "successfully" && !envOnly {
 				placed = true
 				break
 			}
-			if strings.ContainsAny(s[ws[j-1].end:ws[j].start], ",;:.") {
+			if strings.ContainsAny(s[ws[j-1].End:ws[j].Start], ",;:.") {
 				break // the clause ended
 			}
 		}
-		if i > 0 && !envOnly && plainWord(ws[i-1].w) == "successfully" {
+		if i > 0 && !envOnly && lex.PlainWord(ws[i-1].W) == "successfully" {
 			placed = true
 		}
 		if !placed || deployedHedged(ws, i) {
 			continue
 		}
-		out = append(out, Status{Subject: "deploy", Value: StatusDone, Detail: s[ws[max(0, i-1)].start:ws[i].end]})
+		out = append(out, Status{Subject: "deploy", Value: StatusDone, Detail: s[ws[max(0, i-1)].Start:ws[i].End]})
 	}
 	return out
 }
 
 // deployEnvs are the environments a release is shipped or promoted to.
-var deployEnvs = toSet(`prod production staging stage live dev development qa uat preview canary`)
+var deployEnvs = lex.ToSet(`prod production staging stage live dev development qa uat preview canary`)
 
 // deployedHedged reports a negation, goal, condition or wish in the four
 // words before word i, within its clause.
-func deployedHedged(ws []word, i int) bool {
+func deployedHedged(ws []lex.Word, i int) bool {
 	if i > 0 {
-		if p := plainWord(ws[i-1].w); p == "be" || p == "being" || p == "get" || p == "getting" {
+		if p := lex.PlainWord(ws[i-1].W); p == "be" || p == "being" || p == "get" || p == "getting" {
 			return true // "to be deployed", "can be deployed", "get it deployed"
 		}
 	}
 	for j := i - 1; j >= 0 && j >= i-4; j-- {
-		p := plainWord(ws[j].w)
+		p := lex.PlainWord(ws[j].W)
 		if strings.HasSuffix(p, "n't") || deployHedges[p] {
 			return true
 		}
@@ -672,7 +673,7 @@ func deployedHedged(ws []word, i int) bool {
 }
 
 // deployHedges, before "deployed", make it no claim of a deploy done.
-var deployHedges = toSet(`not no never yet will would should must can could may might need needs needed once when
+var deployHedges = lex.ToSet(`not no never yet will would should must can could may might need needs needed once when
 whenever if unless until before ready about pending waiting want wants wanted asked requested expects expected
 hasnt havent wasnt isnt didnt`)
 
@@ -689,7 +690,7 @@ func statusMatches(s string) (tasks, runs [][]int) {
 		}
 	} else {
 		// cheap, and most sentences hold none of them
-		lower := foldLower(s)
+		lower := lex.FoldLower(s)
 		if containsAny(lower, taskNouns) {
 			tasks = taskStatusRE().FindAllStringSubmatchIndex(s, -1)
 		}
@@ -702,8 +703,8 @@ func statusMatches(s string) (tasks, runs [][]int) {
 
 // negatedBefore reports a negation right before a status statement.
 func negatedBefore(before string) bool {
-	near, _ := nearBefore(before) // the last words are all it reads
-	f := strings.Fields(foldLower(near))
+	near, _ := lex.NearBefore(before) // the last words are all it reads
+	f := strings.Fields(lex.FoldLower(near))
 	if len(f) == 0 {
 		return false
 	}
@@ -725,8 +726,8 @@ func negatedBefore(before string) bool {
 // all tests pass", "moved to utils; tests pass" — is no goal: it counts
 // only before a verb.
 func aspirational(before string) bool {
-	near, _ := nearBefore(before) // the last words are all it reads
-	f := strings.Fields(foldLower(near))
+	near, _ := lex.NearBefore(before) // the last words are all it reads
+	f := strings.Fields(lex.FoldLower(near))
 	for i := len(f) - 1; i >= 0 && i >= len(f)-4; i-- {
 		switch strings.Trim(f[i], ",;:") {
 		case "get", "make", "keep", "until", "ensure", "want", "need", "needs", "should", "must", "will", "so", "once",
@@ -747,10 +748,10 @@ func aspirational(before string) bool {
 }
 
 // goalVerbs, after "to", make what follows a goal: "to see the tests pass".
-var goalVerbs = toSet(`see have check prove validate watch turn bring double-check`)
+var goalVerbs = lex.ToSet(`see have check prove validate watch turn bring double-check`)
 
 func runSubject(w string) string {
-	w = foldLower(w)
+	w = lex.FoldLower(w)
 	switch {
 	case strings.HasPrefix(w, "test"):
 		return "tests"

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -79,7 +80,7 @@ type postContext struct {
 	boundary  *parse.Boundary
 	text      string // summary and kept items
 	folded    *foldedText
-	sentences []sentence
+	sentences []lex.Sentence
 	cwd       string // the shell's directory at the boundary
 	project   string // the session's first directory: summaries speak relative to it
 	keptTurns map[int]bool
@@ -188,13 +189,13 @@ func (pc *postContext) sentenceWith(lit string) string {
 	}
 	tried := -1
 	for i := range pc.folded.occurrences(key) {
-		k := sort.Search(len(pc.sentences), func(j int) bool { return pc.sentences[j].start > i }) - 1
-		if k < 0 || k == tried || i+len(key) > pc.sentences[k].start+len(pc.sentences[k].text) {
+		k := sort.Search(len(pc.sentences), func(j int) bool { return pc.sentences[j].Start > i }) - 1
+		if k < 0 || k == tried || i+len(key) > pc.sentences[k].Start+len(pc.sentences[k].Text) {
 			continue
 		}
 		tried = k
-		if containsLiteral(pc.sentences[k].text, lit) {
-			return pc.sentences[k].text
+		if containsLiteral(pc.sentences[k].Text, lit) {
+			return pc.sentences[k].Text
 		}
 	}
 	return ""
@@ -332,7 +333,7 @@ func (pc *postContext) judgeCommitment(o *Obligation, s *Survival) {
 				}
 			}
 			if n >= need {
-				s.State, s.Via, s.Excerpt = Preserved, "summary", pc.sentences[i].text
+				s.State, s.Via, s.Excerpt = Preserved, "summary", pc.sentences[i].Text
 				return
 			}
 		}
@@ -349,15 +350,15 @@ func (pc *postContext) judgeState(o *Obligation, s *Survival) {
 				continue
 			}
 			if c.Value == st.Value {
-				acknowledged = sent.text
+				acknowledged = sent.Text
 			} else if c.Value == StatusDone {
-				claimDone = sent.text
+				claimDone = sent.Text
 			} else if st.Value != StatusDone {
-				acknowledged = sent.text // failed vs pending: not a success claim
+				acknowledged = sent.Text // failed vs pending: not a success claim
 			}
 		}
-		if acknowledged == "" && st.Value != StatusDone && mentionsFailure(sent.text, st.Subject) {
-			acknowledged = sent.text
+		if acknowledged == "" && st.Value != StatusDone && mentionsFailure(sent.Text, st.Subject) {
+			acknowledged = sent.Text
 		}
 	}
 	switch {
@@ -383,8 +384,8 @@ func sameSubject(a, b string) bool {
 // pending in words the status patterns miss: "1 failing test", "a failure
 // in …", "still pending".
 func mentionsFailure(sentence, subject string) bool {
-	l := foldLower(sentence)
-	subj := foldLower(strings.TrimSuffix(subject, "s"))
+	l := lex.FoldLower(sentence)
+	subj := lex.FoldLower(strings.TrimSuffix(subject, "s"))
 	if !strings.Contains(l, subj) {
 		return false
 	}
@@ -406,12 +407,12 @@ func (pc *postContext) judgeThreshold(o *Obligation, s *Survival) {
 			continue
 		}
 		if equivalentThreshold(h.t, t) {
-			s.State, s.Via, s.Excerpt = Preserved, "summary", st.text
+			s.State, s.Via, s.Excerpt = Preserved, "summary", st.Text
 			return
 		}
 		if changed == nil {
 			hh := h
-			changed, changedIn = &hh, st.text
+			changed, changedIn = &hh, st.Text
 		}
 	}
 	if changed != nil {
@@ -433,27 +434,27 @@ func (pc *postContext) judgeThreshold(o *Obligation, s *Survival) {
 			continue
 		}
 		st := pc.sentences[i]
-		l := " " + foldLower(st.text) + " "
+		l := " " + lex.FoldLower(st.Text) + " "
 		if numberIn(l, t.Value) {
-			s.State, s.Via, s.Excerpt = Preserved, "summary", st.text
+			s.State, s.Via, s.Excerpt = Preserved, "summary", st.Text
 			return
 		}
 		for _, v := range vagueQuantity {
 			if strings.Contains(l, " "+v+" ") {
-				s.State, s.Drift, s.Excerpt, s.Variant = Drifted, "vague", st.text, v
+				s.State, s.Drift, s.Excerpt, s.Variant = Drifted, "vague", st.Text, v
 				s.Detail = fmt.Sprintf("the limit became vague: %q", v)
 				return
 			}
 		}
 		for _, q := range qualitativeLimit {
 			if strings.Contains(l, q) {
-				s.State, s.Drift, s.Excerpt, s.Variant = Drifted, "qualitative", st.text, strings.TrimSpace(q)
+				s.State, s.Drift, s.Excerpt, s.Variant = Drifted, "qualitative", st.Text, strings.TrimSpace(q)
 				s.Detail = fmt.Sprintf("the limit became qualitative: %q", strings.TrimSpace(q))
 				return
 			}
 		}
 		if mention == "" {
-			mention = st.text
+			mention = st.Text
 		}
 	}
 	s.State, s.Drift, s.Excerpt = Dropped, "vanished", mention

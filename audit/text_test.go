@@ -7,22 +7,24 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/compaudit/compaudit/audit/lex"
 )
 
 // appendWordsByRune is appendWords as it was, rune by rune with trimming
 // by cutset, kept for FuzzAppendWords to hold the faster walk to.
-func appendWordsByRune(out []word, s string) []word {
+func appendWordsByRune(out []lex.Word, s string) []lex.Word {
 	i := 0
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if !isWordRune(r) {
+		if !lex.IsWordRune(r) {
 			i += size
 			continue
 		}
 		j := i
 		for j < len(s) {
 			r, size := utf8.DecodeRuneInString(s[j:])
-			if !isWordRune(r) {
+			if !lex.IsWordRune(r) {
 				break
 			}
 			j += size
@@ -31,7 +33,7 @@ func appendWordsByRune(out []word, s string) []word {
 		tok = strings.TrimLeft(tok, ".:,=+")
 		if tok != "" {
 			start := i + strings.Index(s[i:j], tok)
-			out = append(out, word{w: foldLower(tok), start: start, end: start + len(tok)})
+			out = append(out, lex.Word{W: lex.FoldLower(tok), Start: start, End: start + len(tok)})
 		}
 		i = j
 	}
@@ -44,7 +46,7 @@ func FuzzAppendWords(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := appendWords(nil, s), appendWordsByRune(nil, s); !slices.Equal(got, want) {
+		if got, want := lex.AppendWords(nil, s), appendWordsByRune(nil, s); !slices.Equal(got, want) {
 			t.Fatalf("appendWords(%q) = %v, want %v", s, got, want)
 		}
 	})
@@ -62,8 +64,8 @@ func FuzzSentenceAround(f *testing.F) {
 		if start < 0 || end < start || end > len(text) {
 			return
 		}
-		lo, hi := stretch(text, start, end)
-		if len(text) <= maxSentence {
+		lo, hi := lex.Stretch(text, start, end)
+		if len(text) <= lex.MaxSentence {
 			if lo != 0 || hi != len(text) {
 				t.Fatalf("a sentence of %d bytes was cut to [%d, %d)", len(text), lo, hi)
 			}
@@ -72,14 +74,14 @@ func FuzzSentenceAround(f *testing.F) {
 		if lo < 0 || lo > start || hi < end || hi > len(text) {
 			t.Fatalf("[%d, %d) does not hold the span [%d, %d)", lo, hi, start, end)
 		}
-		if hi-lo > max(maxSentence, end-start) {
+		if hi-lo > max(lex.MaxSentence, end-start) {
 			t.Fatalf("kept %d bytes around a span of %d", hi-lo, end-start)
 		}
 		// the span's own ends are the caller's; the cuts are stretch's
 		if utf8.ValidString(text) && (lo < start && !utf8.RuneStart(text[lo]) || hi > end && hi < len(text) && !utf8.RuneStart(text[hi])) {
 			t.Fatalf("cut inside a character at [%d, %d)", lo, hi)
 		}
-		got := sentence{text: text}.around(start, end)
+		got := lex.Sentence{Text: text}.Around(start, end)
 		want := text[lo:hi]
 		if lo > 0 {
 			want = "…" + want
@@ -97,8 +99,8 @@ func FuzzSentenceAround(f *testing.F) {
 // asciiLetters accepts is one plainWord returns unchanged.
 func checkAsciiLetters(t *testing.T, w string) {
 	t.Helper()
-	if asciiLetters(w) && plainWord(w) != w {
-		t.Fatalf("asciiLetters(%q), but plainWord gives %q", w, plainWord(w))
+	if lex.AsciiLetters(w) && lex.PlainWord(w) != w {
+		t.Fatalf("asciiLetters(%q), but plainWord gives %q", w, lex.PlainWord(w))
 	}
 }
 
@@ -112,7 +114,7 @@ func TestAsciiLetters(t *testing.T) {
 		w    string
 		want bool
 	}{{"bucket", true}, {"BuCkEt", true}, {"", true}, {"a@", false}, {"[a", false}, {"a`", false}, {"{", false}, {"a1", false}, {"é", false}} {
-		if got := asciiLetters(c.w); got != c.want {
+		if got := lex.AsciiLetters(c.w); got != c.want {
 			t.Errorf("asciiLetters(%q) = %v, want %v", c.w, got, c.want)
 		}
 	}
@@ -126,10 +128,10 @@ func TestWordBytes(t *testing.T) {
 	for c := 0; c < 256; c++ {
 		b := byte(c)
 		want := c < utf8.RuneSelf && word.MatchString(string(rune(c)))
-		if got := isWordByte(b); got != want {
+		if got := lex.IsWordByte(b); got != want {
 			t.Errorf("isWordByte(%#x) = %v, want %v", c, got, want)
 		}
-		if got := isIdentByte(b); got != (want || c >= utf8.RuneSelf) {
+		if got := lex.IsIdentByte(b); got != (want || c >= utf8.RuneSelf) {
 			t.Errorf("isIdentByte(%#x) = %v, want %v", c, got, want || c >= utf8.RuneSelf)
 		}
 	}
@@ -197,7 +199,7 @@ func TestClip(t *testing.T) {
 		{"averyveryverylongfirstword and more", 10, "averyveryv…"},
 		{"ééééé", 5, "éé…"},
 	} {
-		if got := clip(c.s, c.n); got != c.want {
+		if got := lex.Clip(c.s, c.n); got != c.want {
 			t.Errorf("clip(%q, %d) = %q, want %q", c.s, c.n, got, c.want)
 		}
 	}
@@ -210,9 +212,9 @@ func FuzzTermsOfPieces(f *testing.F) {
 		f.Add(c[0], c[1])
 	}
 	f.Fuzz(func(t *testing.T, a, b string) {
-		want := termsOf(a + " " + b)
-		got := termsOf(a)
-		got.add(b)
+		want := lex.TermsOf(a + " " + b)
+		got := lex.TermsOf(a)
+		got.Add(b)
 		if !maps.Equal(got, want) {
 			t.Fatalf("terms of %q and %q gathered: %v; joined: %v", a, b, got, want)
 		}
@@ -227,8 +229,8 @@ func TestFoldKeyIsEqualFold(t *testing.T) {
 		"ǅ", "ǆ", "Ǆ", "Σίσυφος", "ΣΊΣΥΦΟΣ", "σίσυφοσ", "straße", "STRASSE", "\xff", "\xfe", "\ufffd", "a\xffb", "A\xfeB", "", "İ", "i", "ı"}
 	for _, a := range words {
 		for _, b := range words {
-			if got, want := foldKey(a) == foldKey(b), strings.EqualFold(a, b); got != want {
-				t.Errorf("%q, %q: same key %v, EqualFold %v (%q, %q)", a, b, got, want, foldKey(a), foldKey(b))
+			if got, want := lex.FoldKey(a) == lex.FoldKey(b), strings.EqualFold(a, b); got != want {
+				t.Errorf("%q, %q: same key %v, EqualFold %v (%q, %q)", a, b, got, want, lex.FoldKey(a), lex.FoldKey(b))
 			}
 		}
 	}

@@ -3,6 +3,8 @@ package audit
 import (
 	"strconv"
 	"strings"
+
+	"github.com/compaudit/compaudit/audit/lex"
 )
 
 // thresholdHit is a numeric limit found in a sentence.
@@ -61,7 +63,7 @@ var symbolComparators = []struct {
 var trailingLE = []string{" max", " maximum", " at most", " or less", " or fewer", " tops", " at the most"}
 
 // countNouns are what a number of things counts; they become the subject.
-var countNouns = toSet(`retry retries attempt attempts try tries file files worker workers thread threads job jobs
+var countNouns = lex.ToSet(`retry retries attempt attempts try tries file files worker workers thread threads job jobs
 request requests call calls line lines token tokens item items connection connections replica replicas
 instance instances pod pods node nodes commit commits pr prs character characters char chars step steps
 iteration iterations loop loops process processes query queries record records row rows page pages
@@ -70,7 +72,7 @@ user users message messages email emails deploy deploys deployment deployments`)
 
 // findThresholds finds numeric limits in one sentence.
 func findThresholds(s string) []thresholdHit {
-	lower := foldLower(s)
+	lower := lex.FoldLower(s)
 	var out []thresholdHit
 	negated := sentenceNegated(lower)
 	seen := map[int]bool{} // numbers already read, by their end
@@ -116,13 +118,13 @@ func findThresholds(s string) []thresholdHit {
 			if !ok || seen[nEnd] {
 				continue
 			}
-			near, _ := nearBefore(lower[:k])
+			near, _ := lex.NearBefore(lower[:k])
 			before := strings.Fields(strings.TrimSpace(near))
 			if len(before) == 0 {
 				continue
 			}
-			subject := stem(strings.Trim(before[len(before)-1], "`'\"*:"))
-			if subject == "" || stopWords[subject] {
+			subject := lex.Stem(strings.Trim(before[len(before)-1], "`'\"*:"))
+			if subject == "" || lex.StopWords[subject] {
 				continue
 			}
 			seen[nEnd] = true
@@ -139,11 +141,11 @@ func findThresholds(s string) []thresholdHit {
 			}
 			k += from
 			from = k + len(tl)
-			if nEnd := from; nEnd < len(lower) && isIdentByte(lower[nEnd]) {
+			if nEnd := from; nEnd < len(lower) && lex.IsIdentByte(lower[nEnd]) {
 				continue
 			}
 			// walk back over "<number> <noun>"
-			near, _ := nearBefore(lower[:k])
+			near, _ := lex.NearBefore(lower[:k])
 			head := strings.Fields(near)
 			if len(head) < 2 {
 				continue
@@ -158,7 +160,7 @@ func findThresholds(s string) []thresholdHit {
 				continue
 			}
 			seen[k] = true
-			subject := stem(noun)
+			subject := lex.Stem(noun)
 			if _, ok := unitScale[noun]; ok {
 				subject = subjectFor(lower, start, k, noun)
 			}
@@ -191,8 +193,8 @@ func flip(c Comparator) Comparator {
 
 // indexWord finds phrase in s at word boundaries.
 func indexWord(s, phrase string) int {
-	return indexWhere(s, phrase, func(k, end int) bool {
-		return (k == 0 || !isIdentByte(s[k-1])) && (end >= len(s) || !isIdentByte(s[end]))
+	return lex.IndexWhere(s, phrase, func(k, end int) bool {
+		return (k == 0 || !lex.IsIdentByte(s[k-1])) && (end >= len(s) || !lex.IsIdentByte(s[end]))
 	})
 }
 
@@ -259,7 +261,7 @@ func numberAfter(s string, i int) (num float64, unit string, end int, ok bool) {
 		for k2 < len(s) && s[k2] >= 'a' && s[k2] <= 'z' {
 			k2++
 		}
-		if k2 > w2 && w2 > k && (countNouns[s[w2:k2]] || pluralNoun(s[w2:k2])) && !stopWords[word] {
+		if k2 > w2 && w2 > k && (countNouns[s[w2:k2]] || pluralNoun(s[w2:k2])) && !lex.StopWords[word] {
 			return num, s[w2:k2], k2, true
 		}
 	}
@@ -280,15 +282,15 @@ func parseNumber(w string) (float64, bool) {
 // coverage").
 func subjectFor(lower string, cmpStart, numEnd int, unit string) string {
 	if countNouns[unit] || pluralNoun(unit) {
-		return stem(unit)
+		return lex.Stem(unit)
 	}
 	// the word after the number and unit: "at least 80% coverage"
 	if unitScale[unit].base == "%" {
 		// the head of the noun phrase: "80% test coverage on …" is coverage
 		head := ""
-		for _, w := range strings.Fields(nearAfter(lower[numEnd:])) {
+		for _, w := range strings.Fields(lex.NearAfter(lower[numEnd:])) {
 			w2 := strings.Trim(w, ".,;:")
-			if w2 == "" || stopWords[w2] || genericVerbs[w2] {
+			if w2 == "" || lex.StopWords[w2] || lex.GenericVerbs[w2] {
 				break
 			}
 			head = w2
@@ -297,20 +299,20 @@ func subjectFor(lower string, cmpStart, numEnd int, unit string) string {
 			}
 		}
 		if head != "" {
-			return stem(head)
+			return lex.Stem(head)
 		}
 	}
-	near, _ := nearBefore(lower[:cmpStart])
-	before := words(near)
+	near, _ := lex.NearBefore(lower[:cmpStart])
+	before := lex.Words(near)
 	for i := len(before) - 1; i >= 0 && i >= len(before)-4; i-- {
-		p := plainWord(before[i].w)
-		if p == "" || stopWords[p] || genericVerbs[p] || p == "keep" || p == "be" || p == "stay" || p == "set" {
+		p := lex.PlainWord(before[i].W)
+		if p == "" || lex.StopWords[p] || lex.GenericVerbs[p] || p == "keep" || p == "be" || p == "stay" || p == "set" {
 			continue
 		}
 		if _, isNum := parseNumber(p); isNum {
 			continue
 		}
-		return stem(p)
+		return lex.Stem(p)
 	}
 	if unit != "" && unit != "times" {
 		if u, ok := unitScale[unit]; ok {
@@ -325,7 +327,7 @@ func makeThreshold(subject string, cmp Comparator, num float64, unit string) Thr
 	if u, ok := unitScale[unit]; ok {
 		t.Unit, t.Base = u.unit, num*u.scale
 	} else if unit != "" && unit != "times" {
-		t.Unit = stem(unit)
+		t.Unit = lex.Stem(unit)
 	}
 	return t
 }
@@ -341,7 +343,7 @@ var qualitativeLimit = []string{"should be limited", "be limited", "limited", "l
 
 // pluralNoun reports a word that counts things: "2 engineers", "5 pods".
 func pluralNoun(w string) bool {
-	if len(w) < 4 || !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") || stopWords[w] {
+	if len(w) < 4 || !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") || lex.StopWords[w] {
 		return false
 	}
 	if _, isUnit := unitScale[w]; isUnit {

@@ -1,4 +1,10 @@
-package audit
+// Package lex owns the words of text as the audit reads them: sentences
+// (with code fences left out), words and identifier parts, case folding,
+// stems and term sets, and the searches for a word or a literal at word
+// boundaries. Its functions are pure and know nothing of transcripts,
+// obligations or the ledger: every package above it may use it, and it
+// imports none of them.
+package lex
 
 import (
 	"encoding/binary"
@@ -10,43 +16,43 @@ import (
 	"unicode/utf8"
 )
 
-// sentence is a span of text ending at a sentence or line break.
-type sentence struct {
-	text  string
-	start int // byte offset in the event text
+// Sentence is a span of text ending at a sentence or line break.
+type Sentence struct {
+	Text  string
+	Start int // byte offset in the event text
 }
 
-// maxSentence bounds the sentence an obligation keeps, to be read in
+// MaxSentence bounds the sentence an obligation keeps, to be read in
 // context. Real sentences are far shorter (154 bytes at most in
 // ../shared/corpus); a pasted list or blob with no full stop or line break
 // is one "sentence", and every literal in it would keep a copy of all of
 // it: 30,000 buckets in a 1.2 MB line took the audit past 24 GB.
-const maxSentence = 1 << 10
+const MaxSentence = 1 << 10
 
-// around is the sentence, or where it is longer than maxSentence, the
-// stretch of it around text[start:end] (offsets in the sentence), marked
+// Around is the sentence, or where it is longer than maxSentence, the
+// Stretch of it around text[start:end] (offsets in the sentence), marked
 // with "…" where it was cut.
-func (s sentence) around(start, end int) string {
-	lo, hi := stretch(s.text, start, end)
-	out := s.text[lo:hi]
+func (s Sentence) Around(start, end int) string {
+	lo, hi := Stretch(s.Text, start, end)
+	out := s.Text[lo:hi]
 	if lo > 0 {
 		out = "…" + out
 	}
-	if hi < len(s.text) {
+	if hi < len(s.Text) {
 		out += "…"
 	}
 	return out
 }
 
-// stretch is the part of t, at most maxSentence bytes long unless the span
+// Stretch is the part of t, at most maxSentence bytes long unless the span
 // t[start:end] is longer, that holds the span, centred on it and cut at
 // spaces where it can be, never inside a character.
-func stretch(t string, start, end int) (lo, hi int) {
-	if len(t) <= maxSentence {
+func Stretch(t string, start, end int) (lo, hi int) {
+	if len(t) <= MaxSentence {
 		return 0, len(t)
 	}
-	lo = max(0, min(start, (start+end)/2-maxSentence/2))
-	hi = min(len(t), max(end, lo+maxSentence))
+	lo = max(0, min(start, (start+end)/2-MaxSentence/2))
+	hi = min(len(t), max(end, lo+MaxSentence))
 	if i := strings.IndexByte(t[lo:start], ' '); lo > 0 && i >= 0 {
 		lo += i + 1
 	}
@@ -62,30 +68,30 @@ func stretch(t string, start, end int) (lo, hi int) {
 	return lo, hi
 }
 
-// sentences splits text at sentence ends, line breaks and semicolons, and
+// Sentences splits text at sentence ends, line breaks and semicolons, and
 // leaves fenced code blocks out: code is not an instruction in prose.
-func sentences(text string) []sentence {
-	c := sentenceCursor{text: text}
+func Sentences(text string) []Sentence {
+	c := SentenceCursor{Text: text}
 	for c.more() {
 	}
 	return c.list
 }
 
-// sentenceCursor splits a text into sentences only as far as they are
+// SentenceCursor splits a text into sentences only as far as they are
 // read: a pasted document's million sentences are not listed when its
 // tagging stops at MaxMessageObligations.
-type sentenceCursor struct {
-	text      string
+type SentenceCursor struct {
+	Text      string
 	lineStart int // of the next line to split
 	inFence   bool
 	done      bool         // every line taken
 	line      lineSplitter // the line being split, when split is set
 	split     bool
-	list      []sentence // so far, in order
+	list      []Sentence // so far, in order
 }
 
 // more lists the next sentence, and reports whether there was one.
-func (c *sentenceCursor) more() bool {
+func (c *SentenceCursor) more() bool {
 	for {
 		if c.split {
 			if s, ok := c.line.next(); ok {
@@ -97,50 +103,50 @@ func (c *sentenceCursor) more() bool {
 		if c.done {
 			return false
 		}
-		end := strings.IndexByte(c.text[c.lineStart:], '\n')
+		end := strings.IndexByte(c.Text[c.lineStart:], '\n')
 		if end < 0 {
-			end = len(c.text)
+			end = len(c.Text)
 		} else {
 			end += c.lineStart
 		}
-		line := c.text[c.lineStart:end]
+		line := c.Text[c.lineStart:end]
 		trimmed := strings.TrimSpace(line)
 		if strings.HasPrefix(trimmed, "```") {
 			c.inFence = !c.inFence
 		} else if !c.inFence && trimmed != "" {
 			c.line, c.split = lineSplitter{line: line, base: c.lineStart}, true
 		}
-		if end == len(c.text) {
+		if end == len(c.Text) {
 			c.done = true
 		}
 		c.lineStart = end + 1
 	}
 }
 
-// at is the i-th sentence, if the text has that many.
-func (c *sentenceCursor) at(i int) (sentence, bool) {
+// At is the i-th sentence, if the text has that many.
+func (c *SentenceCursor) At(i int) (Sentence, bool) {
 	for i >= len(c.list) {
 		if !c.more() {
-			return sentence{}, false
+			return Sentence{}, false
 		}
 	}
 	return c.list[i], true
 }
 
-// holding is the sentence that holds the byte at offset at, if one does:
-// sentences come in order, so once one starts past at, every one that
+// Holding is the sentence that holds the byte at offset at, if one does:
+// Sentences come in order, so once one starts past at, every one that
 // could hold it is listed.
-func (c *sentenceCursor) holding(at int) (sentence, bool) {
-	for len(c.list) == 0 || c.list[len(c.list)-1].start <= at {
+func (c *SentenceCursor) Holding(at int) (Sentence, bool) {
+	for len(c.list) == 0 || c.list[len(c.list)-1].Start <= at {
 		if !c.more() {
 			break
 		}
 	}
-	k := sort.Search(len(c.list), func(j int) bool { return c.list[j].start > at }) - 1
-	if k >= 0 && at < c.list[k].start+len(c.list[k].text) {
+	k := sort.Search(len(c.list), func(j int) bool { return c.list[j].Start > at }) - 1
+	if k >= 0 && at < c.list[k].Start+len(c.list[k].Text) {
 		return c.list[k], true
 	}
-	return sentence{}, false
+	return Sentence{}, false
 }
 
 // lineSplitter cuts one line, a sentence at a time, at ". ", "! ", "? "
@@ -154,7 +160,7 @@ type lineSplitter struct {
 }
 
 // next is the line's next sentence, or false at its end.
-func (sp *lineSplitter) next() (sentence, bool) {
+func (sp *lineSplitter) next() (Sentence, bool) {
 	line := sp.line
 	for ; sp.i < len(line); sp.i++ {
 		c := line[sp.i]
@@ -169,63 +175,63 @@ func (sp *lineSplitter) next() (sentence, bool) {
 		if next < len(line) && line[next] != ' ' && line[next] != '\t' {
 			continue
 		}
-		if c == '.' && isAbbrevEnd(line[sp.start:sp.i]) {
+		if c == '.' && IsAbbrevEnd(line[sp.start:sp.i]) {
 			continue
 		}
 		from := sp.start
 		sp.start = next
 		if s := strings.TrimSpace(line[from:next]); s != "" {
 			sp.i++
-			return sentence{text: s, start: sp.base + from + leadingSpace(line[from:])}, true
+			return Sentence{Text: s, Start: sp.base + from + leadingSpace(line[from:])}, true
 		}
 	}
 	if !sp.ended {
 		sp.ended = true
 		if s := strings.TrimSpace(line[sp.start:]); s != "" {
-			return sentence{text: s, start: sp.base + sp.start + leadingSpace(line[sp.start:])}, true
+			return Sentence{Text: s, Start: sp.base + sp.start + leadingSpace(line[sp.start:])}, true
 		}
 	}
-	return sentence{}, false
+	return Sentence{}, false
 }
 
 func leadingSpace(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
 
-// isAbbrevEnd reports a dot that ends "e.g", "i.e", "etc", "vs" and the like.
-func isAbbrevEnd(before string) bool {
+// IsAbbrevEnd reports a dot that ends "e.g", "i.e", "etc", "vs" and the like.
+func IsAbbrevEnd(before string) bool {
 	w := before
 	if i := strings.LastIndexAny(w, " \t("); i >= 0 {
 		w = w[i+1:]
 	}
-	switch foldLower(w) {
+	switch FoldLower(w) {
 	case "e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "no", "nr", "dr", "mr", "ms", "mrs":
 		return true
 	}
 	return false
 }
 
-// word is a lower-cased word of a sentence with its byte span.
-type word struct {
-	w          string // lower case, as written
-	start, end int
+// Word is a lower-cased word of a sentence with its byte span.
+type Word struct {
+	W          string // lower case, as written
+	Start, End int
 }
 
-// words splits a sentence into words: runs of letters, digits and the
+// Words splits a sentence into words: runs of letters, digits and the
 // characters that hold identifiers together (_ - . / : @ ~ = + %).
 // Surrounding punctuation is dropped.
-func words(s string) []word { return appendWords(nil, s) }
+func Words(s string) []Word { return AppendWords(nil, s) }
 
-// appendWords is words appending to out.
-func appendWords(out []word, s string) []word { return slices.AppendSeq(out, wordSeq(s)) }
+// AppendWords is words appending to out.
+func AppendWords(out []Word, s string) []Word { return slices.AppendSeq(out, wordSeq(s)) }
 
 // wordSeq yields the words of s one by one, for a reader that needs no
 // list: a command can carry a megabyte of heredoc. ASCII, most of any
-// text, is judged by a table; other runes by isWordRune (FuzzAppendWords
+// Text, is judged by a table; other runes by isWordRune (FuzzAppendWords
 // holds the two to the rune-by-rune walk).
-func wordSeq(s string) iter.Seq[word] { return wordsOf(s, true) }
+func wordSeq(s string) iter.Seq[Word] { return WordsOf(s, true) }
 
-// wordsOf is wordSeq, with each word lowered or as written.
-func wordsOf(s string, lower bool) iter.Seq[word] {
-	return func(yield func(word) bool) {
+// WordsOf is wordSeq, with each word lowered or as written.
+func WordsOf(s string, lower bool) iter.Seq[Word] {
+	return func(yield func(Word) bool) {
 		i := 0
 		for i < len(s) {
 			// ASCII by the table here: wordRuneAt is too large to inline,
@@ -265,9 +271,9 @@ func wordsOf(s string, lower bool) iter.Seq[word] {
 			if e > b {
 				w := s[b:e]
 				if lower {
-					w = foldLower(w)
+					w = FoldLower(w)
 				}
-				if !yield(word{w: w, start: b, end: e}) {
+				if !yield(Word{W: w, Start: b, End: e}) {
 					return
 				}
 			}
@@ -279,7 +285,7 @@ func wordsOf(s string, lower bool) iter.Seq[word] {
 // asciiWordByte is isWordRune for ASCII.
 var asciiWordByte = func() (t [utf8.RuneSelf]bool) {
 	for c := range t {
-		t[c] = isWordRune(rune(c))
+		t[c] = IsWordRune(rune(c))
 	}
 	return t
 }()
@@ -289,7 +295,7 @@ func wordRuneAt(s string, i int) (in bool, size int) {
 		return asciiWordByte[c], 1
 	}
 	r, size := utf8.DecodeRuneInString(s[i:])
-	return isWordRune(r), size
+	return IsWordRune(r), size
 }
 
 func trailingPunct(c byte) bool {
@@ -308,7 +314,7 @@ func leadingPunct(c byte) bool {
 	return false
 }
 
-func isWordRune(r rune) bool {
+func IsWordRune(r rune) bool {
 	if unicode.IsLetter(r) || unicode.IsDigit(r) {
 		return true
 	}
@@ -319,8 +325,8 @@ func isWordRune(r rune) bool {
 	return false
 }
 
-// plainWord strips a word to its letters and digits, for stop-word lookup.
-func plainWord(w string) string {
+// PlainWord strips a word to its letters and digits, for stop-word lookup.
+func PlainWord(w string) string {
 	return strings.TrimFunc(strings.ReplaceAll(w, "’", "'"), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
 	})
@@ -349,11 +355,11 @@ var aliases = map[string]string{
 	"tests": "test", "testing": "test", "tested": "test",
 }
 
-// stem reduces a word to a comparable form: its alias, or the word without
+// Stem reduces a word to a comparable form: its alias, or the word without
 // common inflections. It is deliberately crude and symmetric: both sides of
 // every comparison go through it.
-func stem(w string) string {
-	w = foldLower(w)
+func Stem(w string) string {
+	w = FoldLower(w)
 	if a, ok := aliases[w]; ok {
 		return trimE(a)
 	}
@@ -397,8 +403,8 @@ func undouble(w string) string {
 	return w
 }
 
-// stopWords carry no object of their own.
-var stopWords = toSet(`a an the this that these those it its it's any all some each every
+// StopWords carry no object of their own.
+var StopWords = ToSet(`a an the this that these those it its it's any all some each every
 to of in on at by for from with into onto over about as than then
 and or but nor so yet if unless until while when where which who whom whose what why how
 against across through via per without within between before after during toward towards upon around behind beyond inside outside near onto off out up down
@@ -409,11 +415,11 @@ please just also only ever again anything everything something nothing anyone an
 there here now yet still even very really either neither too sure
 directly straight manually automatically immediately yourself anymore accidentally unnecessarily just`)
 
-// genericVerbs name an action without saying which; the object decides.
-var genericVerbs = toSet(`touch use using used modify modifying change changing edit editing access accessing
+// GenericVerbs name an action without saying which; the object decides.
+var GenericVerbs = ToSet(`touch use using used modify modifying change changing edit editing access accessing
 call calling invoke run running execute executing make do go try write writing work working mess handle interact`)
 
-func toSet(s string) map[string]bool {
+func ToSet(s string) map[string]bool {
 	words := strings.Fields(s)
 	// sized ahead: grown a word at a time, the package's thirty-odd sets
 	// were rehashed over and over as the process started
@@ -424,18 +430,18 @@ func toSet(s string) map[string]bool {
 	return m
 }
 
-// contentTerms returns the stemmed words of a phrase that say what it is
+// ContentTerms returns the stemmed words of a phrase that say what it is
 // about: no stop words, no generic verbs.
-func contentTerms(phrase string) []string {
+func ContentTerms(phrase string) []string {
 	var out []string
 	var seen map[string]bool // once the list is long: a pasted list is one phrase
-	for _, w := range words(phrase) {
-		p := plainWord(w.w)
-		if p == "" || stopWords[p] || genericVerbs[p] {
+	for _, w := range Words(phrase) {
+		p := PlainWord(w.W)
+		if p == "" || StopWords[p] || GenericVerbs[p] {
 			continue
 		}
-		s := stem(w.w)
-		if s == "" || genericVerbs[s] || seen == nil && containsStr(out, s) || seen[s] {
+		s := Stem(w.W)
+		if s == "" || GenericVerbs[s] || seen == nil && ContainsStr(out, s) || seen[s] {
 			continue
 		}
 		out = append(out, s)
@@ -451,7 +457,7 @@ func contentTerms(phrase string) []string {
 	return out
 }
 
-func containsStr(list []string, s string) bool {
+func ContainsStr(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
 			return true
@@ -460,35 +466,35 @@ func containsStr(list []string, s string) bool {
 	return false
 }
 
-// termSet is the stems of every word of a text, and of the parts of its
+// TermSet is the stems of every word of a text, and of the parts of its
 // identifiers (acme-prod yields acme-prod, acme and prod).
-type termSet map[string]bool
+type TermSet map[string]bool
 
-func termsOf(text string) termSet {
-	set := termSet{}
-	set.add(text)
+func TermsOf(text string) TermSet {
+	set := TermSet{}
+	set.Add(text)
 	return set
 }
 
-// add puts the terms of text in the set.
-func (t termSet) add(text string) {
+// Add puts the terms of text in the set.
+func (t TermSet) Add(text string) {
 	for w := range wordSeq(text) {
-		t[stem(w.w)] = true
-		if strings.ContainsAny(w.w, "_-./:@=") {
-			for _, part := range splitIdent(w.w) {
-				t[stem(part)] = true
+		t[Stem(w.W)] = true
+		if strings.ContainsAny(w.W, "_-./:@=") {
+			for _, part := range SplitIdent(w.W) {
+				t[Stem(part)] = true
 			}
 		}
 	}
 }
 
-// splitIdent cuts an identifier into its alphanumeric parts.
-func splitIdent(s string) []string {
+// SplitIdent cuts an identifier into its alphanumeric parts.
+func SplitIdent(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
-// hasAll reports whether every term is in the set.
-func (t termSet) hasAll(terms []string) bool {
+// HasAll reports whether every term is in the set.
+func (t TermSet) HasAll(terms []string) bool {
 	for _, x := range terms {
 		if !t[x] {
 			return false
@@ -497,40 +503,40 @@ func (t termSet) hasAll(terms []string) bool {
 	return len(terms) > 0
 }
 
-func indexFold(hay, needle string) int {
+func IndexFold(hay, needle string) int {
 	if needle == "" {
 		return -1
 	}
-	return indexLower(foldLower(hay), foldLower(needle))
+	return IndexLower(FoldLower(hay), FoldLower(needle))
 }
 
 func boundaryBefore(s string, i int, needle string) bool {
-	if i == 0 || !isIdentByte(needle[0]) {
+	if i == 0 || !IsIdentByte(needle[0]) {
 		return true
 	}
-	return !isIdentByte(s[i-1])
+	return !IsIdentByte(s[i-1])
 }
 
 func boundaryAfter(s string, end int, needle string) bool {
-	if end >= len(s) || !isIdentByte(needle[len(needle)-1]) {
+	if end >= len(s) || !IsIdentByte(needle[len(needle)-1]) {
 		return true
 	}
-	return !isIdentByte(s[end])
+	return !IsIdentByte(s[end])
 }
 
-// isIdentByte is a byte of an identifier: a word byte (isWordByte) or
+// IsIdentByte is a byte of an identifier: a word byte (isWordByte) or
 // any byte of a rune past ASCII.
-func isIdentByte(c byte) bool { return isWordByte(c) || c >= 0x80 }
+func IsIdentByte(c byte) bool { return IsWordByte(c) || c >= 0x80 }
 
-// isWordByte is \w, as \b reads it: ASCII letters, digits and '_'.
-func isWordByte(c byte) bool { return c == '_' || isDigit(c) || asciiLetter(c) }
+// IsWordByte is \w, as \b reads it: ASCII letters, digits and '_'.
+func IsWordByte(c byte) bool { return c == '_' || IsDigit(c) || AsciiLetter(c) }
 
-// clip shortens s to at most n bytes, marking the cut. It cuts at the last
+// Clip shortens s to at most n bytes, marking the cut. It cuts at the last
 // white space within the n bytes, so a word is shown whole or not at all: a
 // key or a token cut in two no longer has the shape --redact looks for, and
 // the reports showed its first part. Only a first word longer than n bytes
 // is cut inside, on a rune boundary.
-func clip(s string, n int) string {
+func Clip(s string, n int) string {
 	s = strings.TrimSpace(s)
 	if len(s) <= n {
 		return s
@@ -545,22 +551,22 @@ func clip(s string, n int) string {
 	return strings.TrimSpace(s[:cut]) + "…"
 }
 
-// foldLower lowers s without changing its length in bytes, so an offset
+// FoldLower lowers s without changing its length in bytes, so an offset
 // found in the lowered text is an offset in s. strings.ToLower does not
 // promise that: it turns an invalid byte into a three-byte U+FFFD, and a
 // few letters into letters of another length (İ into i, the Kelvin sign
 // into k). Those are left as they are.
-func foldLower(s string) string {
-	lower, _ := foldLowerInto(s, nil)
+func FoldLower(s string) string {
+	lower, _ := FoldLowerInto(s, nil)
 	return lower
 }
 
-// foldKey is s with each rune replaced by the least rune of its simple
+// FoldKey is s with each rune replaced by the least rune of its simple
 // case-folding orbit, and each byte that is no rune by U+FFFD, as
 // strings.EqualFold decodes it: two strings have one key exactly when
 // EqualFold says they are equal, so a map keyed by it finds what a scan
 // with EqualFold would.
-func foldKey(s string) string {
+func FoldKey(s string) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
@@ -583,15 +589,15 @@ func foldKey(s string) string {
 	return b.String()
 }
 
-// foldLowerInto is foldLower lowering, when it must, in scratch (grown as
+// FoldLowerInto is foldLower lowering, when it must, in scratch (grown as
 // needed, and returned for the next call); the string it returns is its
 // own.
-func foldLowerInto(s string, scratch []byte) (string, []byte) {
+func FoldLowerInto(s string, scratch []byte) (string, []byte) {
 	// most text has nothing to lower: find the first byte that might,
 	// eight at a time while they are ASCII
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		if w := le64(s[i:]); w&laneHigh != 0 || lowerWord(w) != w {
+		if w := Le64(s[i:]); w&LaneHigh != 0 || LowerWord(w) != w {
 			break
 		}
 	}
@@ -606,8 +612,8 @@ func foldLowerInto(s string, scratch []byte) (string, []byte) {
 	b := append(scratch[:0], s...)
 	for i < len(b) {
 		if i+8 <= len(b) {
-			if w := le64(s[i:]); w&laneHigh == 0 {
-				binary.LittleEndian.PutUint64(b[i:], lowerWord(w))
+			if w := Le64(s[i:]); w&LaneHigh == 0 {
+				binary.LittleEndian.PutUint64(b[i:], LowerWord(w))
 				i += 8
 				continue
 			}
@@ -619,15 +625,15 @@ func foldLowerInto(s string, scratch []byte) (string, []byte) {
 			i++
 			continue
 		}
-		i = lowerRuneAt(b, s, i)
+		i = LowerRuneAt(b, s, i)
 	}
 	return string(b), b
 }
 
-// lowerRuneAt lowers the rune that begins at s[i] past ASCII into b, a
+// LowerRuneAt lowers the rune that begins at s[i] past ASCII into b, a
 // copy of s, when its lower case is as long, and returns where the next
 // begins; a byte that is no rune is left as it is.
-func lowerRuneAt(b []byte, s string, i int) int {
+func LowerRuneAt(b []byte, s string, i int) int {
 	r, n := utf8.DecodeRuneInString(s[i:])
 	if r == utf8.RuneError && n <= 1 {
 		return i + 1
@@ -645,11 +651,11 @@ func lowerRuneAt(b []byte, s string, i int) int {
 // 4,000 of them in 24 KB took 2 seconds to audit, 20,000 took 54.
 const maxObject = 256
 
-// nearAfter is the start of s, at most maxObject bytes of it, cut at a
-// word: where a reading looks for the few words after a phrase, without
+// NearAfter is the start of s, at most maxObject bytes of it, cut at a
+// Word: where a reading looks for the few words after a phrase, without
 // reading the whole rest of the sentence (a pasted list with no full stop
 // is one sentence).
-func nearAfter(s string) string {
+func NearAfter(s string) string {
 	if len(s) <= maxObject {
 		return s
 	}
@@ -663,9 +669,9 @@ func nearAfter(s string) string {
 	return s[:cut]
 }
 
-// nearBefore is the end of s, at most maxObject bytes of it, from a word's
-// start, and where it starts in s: nearAfter for the words before a phrase.
-func nearBefore(s string) (string, int) {
+// NearBefore is the end of s, at most maxObject bytes of it, from a word's
+// Start, and where it starts in s: nearAfter for the words before a phrase.
+func NearBefore(s string) (string, int) {
 	if len(s) <= maxObject {
 		return s, 0
 	}
@@ -681,16 +687,74 @@ func nearBefore(s string) (string, int) {
 	return s[off:], off
 }
 
-// asciiLetters reports whether w is all ASCII letters, which plainWord
+// AsciiLetters reports whether w is all ASCII letters, which plainWord
 // returns unchanged.
-func asciiLetters(w string) bool {
+func AsciiLetters(w string) bool {
 	for i := 0; i < len(w); i++ {
-		if !asciiLetter(w[i]) {
+		if !AsciiLetter(w[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-// asciiLetter reports an ASCII letter of either case.
-func asciiLetter(c byte) bool { c |= 0x20; return c >= 'a' && c <= 'z' }
+// AsciiLetter reports an ASCII letter of either case.
+func AsciiLetter(c byte) bool { c |= 0x20; return c >= 'a' && c <= 'z' }
+
+// rawTokens are the whitespace tokens of the text, found once.
+// IndexLower is indexFold for a haystack and a needle already lower-cased.
+func IndexLower(lh, ln string) int {
+	if ln == "" {
+		return -1
+	}
+	return IndexWhere(lh, ln, func(i, _ int) bool { return WordAt(lh, i, ln) })
+}
+
+// WordAt reports whether ln, standing in lh at i, stands there on word
+// boundaries as indexLower reads them.
+func WordAt(lh string, i int, ln string) bool {
+	return boundaryBefore(lh, i, ln) && boundaryAfter(lh, i+len(ln), ln)
+}
+
+// IndexWhere is the first index of sub in s at which at(start, end) holds,
+// or -1.
+func IndexWhere(s, sub string, at func(start, end int) bool) int {
+	from := 0
+	for {
+		i := strings.Index(s[from:], sub)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if at(i, i+len(sub)) {
+			return i
+		}
+		from = i + 1
+	}
+}
+
+func IsDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// Bytes as eight lanes of a word, for the word-at-a-time scans of the hash
+// and the token search.
+const (
+	Lanes    = 0x0101010101010101
+	LaneHigh = 0x8080808080808080
+)
+
+// Le64 reads eight bytes little-endian, as one load.
+func Le64(b string) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// LowerWord lowers the ASCII capitals among eight bytes at once; bytes
+// with the high bit set are left alone.
+func LowerWord(w uint64) uint64 {
+	b := w &^ LaneHigh
+	atLeastA := b + (0x80-'A')*Lanes // high bit set where the byte is >= 'A'
+	pastZ := b + (0x80-'Z'-1)*Lanes  // high bit set where the byte is > 'Z'
+	upper := atLeastA &^ pastZ &^ w & LaneHigh
+	return w | upper>>2 // 0x80 >> 2 is the 0x20 between the cases
+}
