@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -148,13 +149,13 @@ func BenchmarkReadCall(b *testing.B) {
 		}
 		calls, size = append(calls, args), size+int64(len(args))
 	}
-	for name, read := range map[string]func([]byte) callValue{"walk": argsOf, "gjson": looseArgs} {
+	for name, read := range map[string]func([]byte) tag.CallValue{"walk": tag.ArgsOf, "gjson": tag.LooseArgs} {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, args := range calls {
-					if _, texts, _ := readArgs(read(args)); len(texts) != 1 {
+					if _, texts, _ := tag.ReadArgs(read(args)); len(texts) != 1 {
 						b.Fatalf("strings %q", texts)
 					}
 				}

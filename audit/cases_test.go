@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/parse/parsetest"
 )
@@ -54,16 +55,16 @@ func TestLedgerCases(t *testing.T) {
 // to judge the tag.
 func renderObligation(o *Obligation) string {
 	s := fmt.Sprintf("t%d %s %s/%s %s", o.Origin.Turn, o.Origin.Agent, o.Origin.Source, o.Kind, strconv.Quote(o.Text))
-	if o.Polarity != PolarityNone && o.Kind != KindThreshold {
+	if o.Polarity != tag.PolarityNone && o.Kind != tag.KindThreshold {
 		s += " " + o.Polarity.String()
 	}
 	switch o.Kind {
-	case KindLiteral:
+	case tag.KindLiteral:
 		s += " " + o.LiteralKind
 		if o.Label != "" {
 			s += "(" + o.Label + ")"
 		}
-	case KindProhibition, KindRequirement, KindCommitment:
+	case tag.KindProhibition, tag.KindRequirement, tag.KindCommitment:
 		if o.Object.Verb != "" {
 			s += " verb=" + o.Object.Verb
 		}
@@ -71,15 +72,15 @@ func renderObligation(o *Obligation) string {
 		if len(o.Object.Literals) > 0 {
 			s += " literals=" + strings.Join(o.Object.Literals, ",")
 		}
-	case KindThreshold:
+	case tag.KindThreshold:
 		th := o.Threshold
 		s += fmt.Sprintf(" %s %s %g", th.Subject, th.Comparator, th.Value)
 		if th.Unit != "" {
 			s += " " + th.Unit
 		}
-	case KindState:
+	case tag.KindState:
 		s += " " + o.Status.Subject + "=" + o.Status.Value
-	case KindRetraction:
+	case tag.KindRetraction:
 		s += " retracts=" + strconv.Quote(o.Retracts)
 		if o.Replacement != "" {
 			s += " replacement=" + strconv.Quote(o.Replacement)

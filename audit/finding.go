@@ -8,6 +8,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/compaudit/compaudit/audit/tag"
 )
 
 // Severity of a finding.
@@ -105,11 +107,11 @@ type Evidence struct {
 
 // LostItem is one obligation a boundary lost.
 type LostItem struct {
-	ID    string `json:"id"`
-	Kind  Kind   `json:"kind"`
-	Text  string `json:"text"`
-	State State  `json:"state"`
-	Turn  int    `json:"turn"`
+	ID    string   `json:"id"`
+	Kind  tag.Kind `json:"kind"`
+	Text  string   `json:"text"`
+	State State    `json:"state"`
+	Turn  int      `json:"turn"`
 }
 
 // Finding is one problem a rule found. Every rule and every output format

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
+	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
+	"golang.org/x/tools/txtar"
 )
 
 // FuzzTagging feeds arbitrary text to obligation tagging as a user's
@@ -52,7 +52,7 @@ func FuzzTagging(f *testing.F) {
 				if sp.Start < 0 || sp.End < sp.Start {
 					t.Fatalf("span %+v out of order", sp)
 				}
-				if o.Kind == KindLiteral && o.Literal == "" {
+				if o.Kind == tag.KindLiteral && o.Literal == "" {
 					t.Fatalf("empty literal from %q", text)
 				}
 			}

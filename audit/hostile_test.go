@@ -11,6 +11,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/audit/rules"
+	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -44,7 +45,7 @@ func TestPastedListOfLiterals(t *testing.T) {
 	held := int64(liveHeap()) - int64(before)
 	buckets := 0
 	for _, o := range res.Ledgers["main"].Obligations {
-		if o.Kind != audit.KindLiteral || !strings.HasPrefix(o.Literal, "s3://acme-bucket-") {
+		if o.Kind != tag.KindLiteral || !strings.HasPrefix(o.Literal, "s3://acme-bucket-") {
 			continue
 		}
 		buckets++
@@ -196,7 +197,7 @@ func TestPastedDocumentIsBounded(t *testing.T) {
 		switch {
 		case o.Origin.Turn == 1:
 			first++
-		case o.Kind == audit.KindProhibition && strings.Contains(o.Text, "prod"):
+		case o.Kind == tag.KindProhibition && strings.Contains(o.Text, "prod"):
 			prod = true
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/compaudit/compaudit/audit/tag"
 )
 
 // TestInForce holds the window's lists, turn by turn, to their definition:
@@ -15,7 +17,7 @@ func TestInForce(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 2))
 		var cands []windowObligation
 		for range rng.IntN(40) {
-			o := &Obligation{Kind: KindLiteral, Literal: fmt.Sprintf("s3://b-%d/", rng.IntN(6))}
+			o := &Obligation{Kind: tag.KindLiteral, Literal: fmt.Sprintf("s3://b-%d/", rng.IntN(6))}
 			o.Origin.Turn, o.Origin.Event = rng.IntN(30), rng.IntN(100)
 			if rng.IntN(3) == 0 {
 				o.RetiredAt = o.Origin.Turn + rng.IntN(20) - 3

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/compaudit/compaudit/audit/tag"
 )
 
 var keyValueSeeds = []string{
@@ -15,11 +17,11 @@ var keyValueSeeds = []string{
 
 func TestKeyValueMatches(t *testing.T) {
 	for _, s := range keyValueSeeds {
-		if got, want := keyValueMatches(s), keyValueRE().FindAllStringSubmatch(s, -1); !reflect.DeepEqual(got, want) {
+		if got, want := tag.KeyValueMatches(s), tag.KeyValueRE().FindAllStringSubmatch(s, -1); !reflect.DeepEqual(got, want) {
 			t.Errorf("keyValueMatches(%q) = %q, want %q", s, got, want)
 		}
 	}
-	if got := keyValueMatches("cat > a.txt <<'EOF'\nno numbers in this body at all\nEOF"); got != nil {
+	if got := tag.KeyValueMatches("cat > a.txt <<'EOF'\nno numbers in this body at all\nEOF"); got != nil {
 		t.Errorf("a text without digits matched %q", got)
 	}
 }
@@ -31,7 +33,7 @@ func FuzzKeyValueMatches(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := keyValueMatches(s), keyValueRE().FindAllStringSubmatch(s, -1); !reflect.DeepEqual(got, want) {
+		if got, want := tag.KeyValueMatches(s), tag.KeyValueRE().FindAllStringSubmatch(s, -1); !reflect.DeepEqual(got, want) {
 			t.Fatalf("keyValueMatches(%q) = %q, want %q", s, got, want)
 		}
 	})

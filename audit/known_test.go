@@ -4,6 +4,7 @@ import (
 	"maps"
 	"testing"
 
+	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -15,14 +16,14 @@ func TestKnownPathsFollowTheLedger(t *testing.T) {
 	whole := func() map[string]bool {
 		m := map[string]bool{}
 		for _, o := range a.ledger.Obligations {
-			if o.Kind == KindLiteral && (o.LiteralKind == "path" || o.LiteralKind == "file") {
+			if o.Kind == tag.KindLiteral && (o.LiteralKind == "path" || o.LiteralKind == "file") {
 				m[resolvePath(o.Literal, a.project)] = true
 			}
 		}
 		return m
 	}
 	add := func(kind, lit string) {
-		a.ledger.Obligations = append(a.ledger.Obligations, &Obligation{Kind: KindLiteral, LiteralKind: kind, Literal: lit})
+		a.ledger.Obligations = append(a.ledger.Obligations, &Obligation{Kind: tag.KindLiteral, LiteralKind: kind, Literal: lit})
 	}
 	steps := []func(){
 		func() { add("path", "deploy/prod.yaml") },

@@ -1,12 +1,11 @@
 package audit
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
-	"github.com/tidwall/gjson"
 )
 
 // Ledger holds the obligations of one agent, tagged from original turns as
@@ -54,7 +53,7 @@ func (l *Ledger) restated(o *Obligation, turn int) {
 // whole record, arguments and all, for the rest of the audit.
 type toolCall struct {
 	command string // clipped, for the state's detail
-	runs    runSet
+	runs    tag.RunSet
 }
 
 // maxToolLiterals bounds the literals one tool call or result adds: a
@@ -97,7 +96,7 @@ func (l *Ledger) Live(turn int) []*Obligation {
 
 // liveAt reports an obligation in force as of a turn.
 func (o *Obligation) liveAt(turn int) bool {
-	return o.Kind != KindRetraction && o.Origin.Turn <= turn && (o.RetiredAt == 0 || o.RetiredAt > turn)
+	return o.Kind != tag.KindRetraction && o.Origin.Turn <= turn && (o.RetiredAt == 0 || o.RetiredAt > turn)
 }
 
 // Retired returns the obligations retracted or superseded as of a turn.
@@ -139,7 +138,7 @@ func (l *Ledger) observe(ev *parse.Event, p *prepared) []*Obligation {
 	case parse.KindToolCall:
 		return l.toolCall(ev, p)
 	case parse.KindToolResult:
-		var hits []literalHit
+		var hits []tag.LiteralHit
 		if p != nil {
 			hits = p.toolHits
 		} else {
@@ -183,12 +182,12 @@ func (l *Ledger) message(ev *parse.Event, p *prepared) []*Obligation {
 	case src.Instructive():
 		sents := &lex.SentenceCursor{Text: ev.Text}
 		for _, h := range l.literals(ev.Text) {
-			if full(h.start) {
+			if full(h.Start) {
 				break
 			}
 			o := literalObligation(h, ev.Text)
-			if s, ok := sents.Holding(h.start); ok {
-				o.Sentence = s.Around(h.start-s.Start, h.end-s.Start)
+			if s, ok := sents.Holding(h.Start); ok {
+				o.Sentence = s.Around(h.Start-s.Start, h.End-s.Start)
 			}
 			put(o)
 		}
@@ -197,29 +196,29 @@ func (l *Ledger) message(ev *parse.Event, p *prepared) []*Obligation {
 			if !ok || full(s.Start) {
 				break
 			}
-			if r, ok := findRetraction(s.Text); ok {
+			if r, ok := tag.FindRetraction(s.Text); ok {
 				changed = append(changed, l.retract(r, s, ev, origin)...)
 			}
-			for _, d := range append(findDirectives(s.Text), cueDirectives(s.Text, l.tagging.ProhibitionCues)...) {
-				o := &Obligation{Kind: d.kind, Polarity: d.polarity, Object: makeObject(d.object)}
-				o.Span = Span{Text: s.Text[d.start:d.end], Start: s.Start + d.start, End: s.Start + d.end}
-				o.Text, o.Sentence = o.Span.Text, s.Around(d.start, d.end)
+			for _, d := range append(tag.FindDirectives(s.Text), tag.CueDirectives(s.Text, l.tagging.ProhibitionCues)...) {
+				o := &Obligation{Kind: d.Kind, Polarity: d.Polarity, Object: tag.MakeObject(d.Object)}
+				o.Span = Span{Text: s.Text[d.Start:d.End], Start: s.Start + d.Start, End: s.Start + d.End}
+				o.Text, o.Sentence = o.Span.Text, s.Around(d.Start, d.End)
 				if len(o.Object.Terms) == 0 && len(o.Object.Literals) == 0 {
 					continue
 				}
 				put(o)
 			}
-			for _, th := range findThresholds(s.Text) {
-				t := th.t
-				start := subjectStart(s.Text, th.start, t.Subject)
-				end := subjectEnd(s.Text, th.end, t.Subject)
-				o := &Obligation{Kind: KindThreshold, Polarity: PolarityRequire, Threshold: &t}
+			for _, th := range tag.FindThresholds(s.Text) {
+				t := th.T
+				start := subjectStart(s.Text, th.Start, t.Subject)
+				end := subjectEnd(s.Text, th.End, t.Subject)
+				o := &Obligation{Kind: tag.KindThreshold, Polarity: tag.PolarityRequire, Threshold: &t}
 				o.Span = Span{Text: s.Text[start:end], Start: s.Start + start, End: s.Start + end}
 				o.Text, o.Sentence = o.Span.Text, s.Around(start, end)
 				changed = append(changed, l.supersedeThreshold(o, ev.Turn)...)
 				put(o)
 			}
-			for _, st := range textStatuses(s.Text) {
+			for _, st := range tag.TextStatuses(s.Text) {
 				changed = append(changed, l.state(st, s, ev, origin)...)
 			}
 		}
@@ -234,22 +233,22 @@ func (l *Ledger) message(ev *parse.Event, p *prepared) []*Obligation {
 			s := c.sentence
 			if c.hasCommit {
 				d := c.commit
-				o := &Obligation{Kind: KindCommitment, Polarity: d.polarity, Object: makeObject(d.object)}
-				o.Span = Span{Text: s.Text[d.start:d.end], Start: s.Start + d.start, End: s.Start + d.end}
+				o := &Obligation{Kind: tag.KindCommitment, Polarity: d.Polarity, Object: tag.MakeObject(d.Object)}
+				o.Span = Span{Text: s.Text[d.Start:d.End], Start: s.Start + d.Start, End: s.Start + d.End}
 				o.Text = o.Span.Text
 				put(o)
 			}
 			for _, st := range c.statuses {
 				// the agent saying a run passed does not undo the failed
 				// run before it; only another run can
-				if st.Value == StatusDone && l.runFailed(st.Subject) {
+				if st.Value == tag.StatusDone && l.runFailed(st.Subject) {
 					continue
 				}
 				changed = append(changed, l.state(st, s, ev, origin)...)
 			}
 		}
 	default:
-		hits := []literalHit(nil)
+		hits := []tag.LiteralHit(nil)
 		if p != nil {
 			hits = p.toolHits
 		} else {
@@ -264,9 +263,9 @@ func (l *Ledger) message(ev *parse.Event, p *prepared) []*Obligation {
 // or claims.
 type sentenceClaims struct {
 	sentence  lex.Sentence
-	commit    directive
+	commit    tag.Directive
 	hasCommit bool
-	statuses  []Status
+	statuses  []tag.Status
 }
 
 // assistantClaims reads the commitments and status claims of the agent's
@@ -275,8 +274,8 @@ func assistantClaims(text string) []sentenceClaims {
 	var out []sentenceClaims
 	for _, s := range lex.Sentences(text) {
 		c := sentenceClaims{sentence: s}
-		c.commit, c.hasCommit = findCommitment(s.Text)
-		c.statuses = textStatuses(s.Text)
+		c.commit, c.hasCommit = tag.FindCommitment(s.Text)
+		c.statuses = tag.TextStatuses(s.Text)
 		if c.hasCommit || len(c.statuses) > 0 {
 			out = append(out, c)
 		}
@@ -322,16 +321,16 @@ func subjectEnd(s string, end int, subject string) int {
 	return end
 }
 
-func literalObligation(h literalHit, text string) *Obligation {
-	return &Obligation{Kind: KindLiteral, Text: h.value, Literal: h.value, LiteralKind: h.kind, Label: h.label,
-		Span: Span{Text: text[h.start:h.end], Start: h.start, End: h.end}}
+func literalObligation(h tag.LiteralHit, text string) *Obligation {
+	return &Obligation{Kind: tag.KindLiteral, Text: h.Value, Literal: h.Value, LiteralKind: h.Kind, Label: h.Label,
+		Span: Span{Text: text[h.Start:h.End], Start: h.Start, End: h.End}}
 }
 
 // toolLiteralKinds are the literals worth holding a later turn to when a
 // tool or the harness produced them: created resources, ids, addresses.
 var toolLiteralKinds = map[string]bool{"uri": true, "id": true, "email": true, "host": true}
 
-func (l *Ledger) toolLiterals(text string, hits []literalHit, origin Origin) []*Obligation {
+func (l *Ledger) toolLiterals(text string, hits []tag.LiteralHit, origin Origin) []*Obligation {
 	var changed []*Obligation
 	n := 0
 	for _, h := range hits {
@@ -349,14 +348,14 @@ func (l *Ledger) toolLiterals(text string, hits []literalHit, origin Origin) []*
 
 func (l *Ledger) toolCall(ev *parse.Event, p *prepared) []*Obligation {
 	var texts []string
-	var lits [][]literalHit
+	var lits [][]tag.LiteralHit
 	cmd, runs := runOf(ev)
 	if p != nil && p.call != nil {
 		texts, lits = p.call.texts, p.call.lits
 	} else {
 		texts = callStrings(ev.Args)
 	}
-	if ev.ToolID != "" && runs.any() {
+	if ev.ToolID != "" && runs.Any() {
 		// only the result of a run becomes a state
 		l.pending[strings.Clone(ev.ToolID)] = toolCall{command: strings.Clone(lex.Clip(cmd, 80)), runs: runs}
 	}
@@ -364,14 +363,14 @@ func (l *Ledger) toolCall(ev *parse.Event, p *prepared) []*Obligation {
 	var changed []*Obligation
 	n := 0
 	for i, text := range texts {
-		var hits []literalHit
+		var hits []tag.LiteralHit
 		if lits != nil && len(l.tagging.Literals) == 0 {
 			hits = lits[i]
 		} else {
 			hits = l.literals(text)
 		}
 		for _, h := range hits {
-			if !callLiteralKinds[h.kind] || h.kind == "name" && h.label == "" {
+			if !callLiteralKinds[h.Kind] || h.Kind == "name" && h.Label == "" {
 				continue
 			}
 			o := literalObligation(h, text)
@@ -390,17 +389,17 @@ func (l *Ledger) toolCall(ev *parse.Event, p *prepared) []*Obligation {
 }
 
 // literals finds the literals of a text, with the configured patterns.
-func (l *Ledger) literals(text string) []literalHit {
-	hits := findLiterals(text)
+func (l *Ledger) literals(text string) []tag.LiteralHit {
+	hits := tag.FindLiterals(text)
 	for _, re := range l.tagging.Literals {
 		for _, m := range re.FindAllStringIndex(text, -1) {
 			if m[1] > m[0] {
-				hits = append(hits, literalHit{value: text[m[0]:m[1]], kind: "pattern", start: m[0], end: m[1]})
+				hits = append(hits, tag.LiteralHit{Value: text[m[0]:m[1]], Kind: "pattern", Start: m[0], End: m[1]})
 			}
 		}
 	}
 	if len(l.tagging.Literals) > 0 {
-		hits = dedupeHits(hits)
+		hits = tag.DedupeHits(hits)
 	}
 	return hits
 }
@@ -410,172 +409,15 @@ func (l *Ledger) literals(text string) []literalHit {
 var callLiteralKinds = map[string]bool{"uri": true, "path": true, "email": true, "host": true, "id": true,
 	"env": true, "port": true, "file": true, "name": true, "pattern": true}
 
-// bulkKeys hold file contents and patches, whose every identifier would
-// otherwise become a literal.
-var bulkKeys = map[string]bool{"content": true, "new_string": true, "old_string": true, "new_source": true,
-	"edits": true, "todos": true, "prompt": true, "description": true, "plan": true}
-
 // callStrings returns the argument strings of a call worth reading for
 // literals: the command line of a shell call, the paths of an edit, and
 // the file headers of a patch.
 func callStrings(args []byte) []string {
-	_, texts, _ := readCall(args)
+	_, texts, _ := tag.ReadCall(args)
 	return texts
 }
 
-// readCall reads a call's arguments in one pass for its command line
-// (commandOf), its strings worth reading for literals (callStrings) and
-// the numbers it gives by name (keyValuesOf): the reading workers need
-// the first two of every call, and a Write or Edit call carries a whole
-// file, passed over undecoded.
-func readCall(args []byte) (command string, texts []string, numbers []argNumber) {
-	if len(args) == 0 {
-		return "", nil, nil
-	}
-	return readArgs(argsOf(args))
-}
-
-// argNumber is a number a call's arguments give under a name: {"retries": 8}.
-type argNumber struct{ key, text string }
-
-func readArgs(whole callValue) (command string, texts []string, numbers []argNumber) {
-	if s, ok := whole.str(); ok {
-		return s, patchPaths(s), nil
-	}
-	object := whole.isObject()
-	var first [len(commandKeys)]*callValue // each command key's first value
-	whole.each(func(k string, v callValue) bool {
-		if i := slices.Index(commandKeys[:], k); object && i >= 0 && first[i] == nil {
-			first[i] = &v
-		}
-		if n, ok := v.number(); ok {
-			numbers = append(numbers, argNumber{k, n})
-		}
-		if bulkKeys[k] {
-			return true
-		}
-		if s, ok := v.str(); ok {
-			if k == "input" || k == "patch" {
-				texts = append(texts, patchPaths(s)...)
-			} else {
-				texts = append(texts, s)
-			}
-		} else if v.isArray() {
-			v.each(func(_ string, e callValue) bool {
-				if s, ok := e.str(); ok {
-					texts = append(texts, s)
-				}
-				return true
-			})
-		}
-		return true
-	})
-	for _, v := range first {
-		if v == nil {
-			continue
-		}
-		if s, ok := v.str(); ok {
-			return s, texts, numbers
-		}
-		if v.isArray() {
-			// ["bash", "-lc", "go test ./..."] runs its last element
-			var last *callValue
-			v.each(func(_ string, e callValue) bool { last = &e; return true })
-			if last != nil {
-				s, _ := last.str()
-				return s, texts, numbers
-			}
-		}
-	}
-	return "", texts, numbers
-}
-
-// callValue is a value of a call's arguments, decoded only when asked
-// for: raw JSON, walked by the reader's own scan, or, when the arguments
-// are not JSON (a model can write them cut short), what gjson's lenient
-// reading makes of them.
-type callValue struct {
-	raw     string
-	loose   gjson.Result
-	isLoose bool
-}
-
-// argsOf is a call's arguments as a value.
-func argsOf(args []byte) callValue {
-	raw := string(args)
-	if parse.ValidJSON(raw) {
-		return callValue{raw: strings.TrimSpace(raw)}
-	}
-	return looseArgs(args)
-}
-
-// looseArgs is the arguments as gjson reads them.
-func looseArgs(args []byte) callValue { return callValue{loose: gjson.ParseBytes(args), isLoose: true} }
-
-func (v callValue) str() (string, bool) {
-	if v.isLoose {
-		return v.loose.Str, v.loose.Type == gjson.String
-	}
-	return parse.String(v.raw)
-}
-
-func (v callValue) isObject() bool {
-	if v.isLoose {
-		return v.loose.IsObject()
-	}
-	return strings.HasPrefix(v.raw, "{")
-}
-
-func (v callValue) isArray() bool {
-	if v.isLoose {
-		return v.loose.IsArray()
-	}
-	return strings.HasPrefix(v.raw, "[")
-}
-
-// number is the number's text, when the value is one.
-func (v callValue) number() (string, bool) {
-	if v.isLoose {
-		return v.loose.Raw, v.loose.Type == gjson.Number
-	}
-	return v.raw, v.raw != "" && (v.raw[0] == '-' || v.raw[0] >= '0' && v.raw[0] <= '9')
-}
-
-// each calls fn as gjson's ForEach does: with each member of an object,
-// each element of an array (with no key), or the value itself.
-func (v callValue) each(fn func(key string, v callValue) bool) {
-	switch {
-	case v.isLoose:
-		v.loose.ForEach(func(k, e gjson.Result) bool { return fn(k.Str, callValue{loose: e, isLoose: true}) })
-	case v.isObject():
-		parse.Members(v.raw, func(k, e string) bool { return fn(k, callValue{raw: e}) })
-	case v.isArray():
-		parse.Elements(v.raw, func(e string) bool { return fn("", callValue{raw: e}) })
-	case v.raw != "":
-		fn("", v)
-	}
-}
-
-// commandKeys name a call's command line, in the order they are tried.
-var commandKeys = [...]string{"command", "cmd", "script", "input"}
-
-// patchPaths reads the file names of an apply_patch body.
-func patchPaths(patch string) []string {
-	var out []string
-	for _, line := range strings.Split(patch, "\n") {
-		for _, p := range []string{"*** Update File: ", "*** Add File: ", "*** Delete File: ", "*** Move to: "} {
-			if strings.HasPrefix(line, p) {
-				out = append(out, strings.TrimSpace(line[len(p):]))
-			}
-		}
-	}
-	if out == nil && !strings.Contains(patch, "\n") {
-		return []string{patch}
-	}
-	return out
-}
-
-func (l *Ledger) toolResult(ev *parse.Event, hits []literalHit) []*Obligation {
+func (l *Ledger) toolResult(ev *parse.Event, hits []tag.LiteralHit) []*Obligation {
 	origin := originOf(ev)
 	changed := l.toolLiterals(ev.Text, hits, origin)
 	call, ok := l.pending[ev.ToolID]
@@ -584,17 +426,17 @@ func (l *Ledger) toolResult(ev *parse.Event, hits []literalHit) []*Obligation {
 	}
 	delete(l.pending, ev.ToolID)
 	val, detail := outcomeOf(ev)
-	for _, kind := range call.runs.outcomeKinds(val, ev.IsError) {
-		st := Status{Subject: kind, Value: val, Detail: call.command + ": " + detail}
-		o := &Obligation{Kind: KindState, Status: &st, Text: kind + " " + val, Origin: origin,
+	for _, kind := range call.runs.OutcomeKinds(val, ev.IsError) {
+		st := tag.Status{Subject: kind, Value: val, Detail: call.command + ": " + detail}
+		o := &Obligation{Kind: tag.KindState, Status: &st, Text: kind + " " + val, Origin: origin,
 			Span: Span{Text: lex.Clip(detail, 160)}}
 		changed = append(changed, l.setState(o, ev.Turn)...)
 	}
 	return changed
 }
 
-func (l *Ledger) state(st Status, s lex.Sentence, ev *parse.Event, origin Origin) []*Obligation {
-	o := &Obligation{Kind: KindState, Status: &st, Text: st.Subject + " " + st.Value, Origin: origin,
+func (l *Ledger) state(st tag.Status, s lex.Sentence, ev *parse.Event, origin Origin) []*Obligation {
+	o := &Obligation{Kind: tag.KindState, Status: &st, Text: st.Subject + " " + st.Value, Origin: origin,
 		Span: Span{Text: st.Detail, Start: s.Start + strings.Index(s.Text, st.Detail), End: s.Start + strings.Index(s.Text, st.Detail) + len(st.Detail)}}
 	return l.setState(o, ev.Turn)
 }
@@ -603,7 +445,7 @@ func (l *Ledger) state(st Status, s lex.Sentence, ev *parse.Event, origin Origin
 // result of a run, as a tool reported it.
 func (l *Ledger) runFailed(subject string) bool {
 	o := l.liveState(subject)
-	return o != nil && o.Origin.Source == SourceTool && o.Status.Value != StatusDone
+	return o != nil && o.Origin.Source == SourceTool && o.Status.Value != tag.StatusDone
 }
 
 // liveState is subject's state in force, or nil. Subjects are told apart
@@ -628,7 +470,7 @@ func (l *Ledger) setState(o *Obligation, turn int) []*Obligation {
 		o.StatusSeq = prev.StatusSeq + 1
 	}
 	o.detach()
-	o.ID = stableID(o.Origin.Agent, KindState, o.key())
+	o.ID = stableID(o.Origin.Agent, tag.KindState, o.key())
 	l.appendObligation(o)
 	l.states[lex.FoldKey(o.Status.Subject)] = o
 	return append(changed, o)
@@ -664,7 +506,7 @@ func (l *Ledger) add(o *Obligation, restate bool) *Obligation {
 	o.ID = stableID(o.Origin.Agent, o.Kind, k)
 	l.byKey[k] = o
 	l.appendObligation(o)
-	if o.Kind == KindThreshold {
+	if o.Kind == tag.KindThreshold {
 		l.thresholds[o.Threshold.Subject] = append(l.thresholds[o.Threshold.Subject], o)
 	}
 	return o
@@ -694,11 +536,11 @@ func (l *Ledger) supersedeThreshold(o *Obligation, turn int) []*Obligation {
 }
 
 // direction groups comparators into upper and lower limits.
-func direction(c Comparator) int {
+func direction(c tag.Comparator) int {
 	switch c {
-	case CmpLE, CmpLT:
+	case tag.CmpLE, tag.CmpLT:
 		return 1
-	case CmpGE, CmpGT:
+	case tag.CmpGE, tag.CmpGT:
 		return -1
 	}
 	return 0
@@ -706,18 +548,18 @@ func direction(c Comparator) int {
 
 // retract applies a retraction or supersession and records it when it ended
 // something. A permission that lifts nothing is not a retraction.
-func (l *Ledger) retract(r directive, s lex.Sentence, ev *parse.Event, origin Origin) []*Obligation {
-	ret := &Obligation{Kind: KindRetraction, Retracts: r.retracts, Replacement: r.replacement, Origin: origin,
+func (l *Ledger) retract(r tag.Directive, s lex.Sentence, ev *parse.Event, origin Origin) []*Obligation {
+	ret := &Obligation{Kind: tag.KindRetraction, Retracts: r.Retracts, Replacement: r.Replacement, Origin: origin,
 		Span: Span{Text: s.Text, Start: s.Start, End: s.Start + len(s.Text)}, Text: s.Text}
-	ret.ID = stableID(origin.Agent, KindRetraction, ret.key())
+	ret.ID = stableID(origin.Agent, tag.KindRetraction, ret.key())
 	var targets []*Obligation
 	switch {
-	case r.replacement != "" || !r.lift && r.retracts != "":
+	case r.Replacement != "" || !r.Lift && r.Retracts != "":
 		targets = l.supersessionTargets(r)
 		for _, t := range targets {
 			t.Superseded = true
 		}
-	case r.retracts == "the previous instruction":
+	case r.Retracts == "the previous instruction":
 		targets = l.lastInstruction(ev.Turn)
 	default:
 		targets = l.liftTargets(r)
@@ -738,22 +580,22 @@ func (l *Ledger) retract(r directive, s lex.Sentence, ev *parse.Event, origin Or
 
 // replacementLiterals records a bare new value as the literal it replaces:
 // in "use 9090 instead of 8080" the 9090 is a port because 8080 was.
-func (l *Ledger) replacementLiterals(r directive, targets []*Obligation, s lex.Sentence, origin Origin) []*Obligation {
-	if len(findLiterals(r.replacement)) > 0 {
+func (l *Ledger) replacementLiterals(r tag.Directive, targets []*Obligation, s lex.Sentence, origin Origin) []*Obligation {
+	if len(tag.FindLiterals(r.Replacement)) > 0 {
 		return nil // the literal pass already tagged it
 	}
 	var changed []*Obligation
 	for _, t := range targets {
-		if t.Kind != KindLiteral {
+		if t.Kind != tag.KindLiteral {
 			continue
 		}
-		for _, f := range strings.Fields(r.replacement) {
+		for _, f := range strings.Fields(r.Replacement) {
 			f = strings.Trim(f, ".,;:`'\"")
-			if f == "" || !allDigits(f) && t.LiteralKind != "name" {
+			if f == "" || !tag.AllDigits(f) && t.LiteralKind != "name" {
 				continue
 			}
 			at := strings.Index(s.Text, f)
-			o := &Obligation{Kind: KindLiteral, Text: f, Literal: f, LiteralKind: t.LiteralKind, Label: t.Label,
+			o := &Obligation{Kind: tag.KindLiteral, Text: f, Literal: f, LiteralKind: t.LiteralKind, Label: t.Label,
 				Origin: origin, Span: Span{Text: f, Start: s.Start + at, End: s.Start + at + len(f)}}
 			if got := l.record(o); got != nil {
 				changed = append(changed, got)
@@ -766,33 +608,33 @@ func (l *Ledger) replacementLiterals(r directive, targets []*Obligation, s lex.S
 
 // supersessionTargets finds what "use Y instead of X" replaces: literals
 // equal to X, or, when X is not said, the latest live literal of Y's kind.
-func (l *Ledger) supersessionTargets(r directive) []*Obligation {
+func (l *Ledger) supersessionTargets(r tag.Directive) []*Obligation {
 	var targets []*Obligation
-	oldLits := findLiterals(r.retracts)
+	oldLits := tag.FindLiterals(r.Retracts)
 	oldVals := map[string]bool{}
 	for _, h := range oldLits {
-		oldVals[normLiteral(h.value)] = true
+		oldVals[normLiteral(h.Value)] = true
 	}
-	if r.retracts != "" && len(oldLits) == 0 {
+	if r.Retracts != "" && len(oldLits) == 0 {
 		// a bare value: "instead of 8080"
-		oldVals[normLiteral(strings.Fields(r.retracts)[0])] = true
+		oldVals[normLiteral(strings.Fields(r.Retracts)[0])] = true
 	}
-	newLits := findLiterals(r.replacement)
+	newLits := tag.FindLiterals(r.Replacement)
 	newVals := map[string]bool{}
 	for _, h := range newLits {
-		newVals[normLiteral(h.value)] = true
+		newVals[normLiteral(h.Value)] = true
 	}
 	if len(oldVals) > 0 {
 		for _, o := range l.Obligations {
-			if o.RetiredAt != 0 || o.Kind == KindRetraction {
+			if o.RetiredAt != 0 || o.Kind == tag.KindRetraction {
 				continue
 			}
 			switch o.Kind {
-			case KindLiteral:
+			case tag.KindLiteral:
 				if oldVals[o.normalized()] {
 					targets = append(targets, o)
 				}
-			case KindRequirement, KindProhibition:
+			case tag.KindRequirement, tag.KindProhibition:
 				for _, lit := range o.Object.Literals {
 					if oldVals[normLiteral(lit)] {
 						targets = append(targets, o)
@@ -807,10 +649,10 @@ func (l *Ledger) supersessionTargets(r directive) []*Obligation {
 	for _, h := range newLits {
 		for i := len(l.Obligations) - 1; i >= 0; i-- {
 			o := l.Obligations[i]
-			if o.Kind != KindLiteral || o.RetiredAt != 0 || newVals[o.normalized()] {
+			if o.Kind != tag.KindLiteral || o.RetiredAt != 0 || newVals[o.normalized()] {
 				continue
 			}
-			if o.LiteralKind == h.kind && (h.label == "" || o.Label == h.label) && sameScheme(o.Literal, h.value) {
+			if o.LiteralKind == h.Kind && (h.Label == "" || o.Label == h.Label) && sameScheme(o.Literal, h.Value) {
 				targets = append(targets, o)
 				break
 			}
@@ -830,23 +672,23 @@ func sameScheme(a, b string) bool {
 // liftTargets finds the rules a permission or "forget the X rule" ends:
 // prohibitions (and, for "forget", requirements and thresholds) whose
 // object the retraction names.
-func (l *Ledger) liftTargets(r directive) []*Obligation {
-	terms := lex.TermsOf(r.retracts)
-	lits := findLiterals(r.retracts)
+func (l *Ledger) liftTargets(r tag.Directive) []*Obligation {
+	terms := lex.TermsOf(r.Retracts)
+	lits := tag.FindLiterals(r.Retracts)
 	var targets []*Obligation
 	for _, o := range l.Obligations {
 		if o.RetiredAt != 0 {
 			continue
 		}
 		switch o.Kind {
-		case KindProhibition, KindRequirement:
-			if o.Kind == KindRequirement && r.lift && strings.Contains(lex.FoldLower(r.retracts), "allowed") {
+		case tag.KindProhibition, tag.KindRequirement:
+			if o.Kind == tag.KindRequirement && r.Lift && strings.Contains(lex.FoldLower(r.Retracts), "allowed") {
 				continue
 			}
 			if objectNamed(o.Object, terms, lits) {
 				targets = append(targets, o)
 			}
-		case KindThreshold:
+		case tag.KindThreshold:
 			if terms[o.Threshold.Subject] {
 				targets = append(targets, o)
 			}
@@ -857,10 +699,10 @@ func (l *Ledger) liftTargets(r directive) []*Obligation {
 
 // objectNamed reports whether a retraction's words name an object: all of
 // its terms, or one of its literals.
-func objectNamed(obj *Object, terms lex.TermSet, lits []literalHit) bool {
+func objectNamed(obj *tag.Object, terms lex.TermSet, lits []tag.LiteralHit) bool {
 	for _, h := range lits {
 		for _, ol := range obj.Literals {
-			if normLiteral(h.value) == normLiteral(ol) {
+			if normLiteral(h.Value) == normLiteral(ol) {
 				return true
 			}
 		}
@@ -873,13 +715,13 @@ func objectNamed(obj *Object, terms lex.TermSet, lits []literalHit) bool {
 func (l *Ledger) lastInstruction(turn int) []*Obligation {
 	last := 0
 	for _, o := range l.Obligations {
-		if o.Origin.Source == SourceUser && o.Origin.Turn < turn && o.Kind != KindRetraction {
+		if o.Origin.Source == SourceUser && o.Origin.Turn < turn && o.Kind != tag.KindRetraction {
 			last = max(last, o.Origin.Turn)
 		}
 	}
 	var out []*Obligation
 	for _, o := range l.Obligations {
-		if o.Origin.Turn == last && last > 0 && o.RetiredAt == 0 && o.Origin.Source == SourceUser && o.Kind != KindRetraction {
+		if o.Origin.Turn == last && last > 0 && o.RetiredAt == 0 && o.Origin.Source == SourceUser && o.Kind != tag.KindRetraction {
 			out = append(out, o)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse/parsetest"
 )
 
@@ -16,8 +17,8 @@ import (
 func checkProseWord(t *testing.T, before, tok string) {
 	t.Helper()
 	text := before + tok
-	got, gotOK := classifyToken(text, len(before), len(text))
-	want, wantOK := classifyAny(text, len(before), len(text))
+	got, gotOK := tag.ClassifyToken(text, len(before), len(text))
+	want, wantOK := tag.ClassifyAny(text, len(before), len(text))
 	if gotOK != wantOK || gotOK && got != want {
 		t.Fatalf("classifyToken(%q) = %+v, %v; the readings give %+v, %v", tok, got, gotOK, want, wantOK)
 	}
@@ -42,7 +43,7 @@ func FuzzClassifyProseWord(f *testing.F) {
 				tok[i] = 'a' + c%26
 			}
 		}
-		if proseWord(string(tok)) {
+		if tag.ProseWord(string(tok)) {
 			checkProseWord(t, before, string(tok))
 		}
 	})
@@ -59,8 +60,8 @@ func TestClassifyProseWordsOfTranscripts(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := string(data)
-		for _, w := range rawTokens(text) {
-			if proseWord(w.W) && !seen[w.W] {
+		for _, w := range tag.RawTokens(text) {
+			if tag.ProseWord(w.W) && !seen[w.W] {
 				seen[w.W] = true
 				checkProseWord(t, text[max(0, w.Start-12):w.Start], w.W)
 				n++
@@ -76,25 +77,25 @@ func TestClassifyProseWordsOfTranscripts(t *testing.T) {
 // dedupeHitsByWalk is dedupeHits as it was before the hits it keeps were
 // indexed: each hit walks every kept hit. FuzzDedupeHits holds the index
 // to it.
-func dedupeHitsByWalk(hits []literalHit) []literalHit {
-	var out []literalHit
+func dedupeHitsByWalk(hits []tag.LiteralHit) []tag.LiteralHit {
+	var out []tag.LiteralHit
 	for _, h := range hits {
-		h.value = strings.Trim(h.value, "`'\"")
-		if h.value == "" {
+		h.Value = strings.Trim(h.Value, "`'\"")
+		if h.Value == "" {
 			continue
 		}
 		merged := false
 		for k := range out {
 			o := &out[k]
-			if h.start < o.end && o.start < h.end {
-				if h.label != "" && o.label == "" {
-					o.label = h.label
+			if h.Start < o.End && o.Start < h.End {
+				if h.Label != "" && o.Label == "" {
+					o.Label = h.Label
 				}
-				if literalRank[h.kind] < literalRank[o.kind] || h.end-h.start > o.end-o.start && literalRank[h.kind] <= literalRank[o.kind] {
-					label := o.label
+				if tag.LiteralRank[h.Kind] < tag.LiteralRank[o.Kind] || h.End-h.Start > o.End-o.Start && tag.LiteralRank[h.Kind] <= tag.LiteralRank[o.Kind] {
+					label := o.Label
 					*o = h
-					if o.label == "" {
-						o.label = label
+					if o.Label == "" {
+						o.Label = label
 					}
 				}
 				merged = true
@@ -106,7 +107,7 @@ func dedupeHitsByWalk(hits []literalHit) []literalHit {
 		}
 	}
 	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].start < out[j-1].start; j-- {
+		for j := i; j > 0 && out[j].Start < out[j-1].Start; j-- {
 			out[j], out[j-1] = out[j-1], out[j]
 		}
 	}
@@ -116,17 +117,17 @@ func dedupeHitsByWalk(hits []literalHit) []literalHit {
 // hitsOf reads hits from fuzz bytes, five a hit: where it starts (in 16-byte
 // steps, so tens of them overlap or sit apart), its length, its kind, and
 // whether it has a label and a value.
-func hitsOf(data []byte) []literalHit {
+func hitsOf(data []byte) []tag.LiteralHit {
 	kinds := []string{"pattern", "uri", "email", "path", "host", "id", "hash", "version", "env", "flag", "port", "file", "name", "code", "other"}
 	values := []string{"acme-stage-07", "`x`", `""`, "'q'", "s3://b/", ""}
-	var hits []literalHit
+	var hits []tag.LiteralHit
 	for ; len(data) >= 5; data = data[5:] {
 		start := int(data[0])<<4 | int(data[1]&15)
 		n := int(data[1]>>4) * int(data[2]&63)
-		hits = append(hits, literalHit{start: start, end: start + n,
-			kind:  kinds[int(data[3])%len(kinds)],
-			label: []string{"", "bucket", "branch"}[int(data[4])%3],
-			value: values[int(data[4]>>2)%len(values)] + string(rune('a'+data[2]>>6))})
+		hits = append(hits, tag.LiteralHit{Start: start, End: start + n,
+			Kind:  kinds[int(data[3])%len(kinds)],
+			Label: []string{"", "bucket", "branch"}[int(data[4])%3],
+			Value: values[int(data[4]>>2)%len(values)] + string(rune('a'+data[2]>>6))})
 	}
 	return hits
 }
@@ -140,7 +141,7 @@ func FuzzDedupeHits(f *testing.F) {
 	f.Add([]byte("0123456789abcdefghij"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		hits := hitsOf(data)
-		got := dedupeHits(slices.Clone(hits))
+		got := tag.DedupeHits(slices.Clone(hits))
 		want := dedupeHitsByWalk(slices.Clone(hits))
 		if !slices.Equal(got, want) {
 			t.Fatalf("%d hits:\n got %v\nwant %v", len(hits), got, want)
@@ -154,13 +155,13 @@ func TestDedupeHitsMany(t *testing.T) {
 	for i := range 30000 {
 		fmt.Fprintf(&b, "then deploy to s3://acme-bucket-%d/ and ", i)
 	}
-	hits := findLiterals(b.String())
+	hits := tag.FindLiterals(b.String())
 	if len(hits) != 30000 {
 		t.Fatalf("%d literals, want 30000", len(hits))
 	}
 	for i, h := range hits {
-		if want := fmt.Sprintf("s3://acme-bucket-%d/", i); h.value != want || h.kind != "uri" {
-			t.Fatalf("literal %d is %s %q, want uri %q", i, h.kind, h.value, want)
+		if want := fmt.Sprintf("s3://acme-bucket-%d/", i); h.Value != want || h.Kind != "uri" {
+			t.Fatalf("literal %d is %s %q, want uri %q", i, h.Kind, h.Value, want)
 		}
 	}
 }
@@ -176,10 +177,10 @@ func TestKeyBlocksHoldNoLiterals(t *testing.T) {
 		"Use this deploy key for s3://acme-stage-07/:\n-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\n" + body + "-----END RSA PRIVATE KEY-----\nthen run deploy.sh on host web-3.internal.",
 	} {
 		var got []string
-		for _, h := range findLiterals(text) {
-			got = append(got, h.value)
-			if strings.Contains(body, h.value) || strings.Contains(h.value, "3F17F5316E2BAC89") {
-				t.Errorf("%q: a literal from the key: %q", text[:60], h.value)
+		for _, h := range tag.FindLiterals(text) {
+			got = append(got, h.Value)
+			if strings.Contains(body, h.Value) || strings.Contains(h.Value, "3F17F5316E2BAC89") {
+				t.Errorf("%q: a literal from the key: %q", text[:60], h.Value)
 			}
 		}
 		for _, want := range []string{"s3://acme-stage-07/", "deploy.sh", "web-3.internal"} {
@@ -193,15 +194,15 @@ func TestKeyBlocksHoldNoLiterals(t *testing.T) {
 // appendLabelledLowered is appendLabelled's search as it was: every word
 // lowered first, then looked up. What a label word calls out is
 // appendLabelHit's in both.
-func appendLabelledLowered(text string, hits []literalHit) []literalHit {
+func appendLabelledLowered(text string, hits []tag.LiteralHit) []tag.LiteralHit {
 	ws := lex.AppendWords(nil, text)
 	for i, w := range ws {
 		label := w.W
 		if !lex.AsciiLetters(label) {
 			label = lex.PlainWord(label)
 		}
-		if labelWords[label] {
-			hits = appendLabelHit(hits, text, ws, i, label)
+		if tag.LabelWords[label] {
+			hits = tag.AppendLabelHit(hits, text, ws, i, label)
 		}
 	}
 	return hits
@@ -216,7 +217,7 @@ func FuzzAppendLabelled(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		if got, want := appendLabelled(text, nil), appendLabelledLowered(text, nil); !slices.Equal(got, want) {
+		if got, want := tag.AppendLabelled(text, nil), appendLabelledLowered(text, nil); !slices.Equal(got, want) {
 			t.Fatalf("appendLabelled(%q) = %+v, lowering every word %+v", text, got, want)
 		}
 	})
@@ -227,14 +228,14 @@ func FuzzAppendLabelled(f *testing.F) {
 // lower-case ASCII letters within the bounds, which some attain.
 func TestLabelWordBounds(t *testing.T) {
 	shortest, longest := 100, 0
-	for w := range labelWords {
+	for w := range tag.LabelWords {
 		if !lex.AsciiLetters(w) || strings.ToLower(w) != w {
 			t.Errorf("label word %q is not lower-case ASCII letters", w)
 		}
 		shortest, longest = min(shortest, len(w)), max(longest, len(w))
 	}
-	if shortest != minLabelWord || longest != maxLabelWord {
-		t.Errorf("label words are %d to %d bytes; the bounds say %d to %d", shortest, longest, minLabelWord, maxLabelWord)
+	if shortest != tag.MinLabelWord || longest != tag.MaxLabelWord {
+		t.Errorf("label words are %d to %d bytes; the bounds say %d to %d", shortest, longest, tag.MinLabelWord, tag.MaxLabelWord)
 	}
 }
 
@@ -253,8 +254,8 @@ func BenchmarkAppendLabelled(b *testing.B) {
 	text := code.String()
 	for _, way := range []struct {
 		name   string
-		search func(string, []literalHit) []literalHit
-	}{{"rawWords", appendLabelled}, {"lowered", appendLabelledLowered}} {
+		search func(string, []tag.LiteralHit) []tag.LiteralHit
+	}{{"rawWords", tag.AppendLabelled}, {"lowered", appendLabelledLowered}} {
 		b.Run(way.name, func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
@@ -275,13 +276,13 @@ func TestTokenByteSets(t *testing.T) {
 		case ' ', '\t', '\n', '\r', ',', ';', '|', '(', ')', '[', ']', '{', '}', '<', '>', '"', '`':
 			sep = true
 		}
-		if isTokenSep(b) != sep {
+		if tag.IsTokenSep(b) != sep {
 			t.Errorf("isTokenSep(%q) = %v", b, !sep)
 		}
-		if trail := strings.IndexByte(".,;:!?)'\"`*]}>", b) >= 0; tokenTrail[b] != trail {
+		if trail := strings.IndexByte(".,;:!?)'\"`*]}>", b) >= 0; tag.TokenTrail[b] != trail {
 			t.Errorf("tokenTrail[%q] = %v", b, !trail)
 		}
-		if lead := strings.IndexByte("('\"`*[{<", b) >= 0; tokenLead[b] != lead {
+		if lead := strings.IndexByte("('\"`*[{<", b) >= 0; tag.TokenLead[b] != lead {
 			t.Errorf("tokenLead[%q] = %v", b, !lead)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/tag"
 )
 
 // containsLiteral reports whether a literal stands verbatim in text:
@@ -99,11 +100,11 @@ func (f *foldedText) resolvedPaths(cwd string) []resolvedPath {
 	}
 	var out []resolvedPath
 	for _, h := range f.literals() {
-		if h.kind != "path" && h.kind != "file" {
+		if h.Kind != "path" && h.Kind != "file" {
 			continue
 		}
-		out = append(out, resolvedPath{value: h.value, abs: resolvePath(h.value, cwd), base: path.Base(strings.TrimSuffix(h.value, "/")),
-			relative: !strings.HasPrefix(h.value, "/") && strings.Contains(h.value, "/")})
+		out = append(out, resolvedPath{value: h.Value, abs: resolvePath(h.Value, cwd), base: path.Base(strings.TrimSuffix(h.Value, "/")),
+			relative: !strings.HasPrefix(h.Value, "/") && strings.Contains(h.Value, "/")})
 	}
 	if f.resolved == nil {
 		f.resolved = map[string][]resolvedPath{}
@@ -177,7 +178,7 @@ func nearMissNorm(nt, nl string) bool {
 	for _, x := range pa {
 		if lex.ContainsStr(pb, x) {
 			shared++
-			if len(x) >= 3 && !allDigits(x) {
+			if len(x) >= 3 && !tag.AllDigits(x) {
 				significant = true
 			}
 		}
@@ -334,7 +335,7 @@ func clauses(s string) []string {
 // objectForce is the strongest force any clause of the context gives an
 // object, and the sentence that gives it. found is false when nothing
 // mentions it.
-func objectForce(ctx []lex.Sentence, obj *Object) (force Force, excerpt string, found bool) {
+func objectForce(ctx []lex.Sentence, obj *tag.Object) (force Force, excerpt string, found bool) {
 	return objectForceIn(ctx, nil, obj)
 }
 
@@ -342,7 +343,7 @@ func objectForce(ctx []lex.Sentence, obj *Object) (force Force, excerpt string, 
 var forceRank = map[Force]int{ForceForbid: 5, ForceRequire: 4, ForcePreference: 3, ForcePermit: 2, ForceNone: 1}
 
 // objectForceIn is objectForce with the sentences' terms computed already.
-func objectForceIn(ctx []lex.Sentence, terms []lex.TermSet, obj *Object) (force Force, excerpt string, found bool) {
+func objectForceIn(ctx []lex.Sentence, terms []lex.TermSet, obj *tag.Object) (force Force, excerpt string, found bool) {
 	return objectForceAt(ctx, terms, slices.Values(indexesOf(ctx)), obj)
 }
 
@@ -358,7 +359,7 @@ func indexesOf(ctx []lex.Sentence) []int {
 // objectForceAt is objectForceIn over the sentences at, in ascending
 // order: a caller that knows which sentences can mention obj passes only
 // those, and every other one would have been passed over.
-func objectForceAt(ctx []lex.Sentence, terms []lex.TermSet, at iter.Seq[int], obj *Object) (force Force, excerpt string, found bool) {
+func objectForceAt(ctx []lex.Sentence, terms []lex.TermSet, at iter.Seq[int], obj *tag.Object) (force Force, excerpt string, found bool) {
 	rank := forceRank
 	best := -1
 	for i := range at {
@@ -395,7 +396,7 @@ func objectForceAt(ctx []lex.Sentence, terms []lex.TermSet, at iter.Seq[int], ob
 
 // mentions reports whether a sentence is about an object: one of its
 // literals verbatim, or every one of its terms.
-func mentions(sentence string, terms lex.TermSet, obj *Object) bool {
+func mentions(sentence string, terms lex.TermSet, obj *tag.Object) bool {
 	for _, l := range obj.Literals {
 		if containsLiteral(sentence, l) {
 			return true

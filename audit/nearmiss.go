@@ -5,6 +5,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/compaudit/compaudit/audit/tag"
 )
 
 // nearMissIndexFrom squared is the number of tests of a token against a
@@ -74,7 +76,7 @@ func (x *nearMissIndex) inForce(live *inForce, nt string) iter.Seq[*Obligation] 
 func distinctParts(s string) []string {
 	var out []string
 	for _, p := range identParts(s) {
-		if len(p) >= 3 && !allDigits(p) && !slices.Contains(out, p) {
+		if len(p) >= 3 && !tag.AllDigits(p) && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}

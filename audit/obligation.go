@@ -10,55 +10,9 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
-
-// Kind is the kind of an obligation.
-type Kind uint8
-
-const (
-	KindLiteral     Kind = iota + 1 // a token a later turn could be held to verbatim
-	KindProhibition                 // "never X"
-	KindRequirement                 // "always X", "use X"
-	KindThreshold                   // "retry ≤ 3"
-	KindCommitment                  // "I'll add an idempotency key check"
-	KindState                       // the last authoritative status of a task or run
-	KindRetraction                  // ends or replaces an earlier obligation
-)
-
-var kindNames = [...]string{"", "literal", "prohibition", "requirement", "threshold", "commitment", "state", "retraction"}
-
-func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return "unknown"
-}
-
-// MarshalText makes kinds readable in JSON output.
-func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
-
-// Polarity says whether an obligation requires or forbids.
-type Polarity uint8
-
-const (
-	PolarityNone Polarity = iota
-	PolarityRequire
-	PolarityForbid
-)
-
-func (p Polarity) String() string {
-	switch p {
-	case PolarityRequire:
-		return "require"
-	case PolarityForbid:
-		return "forbid"
-	}
-	return ""
-}
-
-// MarshalText makes polarities readable in JSON output.
-func (p Polarity) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 
 // Source is who made an obligation: it sets how much its loss matters.
 type Source uint8
@@ -131,57 +85,21 @@ type Span struct {
 	End   int    `json:"end"`
 }
 
-// Object is what a prohibition or requirement is about.
-type Object struct {
-	Text     string   `json:"text"`
-	Verb     string   `json:"verb,omitempty"`     // a specific action ("push", "deploy"); empty when generic
-	Terms    []string `json:"terms"`              // stemmed content words, verb excluded
-	Literals []string `json:"literals,omitempty"` // literals inside the object
-}
-
-// Comparator of a threshold.
-type Comparator string
-
-const (
-	CmpLE Comparator = "<="
-	CmpLT Comparator = "<"
-	CmpGE Comparator = ">="
-	CmpGT Comparator = ">"
-	CmpEQ Comparator = "="
-)
-
-// Threshold is a numeric limit.
-type Threshold struct {
-	Subject    string     `json:"subject"` // stemmed ("retry", "timeout", "worker")
-	Comparator Comparator `json:"comparator"`
-	Value      float64    `json:"value"`
-	Unit       string     `json:"unit,omitempty"` // "s", "%", "bytes", or a count noun
-	// Base is Value in the unit's base (seconds, bytes), for comparison.
-	Base float64 `json:"base"`
-}
-
-// Status is an authoritative state.
-type Status struct {
-	Subject string `json:"subject"` // "tests", "build", "task B"
-	Value   string `json:"value"`   // failed, pending, in_progress, done
-	Detail  string `json:"detail,omitempty"`
-}
-
 // Obligation is one thing a later turn could be held to.
 type Obligation struct {
-	ID       string   `json:"id"`
-	Kind     Kind     `json:"kind"`
-	Polarity Polarity `json:"polarity,omitempty"`
+	ID       string       `json:"id"`
+	Kind     tag.Kind     `json:"kind"`
+	Polarity tag.Polarity `json:"polarity,omitempty"`
 	// Text is the obligation as stated: the clause, or the literal.
 	Text string `json:"text"`
 	// Literal is the literal's value, for literals; LiteralKind says what
 	// it is (path, uri, id, …) and Label what the text called it (bucket).
-	Literal     string     `json:"literal,omitempty"`
-	LiteralKind string     `json:"literal_kind,omitempty"`
-	Label       string     `json:"label,omitempty"`
-	Object      *Object    `json:"object,omitempty"`
-	Threshold   *Threshold `json:"threshold,omitempty"`
-	Status      *Status    `json:"status,omitempty"`
+	Literal     string         `json:"literal,omitempty"`
+	LiteralKind string         `json:"literal_kind,omitempty"`
+	Label       string         `json:"label,omitempty"`
+	Object      *tag.Object    `json:"object,omitempty"`
+	Threshold   *tag.Threshold `json:"threshold,omitempty"`
+	Status      *tag.Status    `json:"status,omitempty"`
 	// Retracts names what a retraction ends; Replacement is the new value
 	// for a supersession ("use 9090 instead of 8080").
 	Retracts    string `json:"retracts,omitempty"`
@@ -211,12 +129,12 @@ type Obligation struct {
 // literal stated twice is one obligation.
 func (o *Obligation) key() string {
 	switch o.Kind {
-	case KindLiteral:
+	case tag.KindLiteral:
 		return "literal\x00" + o.normalized()
-	case KindThreshold:
+	case tag.KindThreshold:
 		t := o.Threshold
 		return "threshold\x00" + t.Subject + "\x00" + string(t.Comparator) + "\x00" + formatFloat(t.Base)
-	case KindState:
+	case tag.KindState:
 		return "state\x00" + lex.FoldLower(o.Status.Subject)
 	}
 	return o.Kind.String() + "\x00" + lex.FoldLower(strings.Join(strings.Fields(o.Text), " "))
@@ -224,10 +142,10 @@ func (o *Obligation) key() string {
 
 // stableID derives an id from the agent and the key, so it survives edits
 // elsewhere in the file and is the same on every run.
-func stableID(agent string, kind Kind, key string) string {
+func stableID(agent string, kind tag.Kind, key string) string {
 	h := sha256.Sum256([]byte(agent + "\x00" + key))
-	prefix := map[Kind]string{KindLiteral: "lit", KindProhibition: "neg", KindRequirement: "req",
-		KindThreshold: "thr", KindCommitment: "com", KindState: "st", KindRetraction: "ret"}[kind]
+	prefix := map[tag.Kind]string{tag.KindLiteral: "lit", tag.KindProhibition: "neg", tag.KindRequirement: "req",
+		tag.KindThreshold: "thr", tag.KindCommitment: "com", tag.KindState: "st", tag.KindRetraction: "ret"}[kind]
 	return prefix + "-" + hex.EncodeToString(h[:5])
 }
 

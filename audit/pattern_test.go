@@ -5,15 +5,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/compaudit/compaudit/audit/tag"
 )
 
 // TestDerivedPatterns: a derived pattern (the anchored status
 // expressions) reads its source's expression.
 func TestDerivedPatterns(t *testing.T) {
-	if got, want := taskStatusAt().String(), "^(?:"+taskStatusRE().String()+")"; got != want {
+	if got, want := tag.TaskStatusAt().String(), "^(?:"+tag.TaskStatusRE().String()+")"; got != want {
 		t.Errorf("taskStatusAt is %q, want %q", got, want)
 	}
-	if got, want := runStatusAt().String(), "^(?:"+runStatusRE().String()+")"; got != want {
+	if got, want := tag.RunStatusAt().String(), "^(?:"+tag.RunStatusRE().String()+")"; got != want {
 		t.Errorf("runStatusAt is %q, want %q", got, want)
 	}
 }

@@ -3,6 +3,8 @@ package audit
 import (
 	"slices"
 	"testing"
+
+	"github.com/compaudit/compaudit/audit/tag"
 )
 
 // A rule on doing something from the agent's own machine is broken by the
@@ -24,7 +26,7 @@ func TestAgentPlaceTerms(t *testing.T) {
 		{"reboot the build machine", []string{"reboot", "build", "machin"}},
 		{"copy the prod dump onto your laptop", []string{"copy", "prod", "dump", "laptop"}},
 	} {
-		if got := makeObject(c.phrase).Terms; !slices.Equal(got, c.terms) {
+		if got := tag.MakeObject(c.phrase).Terms; !slices.Equal(got, c.terms) {
 			t.Errorf("makeObject(%q).Terms = %q, want %q", c.phrase, got, c.terms)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -16,11 +17,11 @@ import (
 // at once (parse.Options.Prepare); the ledger and the replay, which keep
 // state, then take the events one by one.
 type prepared struct {
-	prints   []uint32        // fingerprints of the distinct tokens of the text or arguments, for the index
-	literals []literalHit    // literals of a call's strings or an assistant message
-	toolHits []literalHit    // literals worth holding a later turn to in tool output
-	call     *callReading    // a call's: what its arguments say
-	message  *MessageContent // what an outbound message cites and claims
+	prints   []uint32         // fingerprints of the distinct tokens of the text or arguments, for the index
+	literals []tag.LiteralHit // literals of a call's strings or an assistant message
+	toolHits []tag.LiteralHit // literals worth holding a later turn to in tool output
+	call     *callReading     // a call's: what its arguments say
+	message  *MessageContent  // what an outbound message cites and claims
 	// the commitments and status claims of the agent's words
 	claims     []sentenceClaims
 	claimsRead bool
@@ -37,10 +38,10 @@ type runResult struct{ value, detail string }
 func outcomeOf(ev *parse.Event) (string, string) {
 	p, ok := ev.Prepared.(*prepared)
 	if !ok {
-		return runOutcome(ev.Text, ev.IsError)
+		return tag.RunOutcome(ev.Text, ev.IsError)
 	}
 	if p.outcome == nil {
-		value, detail := runOutcome(ev.Text, ev.IsError)
+		value, detail := tag.RunOutcome(ev.Text, ev.IsError)
 		p.outcome = &runResult{value, detail}
 	}
 	return p.outcome.value, p.outcome.detail
@@ -48,15 +49,15 @@ func outcomeOf(ev *parse.Event) (string, string) {
 
 // runOf is a call's command line and what it runs, as the reader
 // prepared them or worked out now.
-func runOf(ev *parse.Event) (command string, runs runSet) {
+func runOf(ev *parse.Event) (command string, runs tag.RunSet) {
 	if p, ok := ev.Prepared.(*prepared); ok {
 		if p.call == nil {
-			return "", runSet{}
+			return "", tag.RunSet{}
 		}
 		return p.call.command, p.call.runs
 	}
-	command = commandOf(ev.Args)
-	return command, runsOf(command)
+	command = tag.CommandOf(ev.Args)
+	return command, tag.RunsOf(command)
 }
 
 // callReading is what a call's arguments say, read once: on the reading
@@ -64,12 +65,12 @@ func runOf(ev *parse.Event) (command string, runs runSet) {
 // Only a call has one, so the other events' prepared records and window
 // events do not carry its fields (they were a third of each).
 type callReading struct {
-	command  string         // the shell command, or ""
-	runs     runSet         // what the command runs (runsOf)
-	readOnly bool           // every command it chains only reads
-	texts    []string       // the strings that say what it does (readCall)
-	lits     [][]literalHit // the literals of each of texts
-	numbers  []argNumber    // the numbers its arguments give by name
+	command  string             // the shell command, or ""
+	runs     tag.RunSet         // what the command runs (runsOf)
+	readOnly bool               // every command it chains only reads
+	texts    []string           // the strings that say what it does (readCall)
+	lits     [][]tag.LiteralHit // the literals of each of texts
+	numbers  []tag.ArgNumber    // the numbers its arguments give by name
 }
 
 // noCall is the reading of an event with no arguments: one value, never
@@ -82,10 +83,10 @@ func readCallArgs(args json.RawMessage) *callReading {
 		return noCall
 	}
 	c := &callReading{}
-	c.command, c.texts, c.numbers = readCall(args)
-	c.readOnly, c.runs = readOnlyCommand(c.command), runsOf(c.command)
+	c.command, c.texts, c.numbers = tag.ReadCall(args)
+	c.readOnly, c.runs = tag.ReadOnlyCommand(c.command), tag.RunsOf(c.command)
 	for _, s := range c.texts {
-		c.lits = append(c.lits, findLiterals(s))
+		c.lits = append(c.lits, tag.FindLiterals(s))
 	}
 	return c
 }
@@ -189,7 +190,7 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 		scanTokens(string(ev.Args), func(tok string) { hs = append(hs, fingerprint(h.hash(tok))) })
 	case parse.KindMessage, parse.KindToolResult:
 		if ev.Kind == parse.KindMessage && ev.Role == parse.RoleAssistant {
-			p.literals = findLiterals(ev.Text)
+			p.literals = tag.FindLiterals(ev.Text)
 			p.claims, p.claimsRead = assistantClaims(ev.Text), true
 			if ev.Origin == parse.OriginAuthored {
 				p.message = messageContent(ev.Text, p.literals, p.claims)
@@ -215,7 +216,7 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 		scanTokens(text, func(tok string) { hs = append(hs, fingerprint(h.hash(tok))) })
 	}
 	for _, l := range p.literals {
-		hs = append(hs, fingerprint(h.hash(l.value)))
+		hs = append(hs, fingerprint(h.hash(l.Value)))
 	}
 	hs = distinct(hs)
 	p.prints = slices.Clone(hs)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -86,11 +87,11 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 	for _, o := range append(append([]*Obligation(nil), r.Before...), l.Obligations[r.ledgerLen:]...) {
 		c := windowObligation{o: o}
 		switch o.Kind {
-		case KindLiteral:
+		case tag.KindLiteral:
 			c.lostLit, c.lit = lost[o.ID], o.Origin.Source.Instructive()
-		case KindProhibition:
+		case tag.KindProhibition:
 			c.forbid = true
-		case KindThreshold:
+		case tag.KindThreshold:
 			c.limit = true
 		}
 		if c.lit || c.lostLit || c.forbid || c.limit {
@@ -204,7 +205,7 @@ func firstQuestion(text string) string {
 			return s.Text
 		}
 	}
-	return firstLine(text)
+	return tag.FirstLine(text)
 }
 
 // reasks reports an agent's question for a literal it lost: "which bucket
@@ -285,7 +286,7 @@ func callOf(ev *WindowEvent) *callReading {
 func callTexts(ev *WindowEvent) []string { return callOf(ev).texts }
 
 // callLiterals are the literals of each of callTexts.
-func callLiterals(ev *WindowEvent) [][]literalHit { return callOf(ev).lits }
+func callLiterals(ev *WindowEvent) [][]tag.LiteralHit { return callOf(ev).lits }
 
 // commandOfCall is a call's shell command, or "".
 func commandOfCall(ev *WindowEvent) string { return callOf(ev).command }
@@ -296,7 +297,7 @@ func readOnlyCall(ev *WindowEvent) bool { return callOf(ev).readOnly }
 // touches reports whether a call reaches the object of a prohibition: one
 // of its literals (a path by components), or all of its terms and its
 // action. It returns what matched.
-func touches(ev *WindowEvent, obj *Object) (string, bool) {
+func touches(ev *WindowEvent, obj *tag.Object) (string, bool) {
 	texts := callTexts(ev)
 	for _, lit := range obj.Literals {
 		if strings.EqualFold(ev.ToolName, lit) || strings.EqualFold(strings.TrimPrefix(ev.ToolName, "mcp__"), lit) {
@@ -306,8 +307,8 @@ func touches(ev *WindowEvent, obj *Object) (string, bool) {
 		for k, t := range texts {
 			if isPath && !strings.Contains(lit, "://") {
 				for _, h := range callLiterals(ev)[k] {
-					if (h.kind == "path" || h.kind == "file") && underPath(resolvePath(h.value, ""), resolvePath(lit, "")) {
-						return h.value, true
+					if (h.Kind == "path" || h.Kind == "file") && underPath(resolvePath(h.Value, ""), resolvePath(lit, "")) {
+						return h.Value, true
 					}
 				}
 				continue
@@ -337,7 +338,7 @@ func touches(ev *WindowEvent, obj *Object) (string, bool) {
 	}
 	if obj.Verb != "" {
 		ok := false
-		for _, v := range specificVerbs[obj.Verb] {
+		for _, v := range tag.SpecificVerbs[obj.Verb] {
 			if all[lex.Stem(v)] || spacedIn(texts, v) {
 				ok = true
 				break
@@ -380,8 +381,8 @@ type observedValue struct {
 
 // valuesFor finds the numbers a call sets for a threshold's subject:
 // --retries 8, max_workers=8, "timeout": 120.
-func valuesFor(ev *WindowEvent, t *Threshold) []observedValue {
-	if t.Subject == "" || isGenericSubject(t.Subject) {
+func valuesFor(ev *WindowEvent, t *tag.Threshold) []observedValue {
+	if t.Subject == "" || tag.IsGenericSubject(t.Subject) {
 		return nil
 	}
 	var out []observedValue
@@ -425,14 +426,14 @@ func keyValuesOf(ev *WindowEvent) []keyValue {
 		ev.kvs = append(ev.kvs, kv)
 	}
 	for _, s := range callTexts(ev) {
-		for _, m := range keyValueMatches(s) {
+		for _, m := range tag.KeyValueMatches(s) {
 			add(m[1], m[2], m[3], m[0])
 		}
 	}
 	if !strings.EqualFold(ev.ToolName, "Bash") {
 		// structured arguments, read with the call's strings: {"retries": 8}
 		for _, n := range callOf(ev).numbers {
-			add(n.key, n.text, "", n.key+"="+n.text)
+			add(n.Key, n.Text, "", n.Key+"="+n.Text)
 		}
 	}
 	return ev.kvs
@@ -465,43 +466,43 @@ func unitFromKey(key, suffix string) string {
 	return ""
 }
 
-func isDurationOrSize(t *Threshold) bool {
+func isDurationOrSize(t *tag.Threshold) bool {
 	b := baseOf(t.Unit)
 	return b == "s" || b == "bytes"
 }
 
 // breaches reports a value past a limit. A value with no unit is read in
 // the limit's own unit.
-func breaches(v observedValue, t *Threshold) bool {
+func breaches(v observedValue, t *tag.Threshold) bool {
 	base := v.value
 	if v.unit != "" {
-		for _, u := range unitScale {
-			if u.unit == v.unit {
-				if u.base != baseOf(t.Unit) && baseOf(t.Unit) != "" {
+		for _, u := range tag.UnitScale {
+			if u.Unit == v.unit {
+				if u.Base != baseOf(t.Unit) && baseOf(t.Unit) != "" {
 					return false
 				}
-				base = v.value * u.scale
+				base = v.value * u.Scale
 				break
 			}
 		}
 	} else if t.Unit != "" {
-		for _, u := range unitScale {
-			if u.unit == t.Unit {
-				base = v.value * u.scale
+		for _, u := range tag.UnitScale {
+			if u.Unit == t.Unit {
+				base = v.value * u.Scale
 				break
 			}
 		}
 	}
 	switch t.Comparator {
-	case CmpLE:
+	case tag.CmpLE:
 		return base > t.Base
-	case CmpLT:
+	case tag.CmpLT:
 		return base >= t.Base
-	case CmpGE:
+	case tag.CmpGE:
 		return base < t.Base
-	case CmpGT:
+	case tag.CmpGT:
 		return base <= t.Base
-	case CmpEQ:
+	case tag.CmpEQ:
 		return base != t.Base
 	}
 	return false

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -60,7 +61,7 @@ func FuzzNearMissIndex(f *testing.F) {
 	f.Fuzz(func(t *testing.T, tokens, literals string) {
 		var cands []windowObligation
 		for _, l := range strings.Fields(literals) {
-			cands = append(cands, windowObligation{o: &Obligation{Kind: KindLiteral, Literal: l}, lit: true})
+			cands = append(cands, windowObligation{o: &Obligation{Kind: tag.KindLiteral, Literal: l}, lit: true})
 		}
 		x := newNearMissIndex(cands)
 		for _, tok := range strings.Fields(tokens) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -354,7 +355,7 @@ func (a *agentReplay) observe(ev *parse.Event) {
 	if a.open != nil {
 		// Inside a window, calls and the agent's words are read closely:
 		// rules look at their literals.
-		var toks []literalHit
+		var toks []tag.LiteralHit
 		if ev.Kind == parse.KindToolCall || ev.Kind == parse.KindMessage && ev.Role == parse.RoleAssistant {
 			toks = p.literals
 		}
@@ -394,7 +395,7 @@ func (we *WindowEvent) forgetOutput() {
 	we.Text, we.ToolID, we.ToolName = "", strings.Clone(we.ToolID), strings.Clone(we.ToolName)
 }
 
-func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []literalHit) {
+func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []tag.LiteralHit) {
 	switch ev.Kind {
 	case parse.KindReasoning, parse.KindBoundary, parse.KindStateRead, parse.KindStateWrite:
 		// No window rule reads them; state operations are the run rules'
@@ -435,19 +436,19 @@ func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []literalHi
 		}
 	}
 	for _, h := range toks {
-		k := a.hash(h.value)
+		k := a.hash(h.Value)
 		t, seen := a.seen.get(k)
 		inWindow := seen && int(t.window) == a.window
 		if !seen {
 			// `aws s3 ls` shows acme-stage-08, the call says s3://acme-stage-08/
-			if bare := bareName(h.value); bare != "" {
+			if bare := bareName(h.Value); bare != "" {
 				t, seen = a.seen.get(a.hash(bare))
 			}
 		}
-		we.Tokens = append(we.Tokens, Token{Value: h.value, Kind: h.kind, Label: h.label,
+		we.Tokens = append(we.Tokens, Token{Value: h.Value, Kind: h.Kind, Label: h.Label,
 			Novel:   !seen,
 			Before:  seen && int(t.first) < a.window,
-			Visible: inWindow || b.context.folded.contains(h.value)})
+			Visible: inWindow || b.context.folded.contains(h.Value)})
 	}
 	b.Window = append(b.Window, we)
 }
@@ -482,7 +483,7 @@ func (a *agentReplay) openBoundary(ev *parse.Event) *BoundaryReplay {
 	for _, o := range a.ledger.Retired(ev.Turn) {
 		// a superseded test status is history, not a value a summary can
 		// restate as current: only these kinds can go stale
-		if o.Kind == KindLiteral || o.Kind == KindProhibition || o.Kind == KindThreshold {
+		if o.Kind == tag.KindLiteral || o.Kind == tag.KindProhibition || o.Kind == tag.KindThreshold {
 			r.Retired = append(r.Retired, o)
 		}
 	}
@@ -506,7 +507,7 @@ func (a *agentReplay) knownPaths() map[string]bool {
 	}
 	obs := a.ledger.Obligations
 	for _, o := range obs[a.knownFrom:] {
-		if o.Kind == KindLiteral && (o.LiteralKind == "path" || o.LiteralKind == "file") {
+		if o.Kind == tag.KindLiteral && (o.LiteralKind == "path" || o.LiteralKind == "file") {
 			a.known[resolvePath(o.Literal, a.project)] = true
 		}
 	}
@@ -521,7 +522,7 @@ func (a *agentReplay) knownPaths() map[string]bool {
 // it once more. Instructions' literals are always judged: a later summary
 // can still bring back a near variant of one.
 func (a *agentReplay) dormant(o *Obligation) bool {
-	if o.Kind != KindLiteral || o.Origin.Source.Instructive() {
+	if o.Kind != tag.KindLiteral || o.Origin.Source.Instructive() {
 		return false
 	}
 	t := a.trails[o.ID]

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/tag"
 )
 
 // The hot path. Every tool output and message passes through here, so it
@@ -54,7 +55,7 @@ const (
 )
 
 // trailTable marks the bytes trimmed from a token's end.
-var trailTable = byteSet(".,:;!?*")
+var trailTable = tag.ByteSet(".,:;!?*")
 
 // scanTokens calls fn with every identifier-shaped token of text: paths,
 // URIs, hosts, ids, hashes, names with separators or digits. Plain words
@@ -179,7 +180,7 @@ func nextMark(text string, i int) int {
 // toolLiteralsFast finds the literals worth holding a later turn to in tool
 // output — URIs, ids, emails, hosts — without the full extractor: only
 // tokens that could be one of them are classified.
-func toolLiteralsFast(text string, limit int) []literalHit {
+func toolLiteralsFast(text string, limit int) []tag.LiteralHit {
 	var hits toolHits
 	scanClassed(text, func(tok string, start int, classes uint8) { hits.consider(text, tok, start, classes, limit) })
 	return hits.done()
@@ -187,19 +188,19 @@ func toolLiteralsFast(text string, limit int) []literalHit {
 
 // toolHits collects tool-output literals as a scan passes over the text,
 // so one pass can serve the index and the ledger.
-type toolHits []literalHit
+type toolHits []tag.LiteralHit
 
 func (t *toolHits) consider(text, tok string, start int, classes uint8, limit int) {
 	if len(*t) >= limit || !toolCandidate(tok, classes) {
 		return
 	}
-	h, ok := classifyToken(text, start, start+len(tok))
-	if ok && toolLiteralKinds[h.kind] {
+	h, ok := tag.ClassifyToken(text, start, start+len(tok))
+	if ok && toolLiteralKinds[h.Kind] {
 		*t = append(*t, h)
 	}
 }
 
-func (t toolHits) done() []literalHit { return dedupeHits(t) }
+func (t toolHits) done() []tag.LiteralHit { return tag.DedupeHits(t) }
 
 // toolCandidate rejects, without allocating, the tokens classifyToken could
 // never give a tool-output kind (uri, email, host, id): most tokens of code
@@ -232,7 +233,7 @@ func toolCandidate(tok string, classes uint8) bool {
 // tldShapes marks the length and the first letter, lowered, of each of
 // tlds, so that isTLD passes over most labels without a lookup.
 var tldShapes = func() (t [maxTLD + 1][128]bool) {
-	for tld := range tlds {
+	for tld := range tag.Tlds {
 		t[len(tld)][tld[0]] = true
 	}
 	return t
@@ -271,7 +272,7 @@ func lookUpTLD(label string) bool {
 		}
 		b[i] = c
 	}
-	return tlds[string(b[:len(label)])]
+	return tag.Tlds[string(b[:len(label)])]
 }
 
 // foldedText is a text prepared for many case-insensitive searches: a
@@ -290,7 +291,7 @@ type foldedText struct {
 	genericLimits []int
 	lookups       int // of literals in lower, before sa is built
 	sa            *suffixarray.Index
-	hits          []literalHit
+	hits          []tag.LiteralHit
 	hitsDone      bool
 	read          []*textReading // per sentence
 	readings      *readings      // the same, and the candidates by line, for the next boundary
@@ -339,7 +340,7 @@ func (f *foldedText) candidates() []candidate {
 // lineCandidates are the candidates of one line.
 func lineCandidates(line string) []candidate {
 	var cs []candidate
-	for h := range rawTokenSeq(line) {
+	for h := range tag.RawTokenSeq(line) {
 		v := strings.Trim(h.W, "`'\"*")
 		if len(v) < 3 || !identShaped(v) {
 			continue
@@ -373,7 +374,7 @@ func (f *foldedText) candidatesSharing(parts map[string]bool) []int {
 func partSet(v string) map[string]bool {
 	m := map[string]bool{}
 	for _, p := range lex.SplitIdent(lex.FoldLower(v)) {
-		if len(p) >= 3 && !allDigits(p) {
+		if len(p) >= 3 && !tag.AllDigits(p) {
 			m[lex.Stem(p)] = true
 		}
 	}
@@ -381,10 +382,10 @@ func partSet(v string) map[string]bool {
 }
 
 // thresholds are the numeric limits of the i-th sentence.
-func (f *foldedText) thresholds(i int) []thresholdHit {
+func (f *foldedText) thresholds(i int) []tag.ThresholdHit {
 	r := f.read[i]
 	if !r.limitsRead {
-		r.limits, r.limitsRead = findThresholds(r.text), true
+		r.limits, r.limitsRead = tag.FindThresholds(r.text), true
 	}
 	return r.limits
 }
@@ -392,7 +393,7 @@ func (f *foldedText) thresholds(i int) []thresholdHit {
 // thresholdAt is a threshold the text states, with its sentence.
 type thresholdAt struct {
 	sentence int
-	hit      thresholdHit
+	hit      tag.ThresholdHit
 }
 
 // indexFrom is the number of sentences past which a text is indexed for
@@ -423,15 +424,15 @@ func (f *foldedText) limitsFor(subject string) iter.Seq[thresholdAt] {
 				for _, h := range f.thresholds(i) {
 					k := len(f.allLimits)
 					f.allLimits = append(f.allLimits, thresholdAt{i, h})
-					if isGenericSubject(h.t.Subject) {
+					if tag.IsGenericSubject(h.T.Subject) {
 						f.genericLimits = append(f.genericLimits, k)
 					} else {
-						f.limitsBy[h.t.Subject] = append(f.limitsBy[h.t.Subject], k)
+						f.limitsBy[h.T.Subject] = append(f.limitsBy[h.T.Subject], k)
 					}
 				}
 			}
 		}
-		if isGenericSubject(subject) {
+		if tag.IsGenericSubject(subject) {
 			for _, at := range f.allLimits {
 				if !yield(at) {
 					return
@@ -505,10 +506,10 @@ func (f *foldedText) hasText(key string) bool {
 
 // statuses are the status claims of the i-th sentence: a boundary judges
 // every task and run status of the ledger against the same sentences.
-func (f *foldedText) statuses(i int) []Status {
+func (f *foldedText) statuses(i int) []tag.Status {
 	r := f.read[i]
 	if !r.statesRead {
-		r.states, r.statesRead = textStatuses(r.text), true
+		r.states, r.statesRead = tag.TextStatuses(r.text), true
 	}
 	return r.states
 }
@@ -523,9 +524,9 @@ func (f *foldedText) statuses(i int) []Status {
 type textReading struct {
 	text       string
 	terms      lex.TermSet
-	states     []Status
+	states     []tag.Status
 	statesRead bool
-	limits     []thresholdHit
+	limits     []tag.ThresholdHit
 	limitsRead bool
 	cands      []candidate
 }
@@ -568,7 +569,7 @@ func newFoldedText(text string, last *readings) *foldedText {
 // text, or enough of its terms stand in the sentences together. A sentence
 // holds no text the whole lacks and no term outside the union of them all,
 // so a "no" is exact.
-func (f *foldedText) mayMention(obj *Object) bool {
+func (f *foldedText) mayMention(obj *tag.Object) bool {
 	if !f.indexed {
 		return true // walking them costs less than the test
 	}
@@ -580,7 +581,7 @@ func (f *foldedText) mayMention(obj *Object) bool {
 // of its terms. A sentence of neither cannot, so the rest go unread:
 // walking every sentence of a summary that restates ten thousand rules,
 // for each rule, cost their product. A short text yields every sentence.
-func (f *foldedText) mayMentionIn(obj *Object) iter.Seq[int] {
+func (f *foldedText) mayMentionIn(obj *tag.Object) iter.Seq[int] {
 	if !f.indexed {
 		return slices.Values(indexesOf(f.sentences))
 	}
@@ -612,7 +613,7 @@ func (f *foldedText) mayMentionIn(obj *Object) iter.Seq[int] {
 }
 
 // couldMention is mayMention's test.
-func (f *foldedText) couldMention(obj *Object) bool {
+func (f *foldedText) couldMention(obj *tag.Object) bool {
 	for _, l := range obj.Literals {
 		// every sentence that holds l (containsLiteral) holds this text;
 		// it is looked for as plain text, since a sentence's edges count as
@@ -710,9 +711,9 @@ func (f *foldedText) indexLower(ln string) int {
 }
 
 // literals are the literal hits of the text, found once.
-func (f *foldedText) literals() []literalHit {
+func (f *foldedText) literals() []tag.LiteralHit {
 	if !f.hitsDone {
-		f.hits, f.hitsDone = findLiterals(f.text), true
+		f.hits, f.hitsDone = tag.FindLiterals(f.text), true
 	}
 	return f.hits
 }

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse/parsetest"
 	"github.com/tidwall/gjson"
 )
@@ -74,14 +75,14 @@ func FuzzReadCall(f *testing.F) {
 	}
 	byWalk := func(r gjson.Result) []string {
 		if r.Type == gjson.String {
-			return patchPaths(r.Str)
+			return tag.PatchPaths(r.Str)
 		}
 		var out []string
 		r.ForEach(func(k, v gjson.Result) bool {
 			switch {
-			case bulkKeys[k.Str]:
+			case tag.BulkKeys[k.Str]:
 			case v.Type == gjson.String && (k.Str == "input" || k.Str == "patch"):
-				out = append(out, patchPaths(v.Str)...)
+				out = append(out, tag.PatchPaths(v.Str)...)
 			case v.Type == gjson.String:
 				out = append(out, v.Str)
 			case v.IsArray():
@@ -99,7 +100,7 @@ func FuzzReadCall(f *testing.F) {
 		if args == "" || !gjson.Valid(args) {
 			return // a record's arguments are valid JSON by the time they are read
 		}
-		command, texts, numbers := readCall([]byte(args))
+		command, texts, numbers := tag.ReadCall([]byte(args))
 		r := gjson.Parse(args)
 		if want := byLookup(r); command != want {
 			t.Fatalf("command of %s = %q, want %q", args, command, want)
@@ -110,7 +111,7 @@ func FuzzReadCall(f *testing.F) {
 		// the numbers keyValuesOf reads of structured arguments
 		var nums, want []string
 		for _, n := range numbers {
-			nums = append(nums, n.key+"="+n.text)
+			nums = append(nums, n.Key+"="+n.Text)
 		}
 		r.ForEach(func(k, v gjson.Result) bool {
 			if v.Type == gjson.Number {
@@ -214,7 +215,7 @@ func FuzzMayMention(f *testing.F) {
 	f.Add("The agent deployed build 7 to s3://acme-stag-7/ after review.", "touch prod-7")
 	f.Fuzz(func(t *testing.T, text, phrase string) {
 		ft := newFoldedText(text, nil)
-		obj := makeObject(phrase)
+		obj := tag.MakeObject(phrase)
 		if ft.couldMention(obj) {
 			return
 		}
@@ -257,13 +258,13 @@ func FuzzIsTLD(f *testing.F) {
 	for _, s := range []string{"com", "COM", "Dev", "internal", "localhost", "LOCALHOST", "loc", "cöm", "ＣＯＭ", "\u212aom", "", "io:8080", "svc\xff"} {
 		f.Add(s)
 	}
-	for tld := range tlds { // each, as isTLD's first test (tldShapes) must pass it
+	for tld := range tag.Tlds { // each, as isTLD's first test (tldShapes) must pass it
 		f.Add(tld)
 		f.Add(strings.ToUpper(tld))
 		f.Add(tld[:len(tld)-1])
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := isTLD(s), len(s) <= maxTLD && tlds[asciiLower(s)]; got != want {
+		if got, want := isTLD(s), len(s) <= maxTLD && tag.Tlds[tag.AsciiLower(s)]; got != want {
 			t.Fatalf("isTLD(%q) = %v, want %v", s, got, want)
 		}
 	})

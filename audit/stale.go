@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/tag"
 )
 
 // changeWords narrate a change rather than restate an old value.
@@ -26,13 +27,13 @@ func (r *BoundaryReplay) StaleRestatement(o *Obligation, l *Ledger) (string, boo
 			}
 		}
 		if ret := l.Find(o.RetiredBy); ret != nil && ret.Replacement != "" {
-			for _, h := range findLiterals(ret.Replacement) {
-				if containsLiteral(sent, h.value) {
+			for _, h := range tag.FindLiterals(ret.Replacement) {
+				if containsLiteral(sent, h.Value) {
 					return true
 				}
 			}
 			for _, f := range strings.Fields(ret.Replacement) {
-				if allDigits(strings.Trim(f, ".,;:")) && strings.Contains(sent, strings.Trim(f, ".,;:")) {
+				if tag.AllDigits(strings.Trim(f, ".,;:")) && strings.Contains(sent, strings.Trim(f, ".,;:")) {
 					return true
 				}
 			}
@@ -40,7 +41,7 @@ func (r *BoundaryReplay) StaleRestatement(o *Obligation, l *Ledger) (string, boo
 		return false
 	}
 	switch o.Kind {
-	case KindLiteral:
+	case tag.KindLiteral:
 		if l.liveLiteral(o.Literal, r.Turn) {
 			return "", false // stated again as current since
 		}
@@ -49,24 +50,24 @@ func (r *BoundaryReplay) StaleRestatement(o *Obligation, l *Ledger) (string, boo
 				return s.Text, true
 			}
 		}
-	case KindProhibition:
+	case tag.KindProhibition:
 		force, excerpt, found := objectForce(r.context.sentences, o.Object)
 		if found && force == ForceForbid && !narrates(excerpt) && !permits(excerpt) {
 			return excerpt, true
 		}
-	case KindThreshold:
+	case tag.KindThreshold:
 		if f := r.context.folded; f != nil {
 			// only the limits that could be on its subject, in order
 			for at := range f.limitsFor(o.Threshold.Subject) {
-				if sameThresholdSubject(at.hit.t, *o.Threshold) && equivalentThreshold(at.hit.t, *o.Threshold) && !narrates(f.sentences[at.sentence].Text) {
+				if sameThresholdSubject(at.hit.T, *o.Threshold) && equivalentThreshold(at.hit.T, *o.Threshold) && !narrates(f.sentences[at.sentence].Text) {
 					return f.sentences[at.sentence].Text, true
 				}
 			}
 			return "", false
 		}
 		for _, s := range r.context.sentences {
-			for _, h := range findThresholds(s.Text) {
-				if sameThresholdSubject(h.t, *o.Threshold) && equivalentThreshold(h.t, *o.Threshold) && !narrates(s.Text) {
+			for _, h := range tag.FindThresholds(s.Text) {
+				if sameThresholdSubject(h.T, *o.Threshold) && equivalentThreshold(h.T, *o.Threshold) && !narrates(s.Text) {
 					return s.Text, true
 				}
 			}
@@ -90,7 +91,7 @@ func permits(s string) bool {
 func (l *Ledger) liveLiteral(v string, turn int) bool {
 	n := normLiteral(v)
 	for _, o := range l.Obligations {
-		if o.Kind == KindLiteral && o.normalized() == n && o.Origin.Turn <= turn && (o.RetiredAt == 0 || o.RetiredAt > turn) {
+		if o.Kind == tag.KindLiteral && o.normalized() == n && o.Origin.Turn <= turn && (o.RetiredAt == 0 || o.RetiredAt > turn) {
 			return true
 		}
 	}

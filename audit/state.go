@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 	"github.com/tidwall/gjson"
 )
@@ -233,7 +234,7 @@ type stateCollector struct {
 type pendingCall struct {
 	ev       *parse.Event // only when a mapping reads the result
 	mappings []StateMapping
-	runs     runSet // what the call runs
+	runs     tag.RunSet // what the call runs
 }
 
 func newStateCollector(mappings []StateMapping, isEffect func(parse.Format, *parse.Event) bool) *stateCollector {
@@ -292,7 +293,7 @@ func (c *stateCollector) observe(ev *parse.Event) {
 		}
 		ms := c.mappings[ev.ToolName]
 		_, runs := runOf(ev)
-		if len(ms) > 0 || runs.has("tests") {
+		if len(ms) > 0 || runs.Has("tests") {
 			p := pendingCall{mappings: ms, runs: runs}
 			if slices.ContainsFunc(ms, StateMapping.usesResult) {
 				// the reader may write later events where this one is
@@ -318,8 +319,8 @@ func (c *stateCollector) observe(ev *parse.Event) {
 				c.mapped(p.ev, ev, m)
 			}
 		}
-		if p.runs.has("tests") {
-			if val, _ := outcomeOf(ev); p.runs.speaksFor("tests", val, ev.IsError) {
+		if p.runs.Has("tests") {
+			if val, _ := outcomeOf(ev); p.runs.SpeaksFor("tests", val, ev.IsError) {
 				c.run.Tests = append(c.run.Tests, RunOutcome{Agent: agent, Index: ev.Index, Time: clone(ev.Time), Turn: ev.Turn, Value: val})
 			}
 		}
@@ -583,7 +584,7 @@ var (
 // messageOf reads what an outbound message cites and claims.
 func messageOf(ev *parse.Event, content *MessageContent) Message {
 	if content == nil {
-		content = messageContent(ev.Text, findLiterals(ev.Text), assistantClaims(ev.Text))
+		content = messageContent(ev.Text, tag.FindLiterals(ev.Text), assistantClaims(ev.Text))
 	}
 	return Message{Agent: ev.Agent, Index: ev.Index, Time: ev.Time, File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
 		MessageContent: content}
@@ -653,7 +654,7 @@ func confidenceOf(text, lower string) (string, bool) {
 		if at > 0 && lex.IsWordByte(text[at-1]) {
 			continue // \b
 		}
-		k := skipRegexpSpace(lower, at+len(word))
+		k := tag.SkipRegexpSpace(lower, at+len(word))
 		switch {
 		case k < len(lower) && (lower[k] == ':' || lower[k] == '='):
 			k++
@@ -664,7 +665,7 @@ func confidenceOf(text, lower string) (string, bool) {
 		}
 		// no digit, point or percent sign starts the separator, so taking
 		// it whenever it is there loses no match
-		if n := confidenceNumber(text[skipRegexpSpace(lower, k):]); n != "" {
+		if n := confidenceNumber(text[tag.SkipRegexpSpace(lower, k):]); n != "" {
 			return n, true
 		}
 	}
@@ -696,37 +697,19 @@ func confidenceNumber(s string) string {
 	if n == 0 || n > 3 {
 		return ""
 	}
-	if e := skipRegexpSpace(s, n); e < len(s) && s[e] == '%' {
+	if e := tag.SkipRegexpSpace(s, n); e < len(s) && s[e] == '%' {
 		return s[:e+1]
 	}
 	return ""
 }
 
-// skipRegexpSpace passes over \s from s[i].
-func skipRegexpSpace(s string, i int) int {
-	for i < len(s) && regexpSpace(s[i]) {
-		i++
-	}
-	return i
-}
-
 // categoricalNouns are the words categoricalRE needs, checked first.
 var categoricalNouns = []string{"tasks", "entries", "items", "keys", "ones", "jobs", "records", "tickets", "issues", "rows", "shards", "steps", "fields", "cases", "changes", "updates"}
-
-// containsAny reports whether s holds one of words.
-func containsAny(s string, words []string) bool {
-	for _, w := range words {
-		if strings.Contains(s, w) {
-			return true
-		}
-	}
-	return false
-}
 
 // messageContent reads a message's citations and claims from its text and
 // literals. Only a message that cites or claims something keeps its text: a
 // long run has many plain messages, and the rules quote only the others.
-func messageContent(text string, literals []literalHit, claims []sentenceClaims) *MessageContent {
+func messageContent(text string, literals []tag.LiteralHit, claims []sentenceClaims) *MessageContent {
 	m := &MessageContent{}
 	seen := map[string]bool{}
 	cite := func(s string) {
@@ -736,8 +719,8 @@ func messageContent(text string, literals []literalHit, claims []sentenceClaims)
 		}
 	}
 	for _, h := range literals {
-		if h.kind == "id" || h.kind == "hash" {
-			cite(h.value)
+		if h.Kind == "id" || h.Kind == "hash" {
+			cite(h.Value)
 		}
 	}
 	lower := lex.FoldLower(text)
@@ -751,7 +734,7 @@ func messageContent(text string, literals []literalHit, claims []sentenceClaims)
 			cite(t)
 		}
 	}
-	if (strings.Contains(lower, "the ") || strings.Contains(lower, "all ") || strings.Contains(lower, "both ")) && containsAny(lower, categoricalNouns) {
+	if (strings.Contains(lower, "the ") || strings.Contains(lower, "all ") || strings.Contains(lower, "both ")) && tag.ContainsAny(lower, categoricalNouns) {
 		m.Categorical = categoricalRE().FindAllString(text, -1)
 	}
 	if c, ok := confidenceOf(text, lower); ok {
@@ -764,7 +747,7 @@ func messageContent(text string, literals []literalHit, claims []sentenceClaims)
 	}
 	for _, c := range claims {
 		for _, st := range c.statuses {
-			if st.Value == StatusDone {
+			if st.Value == tag.StatusDone {
 				m.Completes = append(m.Completes, st.Subject)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -147,17 +148,17 @@ func (pc *postContext) judge(o *Obligation) Survival {
 		return s
 	}
 	switch o.Kind {
-	case KindLiteral:
+	case tag.KindLiteral:
 		pc.judgeLiteral(o, &s)
-	case KindProhibition:
+	case tag.KindProhibition:
 		pc.judgeProhibition(o, &s)
-	case KindRequirement:
+	case tag.KindRequirement:
 		pc.judgeRequirement(o, &s)
-	case KindThreshold:
+	case tag.KindThreshold:
 		pc.judgeThreshold(o, &s)
-	case KindCommitment:
+	case tag.KindCommitment:
 		pc.judgeCommitment(o, &s)
-	case KindState:
+	case tag.KindState:
 		pc.judgeState(o, &s)
 	}
 	if s.State == Dropped && !pc.boundary.Readable {
@@ -171,7 +172,7 @@ func (pc *postContext) judge(o *Obligation) Survival {
 // summary says a sentence could mention the object: a ledger of thousands
 // of prohibitions would otherwise walk every sentence of a long summary
 // for each of them.
-func (pc *postContext) forceIn(obj *Object) (Force, string, bool) {
+func (pc *postContext) forceIn(obj *tag.Object) (Force, string, bool) {
 	if !pc.folded.mayMention(obj) {
 		return ForceNone, "", false
 	}
@@ -351,20 +352,20 @@ func (pc *postContext) judgeState(o *Obligation, s *Survival) {
 			}
 			if c.Value == st.Value {
 				acknowledged = sent.Text
-			} else if c.Value == StatusDone {
+			} else if c.Value == tag.StatusDone {
 				claimDone = sent.Text
-			} else if st.Value != StatusDone {
+			} else if st.Value != tag.StatusDone {
 				acknowledged = sent.Text // failed vs pending: not a success claim
 			}
 		}
-		if acknowledged == "" && st.Value != StatusDone && mentionsFailure(sent.Text, st.Subject) {
+		if acknowledged == "" && st.Value != tag.StatusDone && mentionsFailure(sent.Text, st.Subject) {
 			acknowledged = sent.Text
 		}
 	}
 	switch {
 	case acknowledged != "":
 		s.State, s.Via, s.Excerpt = Preserved, "summary", acknowledged
-	case claimDone != "" && st.Value != StatusDone:
+	case claimDone != "" && st.Value != tag.StatusDone:
 		s.State, s.Excerpt = Inverted, claimDone
 		s.Detail = fmt.Sprintf("the summary claims %s is done; its last authoritative state was %s", st.Subject, strings.ReplaceAll(st.Value, "_", " "))
 	case claimDone != "":
@@ -399,14 +400,14 @@ func mentionsFailure(sentence, subject string) bool {
 
 func (pc *postContext) judgeThreshold(o *Obligation, s *Survival) {
 	t := *o.Threshold
-	var changed *thresholdHit
+	var changed *tag.ThresholdHit
 	var changedIn string
 	for at := range pc.folded.limitsFor(t.Subject) {
 		h, st := at.hit, pc.sentences[at.sentence]
-		if !sameThresholdSubject(h.t, t) {
+		if !sameThresholdSubject(h.T, t) {
 			continue
 		}
-		if equivalentThreshold(h.t, t) {
+		if equivalentThreshold(h.T, t) {
 			s.State, s.Via, s.Excerpt = Preserved, "summary", st.Text
 			return
 		}
@@ -416,13 +417,13 @@ func (pc *postContext) judgeThreshold(o *Obligation, s *Survival) {
 		}
 	}
 	if changed != nil {
-		s.State, s.Excerpt, s.Variant = Drifted, changedIn, changedIn[changed.start:changed.end]
-		if direction(changed.t.Comparator) != direction(t.Comparator) {
+		s.State, s.Excerpt, s.Variant = Drifted, changedIn, changedIn[changed.Start:changed.End]
+		if direction(changed.T.Comparator) != direction(t.Comparator) {
 			s.Drift = "comparator"
-			s.Detail = fmt.Sprintf("comparator %s became %s", t.Comparator, changed.t.Comparator)
+			s.Detail = fmt.Sprintf("comparator %s became %s", t.Comparator, changed.T.Comparator)
 		} else {
 			s.Drift = "value"
-			s.Detail = fmt.Sprintf("value %s became %s", formatFloat(t.Value)+unitText(t.Unit), formatFloat(changed.t.Value)+unitText(changed.t.Unit))
+			s.Detail = fmt.Sprintf("value %s became %s", formatFloat(t.Value)+unitText(t.Unit), formatFloat(changed.T.Value)+unitText(changed.T.Unit))
 		}
 		return
 	}
@@ -430,7 +431,7 @@ func (pc *postContext) judgeThreshold(o *Obligation, s *Survival) {
 	// only a sentence that speaks of its subject; a generic subject has no
 	// word to look for
 	for i := range pc.folded.sentencesWith(t.Subject) {
-		if isGenericSubject(t.Subject) || !pc.folded.terms[i][t.Subject] {
+		if tag.IsGenericSubject(t.Subject) || !pc.folded.terms[i][t.Subject] {
 			continue
 		}
 		st := pc.sentences[i]
@@ -439,14 +440,14 @@ func (pc *postContext) judgeThreshold(o *Obligation, s *Survival) {
 			s.State, s.Via, s.Excerpt = Preserved, "summary", st.Text
 			return
 		}
-		for _, v := range vagueQuantity {
+		for _, v := range tag.VagueQuantity {
 			if strings.Contains(l, " "+v+" ") {
 				s.State, s.Drift, s.Excerpt, s.Variant = Drifted, "vague", st.Text, v
 				s.Detail = fmt.Sprintf("the limit became vague: %q", v)
 				return
 			}
 		}
-		for _, q := range qualitativeLimit {
+		for _, q := range tag.QualitativeLimit {
 			if strings.Contains(l, q) {
 				s.State, s.Drift, s.Excerpt, s.Variant = Drifted, "qualitative", st.Text, strings.TrimSpace(q)
 				s.Detail = fmt.Sprintf("the limit became qualitative: %q", strings.TrimSpace(q))
@@ -476,11 +477,11 @@ func unitText(u string) string {
 
 // sameThresholdSubject matches the subjects of two thresholds; a limit
 // with no subject word matches one of the same kind of unit.
-func sameThresholdSubject(a, b Threshold) bool {
+func sameThresholdSubject(a, b tag.Threshold) bool {
 	if a.Subject == b.Subject {
 		return true
 	}
-	for base, g := range genericSubject {
+	for base, g := range tag.GenericSubject {
 		if a.Subject == g && baseOf(b.Unit) == base || b.Subject == g && baseOf(a.Unit) == base {
 			return true
 		}
@@ -497,8 +498,8 @@ func baseOf(unit string) string { return baseOfUnit[unit] }
 // of the time a summary of thousands of limits took.
 var baseOfUnit = func() map[string]string {
 	m := map[string]string{}
-	for _, u := range unitScale {
-		m[u.unit] = u.base
+	for _, u := range tag.UnitScale {
+		m[u.Unit] = u.Base
 	}
 	return m
 }()
@@ -506,7 +507,7 @@ var baseOfUnit = func() map[string]string {
 // equivalentThreshold compares two limits as bounds: "fewer than 4
 // retries" is "at most 3", and for a measured quantity "under 30s" and
 // "at most 30 seconds" are the same bound.
-func equivalentThreshold(a, b Threshold) bool {
+func equivalentThreshold(a, b tag.Threshold) bool {
 	ca, va := normalBound(a)
 	cb, vb := normalBound(b)
 	if ca != cb {
@@ -516,19 +517,19 @@ func equivalentThreshold(a, b Threshold) bool {
 	return d < 1e-9 && d > -1e-9
 }
 
-func normalBound(t Threshold) (Comparator, float64) {
+func normalBound(t tag.Threshold) (tag.Comparator, float64) {
 	counted := baseOf(t.Unit) == ""
 	v := t.Base
 	integer := v == float64(int64(v))
 	switch {
-	case counted && integer && t.Comparator == CmpLT:
-		return CmpLE, v - 1
-	case counted && integer && t.Comparator == CmpGT:
-		return CmpGE, v + 1
-	case !counted && t.Comparator == CmpLT:
-		return CmpLE, v
-	case !counted && t.Comparator == CmpGT:
-		return CmpGE, v
+	case counted && integer && t.Comparator == tag.CmpLT:
+		return tag.CmpLE, v - 1
+	case counted && integer && t.Comparator == tag.CmpGT:
+		return tag.CmpGE, v + 1
+	case !counted && t.Comparator == tag.CmpLT:
+		return tag.CmpLE, v
+	case !counted && t.Comparator == tag.CmpGT:
+		return tag.CmpGE, v
 	}
 	return t.Comparator, v
 }
@@ -539,7 +540,7 @@ func numberIn(lower string, v float64) bool {
 		strings.Contains(lower, " "+formatFloat(v)+".") {
 		return true
 	}
-	for w, n := range numberWords {
+	for w, n := range tag.NumberWords {
 		if n == v && strings.Contains(lower, " "+w+" ") {
 			return true
 		}

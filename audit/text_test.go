@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/tag"
 )
 
 // appendWordsByRune is appendWords as it was, rune by rune with trimming
@@ -153,7 +154,7 @@ var commitmentCases = []string{"", "I'll add the retry check later.", "Next, I w
 // for: wherever the full reading finds a promise, the check passes.
 func checkMayCommit(t *testing.T, s string) {
 	t.Helper()
-	if _, ok := commitmentIn(s); ok && !mayCommit(s) {
+	if _, ok := tag.CommitmentIn(s); ok && !tag.MayCommit(s) {
 		t.Fatalf("commitmentIn finds a promise in %q, but mayCommit says it cannot", s)
 	}
 }
@@ -165,11 +166,11 @@ func TestMayCommit(t *testing.T) {
 	// the check passes over sentences with no "I" before a space or an
 	// apostrophe, and findCommitment with it
 	for _, s := range []string{"Verified task/1 is complete, confidence 0.8.", "multi-agent: I’ll add it later", "hi'll add it"} {
-		if mayCommit(s) {
+		if tag.MayCommit(s) {
 			t.Errorf("mayCommit(%q) = true", s)
 		}
 	}
-	if _, ok := findCommitment("Next, I will add the check later."); !ok {
+	if _, ok := tag.FindCommitment("Next, I will add the check later."); !ok {
 		t.Error("findCommitment misses a promise mayCommit lets through")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -371,8 +372,8 @@ func writeFinding(b *strings.Builder, st styles, f audit.Finding) {
 }
 
 func lostKinds(lost []audit.LostItem) string {
-	byKind := map[audit.Kind]int{}
-	var order []audit.Kind
+	byKind := map[tag.Kind]int{}
+	var order []tag.Kind
 	for _, l := range lost {
 		if byKind[l.Kind] == 0 {
 			order = append(order, l.Kind)

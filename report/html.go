@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/tag"
 )
 
 // The HTML report is one file for postmortems: no network, inline CSS and
@@ -199,7 +200,7 @@ func htmlAgentOf(r *audit.Result, name string, v AuditView, redact bool) htmlAge
 	}
 	if l := r.Ledgers[name]; l != nil {
 		for _, o := range l.Obligations {
-			if o.Kind == audit.KindRetraction || !o.Origin.Source.Instructive() && o.Kind == audit.KindLiteral {
+			if o.Kind == tag.KindRetraction || !o.Origin.Source.Instructive() && o.Kind == tag.KindLiteral {
 				continue
 			}
 			tl.Obligations = append(tl.Obligations, htmlMark{X: x(o.Origin.Turn), Y: 40 + 8*int(o.Kind), Class: "ob-" + o.Kind.String(),

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -148,7 +149,7 @@ func NewLedgerText(w io.Writer, v LedgerView, o Options) Stream {
 func countKinds(list []*audit.Obligation) int {
 	n := 0
 	for _, o := range list {
-		if o.Kind != audit.KindRetraction {
+		if o.Kind != tag.KindRetraction {
 			n++
 		}
 	}
@@ -202,32 +203,32 @@ func obligationLine(st styles, ob *audit.Obligation) string {
 	kind := fmt.Sprintf("%-11s", ob.Kind)
 	var detail string
 	switch ob.Kind {
-	case audit.KindLiteral:
+	case tag.KindLiteral:
 		kind = st.literal.Render(kind)
 		detail = ob.LiteralKind
 		if ob.Label != "" {
 			detail += ", " + ob.Label
 		}
 		detail += ", from " + ob.Origin.Source.String()
-	case audit.KindProhibition:
+	case tag.KindProhibition:
 		kind = st.forbid.Render(kind)
 		detail = objectText(ob.Object)
-	case audit.KindRequirement:
+	case tag.KindRequirement:
 		kind = st.require.Render(kind)
 		detail = objectText(ob.Object)
-	case audit.KindThreshold:
+	case tag.KindThreshold:
 		kind = st.thresh.Render(kind)
 		t := ob.Threshold
 		detail = fmt.Sprintf("%s %s %s%s", t.Subject, t.Comparator, trimFloat(t.Value), unitSuffix(t.Unit))
-	case audit.KindCommitment:
+	case tag.KindCommitment:
 		kind = st.commit.Render(kind)
-		if ob.Polarity == audit.PolarityForbid {
+		if ob.Polarity == tag.PolarityForbid {
 			detail = "will not"
 		}
-	case audit.KindState:
+	case tag.KindState:
 		kind = st.state.Render(kind)
 		detail = ob.Status.Detail
-	case audit.KindRetraction:
+	case tag.KindRetraction:
 		kind = st.retract.Render(kind)
 		switch {
 		case ob.Replacement != "" && ob.Retracts != "":
@@ -249,7 +250,7 @@ func obligationLine(st styles, ob *audit.Obligation) string {
 	return kind + " " + text + "  " + st.dim.Render("["+detail+"]")
 }
 
-func objectText(o *audit.Object) string {
+func objectText(o *tag.Object) string {
 	if o == nil {
 		return ""
 	}

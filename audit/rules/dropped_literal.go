@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/tag"
 )
 
 // DroppedLiteral reports a literal the summary lost.
@@ -40,7 +41,7 @@ func runDroppedLiteral(p *audit.Pass) {
 	for i := range r.Survivals {
 		s := &r.Survivals[i]
 		o := s.Obligation
-		if o.Kind != audit.KindLiteral || s.State != audit.Dropped || !audit.Changed(r, o.ID) {
+		if o.Kind != tag.KindLiteral || s.State != audit.Dropped || !audit.Changed(r, o.ID) {
 			continue
 		}
 		f := audit.BoundaryFinding(r, s)

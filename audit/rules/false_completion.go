@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/tag"
 )
 
 // FalseCompletion reports a completion asserted over a failed or pending
@@ -137,7 +138,7 @@ func falseTodo(p *audit.Pass, op audit.StateOp, c *audit.Compaction) {
 		return
 	}
 	last := p.State.LastTest(op.Agent, op.Index)
-	if last == nil || last.Value != audit.StatusFailed || last.Index > c.Index { // or it ran since
+	if last == nil || last.Value != tag.StatusFailed || last.Index > c.Index { // or it ran since
 		return
 	}
 	f := p.State.OpFinding(op)

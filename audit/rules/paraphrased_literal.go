@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/tag"
 )
 
 // ParaphrasedLiteral reports a literal the summary replaced with a near
@@ -37,7 +38,7 @@ func runParaphrasedLiteral(p *audit.Pass) {
 	for i := range r.Survivals {
 		s := &r.Survivals[i]
 		o := s.Obligation
-		if o.Kind != audit.KindLiteral || s.State != audit.Paraphrased || !audit.Changed(r, o.ID) {
+		if o.Kind != tag.KindLiteral || s.State != audit.Paraphrased || !audit.Changed(r, o.ID) {
 			continue
 		}
 		f := audit.BoundaryFinding(r, s)

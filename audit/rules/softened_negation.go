@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/tag"
 )
 
 // SoftenedNegation reports a prohibition the summary weakened.
@@ -35,7 +36,7 @@ func runSoftenedNegation(p *audit.Pass) {
 	for i := range r.Survivals {
 		s := &r.Survivals[i]
 		o := s.Obligation
-		if o.Kind != audit.KindProhibition || !audit.Changed(r, o.ID) {
+		if o.Kind != tag.KindProhibition || !audit.Changed(r, o.ID) {
 			continue
 		}
 		if s.State != audit.Softened && s.State != audit.Dropped && s.State != audit.Inverted {

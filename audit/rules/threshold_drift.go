@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/tag"
 )
 
 // ThresholdDrift reports a numeric limit that changed or decayed.
@@ -41,7 +42,7 @@ func runThresholdDrift(p *audit.Pass) {
 	for i := range r.Survivals {
 		s := &r.Survivals[i]
 		o := s.Obligation
-		if o.Kind != audit.KindThreshold || (s.State != audit.Drifted && s.State != audit.Dropped) || !audit.Changed(r, o.ID) {
+		if o.Kind != tag.KindThreshold || (s.State != audit.Drifted && s.State != audit.Dropped) || !audit.Changed(r, o.ID) {
 			continue
 		}
 		f := audit.Finding{File: r.File, Line: r.Line, Turn: r.Turn, Obligation: o, Offset: r.Offset}

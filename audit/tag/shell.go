@@ -1,4 +1,4 @@
-package audit
+package tag
 
 import (
 	"iter"
@@ -12,21 +12,21 @@ import (
 // named by the program it starts. The rules that ask whether a call only
 // looked (readOnlyCommand) and what runs it holds (runsOf) share it.
 
-// shellCommands yields each command a command line runs, in order. The
+// ShellCommands yields each command a command line runs, in order. The
 // body of a here-document is text, not commands, when the command that
 // opens it runs nothing (cat > t.py <<'EOF' writes a file), and is passed
 // over; fed to a shell or an interpreter (bash <<EOF) its lines are read
 // as commands.
-func shellCommands(line string) iter.Seq[string] {
+func ShellCommands(line string) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		delim := ""
 		for rest, sep := line, byte('\n'); sep != 0; {
 			var cmd string
-			cmd, rest, sep = nextCommand(rest)
+			cmd, rest, sep = NextCommand(rest)
 			if !yield(cmd) {
 				return
 			}
-			if d := heredocDelimiter(cmd); d != "" && delim == "" && runsNothing(program(cmd), cmd) {
+			if d := heredocDelimiter(cmd); d != "" && delim == "" && runsNothing(Program(cmd), cmd) {
 				delim = d
 			}
 			if sep == '\n' && delim != "" {
@@ -38,13 +38,13 @@ func shellCommands(line string) iter.Seq[string] {
 	}
 }
 
-// nextCommand cuts the first command of a command line from the rest: at
+// NextCommand cuts the first command of a command line from the rest: at
 // ||, &&, |, ; or the end of a line, outside quotes. sep is what cut it:
 // '\n' for the end of a line (or a comment), 0 when nothing is left, else
 // the separator's first byte. Quotes are followed so that `grep -E "a|b"`
 // or a commit message of several lines stays one command; a lone &
 // backgrounds, it does not chain.
-func nextCommand(line string) (cmd, rest string, sep byte) {
+func NextCommand(line string) (cmd, rest string, sep byte) {
 	var quote byte
 	for i := 0; i < len(line); {
 		if quote != 0 {
@@ -162,7 +162,7 @@ func shellScript(cmd string) (string, bool) {
 	if !strings.Contains(cmd, "sh") {
 		return "", false
 	}
-	w := shellWords(cmd, true)
+	w := ShellWords(cmd, true)
 	for i := 0; i+2 < len(w); i++ {
 		switch path.Base(w[i]) {
 		case "sh", "bash", "zsh", "dash", "ksh":
@@ -190,11 +190,11 @@ func shellScript(cmd string) (string, bool) {
 // sshValueOptions are ssh's one-letter options that take a value.
 const sshValueOptions = "BbcDEeFIiJLlmOoPpQRSWw"
 
-// shellWords splits a command into its words as a shell does, escapes
+// ShellWords splits a command into its words as a shell does, escapes
 // removed; what a quote leaves open runs to the end. With quoted, the text
 // inside quotes is kept, unquoted; without, it is left out: a commit
 // message or a task's title is an argument's text, not the command's words.
-func shellWords(cmd string, quoted bool) []string {
+func ShellWords(cmd string, quoted bool) []string {
 	var words []string
 	var b strings.Builder
 	in, quote := false, byte(0)
@@ -236,12 +236,12 @@ func shellWords(cmd string, quoted bool) []string {
 	return words
 }
 
-// program is a command's fields from the program it starts: past VAR=value,
+// Program is a command's fields from the program it starts: past VAR=value,
 // and past sudo, env, time and the like with their flags and timeout's
 // duration. An assignment of a command's output, OUT=$(npm test 2>&1),
 // runs that command, and its exit status is the command's: its fields
-// start inside the $( (read as the shell's test, it was no run at all).
-func program(cmd string) []string {
+// Start inside the $( (read as the shell's test, it was no run at all).
+func Program(cmd string) []string {
 	f := strings.Fields(cmd)
 	for wrapped := false; len(f) > 0; f = f[1:] {
 		w := f[0]
@@ -308,17 +308,17 @@ func programName(w string) string {
 var notRunPrograms = lex.ToSet(`cd pushd popd export unset alias mkdir rmdir rm cp mv touch chmod chown ln tee
 vi vim nano emacs code git sleep kill pkill apply_patch`)
 
-// readOnlyCommand reports a shell command every command of which only
+// ReadOnlyCommand reports a shell command every command of which only
 // reads: listing a forbidden bucket is not deploying to it.
-func readOnlyCommand(cmd string) bool {
+func ReadOnlyCommand(cmd string) bool {
 	cmd = strings.TrimSpace(cmd)
 	if cmd == "" || strings.ContainsAny(cmd, ">`$") && !strings.Contains(cmd, "2>&1") {
 		return false
 	}
-	for seg := range shellCommands(cmd) {
+	for seg := range ShellCommands(cmd) {
 		// env FOO=1 ./deploy.sh runs the deploy: judge the program a
 		// wrapper starts, not the wrapper
-		if f := program(seg); len(f) > 0 && !readOnlySegment(f, seg) {
+		if f := Program(seg); len(f) > 0 && !readOnlySegment(f, seg) {
 			return false
 		}
 	}

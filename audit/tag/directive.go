@@ -1,4 +1,4 @@
-package audit
+package tag
 
 import (
 	"strings"
@@ -6,19 +6,19 @@ import (
 	"github.com/compaudit/compaudit/audit/lex"
 )
 
-// directive is a prohibition, requirement, retraction or commitment found
+// Directive is a prohibition, requirement, retraction or commitment found
 // in one sentence.
-type directive struct {
-	kind     Kind
-	polarity Polarity
+type Directive struct {
+	Kind     Kind
+	Polarity Polarity
 	// span of the whole directive (cue and object) within the sentence
-	start, end int
-	object     string // the object phrase as written
+	Start, End int
+	Object     string // the object phrase as written
 	objStart   int
 	// for retractions: what is ended, and the replacing value if any
-	retracts    string
-	replacement string
-	lift        bool // a permission that lifts a prohibition ("you can deploy to prod now")
+	Retracts    string
+	Replacement string
+	Lift        bool // a permission that lifts a prohibition ("you can deploy to prod now")
 }
 
 // subjectPronouns start statements, not instructions: "I never saw",
@@ -79,14 +79,14 @@ func objectAt(s string, i int) (string, int) {
 	return obj, i
 }
 
-// findDirectives finds prohibitions, requirements and retractions in one
+// FindDirectives finds prohibitions, requirements and retractions in one
 // sentence of instructive text.
-func findDirectives(s string) []directive {
+func FindDirectives(s string) []Directive {
 	if strings.HasSuffix(strings.TrimSpace(s), "?") {
 		return nil // a question binds nothing
 	}
 	ws := lex.Words(s)
-	var out []directive
+	var out []Directive
 	lead := func(i int) bool { // may word i open an imperative?
 		if i == 0 {
 			return true
@@ -112,8 +112,8 @@ func findDirectives(s string) []directive {
 		return lex.FoldLower(s[ws[i].Start:min(len(s), ws[i].Start+maxCue)])
 	}
 	var objStarts map[int]bool // the objects found, by where they start
-	add := func(d directive) {
-		if strings.TrimSpace(d.object) == "" || objStarts[d.objStart] {
+	add := func(d Directive) {
+		if strings.TrimSpace(d.Object) == "" || objStarts[d.objStart] {
 			return
 		}
 		if objStarts == nil {
@@ -137,7 +137,7 @@ func findDirectives(s string) []directive {
 				j++
 			}
 			obj, at := objectAt(s, ws[j].End)
-			add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
+			add(Directive{Kind: KindProhibition, Polarity: PolarityForbid, Start: ws[i].Start, Object: obj, objStart: at, End: at + len(obj)})
 		case "don't", "dont", "do":
 			j := i
 			if w == "do" {
@@ -154,7 +154,7 @@ func findDirectives(s string) []directive {
 						k += 2
 					}
 					obj, at := objectAt(s, ws[k].End)
-					add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i-1].Start, object: obj, objStart: at, end: at + len(obj)})
+					add(Directive{Kind: KindProhibition, Polarity: PolarityForbid, Start: ws[i-1].Start, Object: obj, objStart: at, End: at + len(obj)})
 				}
 				continue
 			}
@@ -165,7 +165,7 @@ func findDirectives(s string) []directive {
 					k++
 				}
 				obj, at := objectAt(s, ws[k].End)
-				add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
+				add(Directive{Kind: KindRequirement, Polarity: PolarityRequire, Start: ws[i].Start, Object: obj, objStart: at, End: at + len(obj)})
 				continue
 			}
 			if notProhibition[nw] || nw == "" {
@@ -175,7 +175,7 @@ func findDirectives(s string) []directive {
 				j++
 			}
 			obj, at := objectAt(s, ws[j].End)
-			add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
+			add(Directive{Kind: KindProhibition, Polarity: PolarityForbid, Start: ws[i].Start, Object: obj, objStart: at, End: at + len(obj)})
 		case "must", "should", "shall", "may", "cannot", "can't", "can", "will", "won't", "mustn't", "shouldn't":
 			neg := w == "mustn't" || w == "shouldn't" || w == "cannot" || w == "can't" || w == "won't"
 			j := i
@@ -219,7 +219,7 @@ func findDirectives(s string) []directive {
 					k += 2
 				}
 				obj, at := objectAt(s, ws[k].End)
-				add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
+				add(Directive{Kind: KindProhibition, Polarity: PolarityForbid, Start: ws[i].Start, Object: obj, objStart: at, End: at + len(obj)})
 			}
 		case "no":
 			if !lead(i) || i+1 >= len(ws) || noExclusions[next(i)] || next(i) == "" {
@@ -233,13 +233,13 @@ func findDirectives(s string) []directive {
 			if hasDescriptiveVerb(obj) {
 				continue
 			}
-			add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
+			add(Directive{Kind: KindProhibition, Polarity: PolarityForbid, Start: ws[i].Start, Object: obj, objStart: at, End: at + len(obj)})
 		case "stay", "keep", "refrain":
 			lower := cueAt(i)
 			for _, cue := range []string{"stay away from ", "keep away from ", "keep out of ", "stay out of ", "refrain from "} {
 				if strings.HasPrefix(lower, cue) && lead(i) {
 					obj, at := objectAt(s, ws[i].Start+len(cue))
-					add(directive{kind: KindProhibition, polarity: PolarityForbid, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
+					add(Directive{Kind: KindProhibition, Polarity: PolarityForbid, Start: ws[i].Start, Object: obj, objStart: at, End: at + len(obj)})
 				}
 			}
 		case "always":
@@ -247,7 +247,7 @@ func findDirectives(s string) []directive {
 				continue
 			}
 			obj, at := objectAt(s, ws[i].End)
-			add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
+			add(Directive{Kind: KindRequirement, Polarity: PolarityRequire, Start: ws[i].Start, Object: obj, objStart: at, End: at + len(obj)})
 		case "only":
 			if !lead(i) {
 				continue
@@ -259,19 +259,19 @@ func findDirectives(s string) []directive {
 			if hasDescriptiveVerb(obj) {
 				continue
 			}
-			add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
+			add(Directive{Kind: KindRequirement, Polarity: PolarityRequire, Start: ws[i].Start, Object: obj, objStart: at, End: at + len(obj)})
 		case "use":
 			if !lead(i) || next(i) == "of" || i > 0 && lex.PlainWord(ws[i-1].W) == "you" && i > 1 && subjectPronouns[lex.PlainWord(ws[i-2].W)] {
 				continue
 			}
 			obj, at := objectAt(s, ws[i].End)
-			add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
+			add(Directive{Kind: KindRequirement, Polarity: PolarityRequire, Start: ws[i].Start, Object: obj, objStart: at, End: at + len(obj)})
 		case "make", "be", "ensure", "remember":
 			lower := cueAt(i)
 			for _, cue := range []string{"make sure to ", "make sure that ", "make sure ", "be sure to ", "ensure that ", "ensure ", "remember to "} {
 				if strings.HasPrefix(lower, cue) && lead(i) {
 					obj, at := objectAt(s, ws[i].Start+len(cue))
-					add(directive{kind: KindRequirement, polarity: PolarityRequire, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)})
+					add(Directive{Kind: KindRequirement, Polarity: PolarityRequire, Start: ws[i].Start, Object: obj, objStart: at, End: at + len(obj)})
 					break
 				}
 			}
@@ -292,7 +292,7 @@ func findDirectives(s string) []directive {
 			continue
 		}
 		at := strings.Index(s[begin:], obj) + begin
-		add(directive{kind: KindProhibition, polarity: PolarityForbid, start: at, object: obj, objStart: at, end: k + 1 + len(tail)})
+		add(Directive{Kind: KindProhibition, Polarity: PolarityForbid, Start: at, Object: obj, objStart: at, End: k + 1 + len(tail)})
 	}
 	return out
 }
@@ -300,13 +300,13 @@ func findDirectives(s string) []directive {
 // modalDirective builds "X must (not) Y": when X is not the agent, it is
 // part of what is required or forbidden ("migrations must not run on
 // prod"), and the span runs from X to the end of Y.
-func modalDirective(s string, ws []lex.Word, i, j int, subj string, youSubject bool, kind Kind, pol Polarity) directive {
+func modalDirective(s string, ws []lex.Word, i, j int, subj string, youSubject bool, kind Kind, pol Polarity) Directive {
 	obj, at := objectAt(s, ws[j].End)
-	d := directive{kind: kind, polarity: pol, start: ws[i].Start, object: obj, objStart: at, end: at + len(obj)}
+	d := Directive{Kind: kind, Polarity: pol, Start: ws[i].Start, Object: obj, objStart: at, End: at + len(obj)}
 	if subj != "" && !youSubject && !isAgentSubject(subj) {
 		if k := strings.LastIndex(s[:ws[i].Start], subj); k >= 0 {
-			d.start, d.objStart = k, k
-			d.object = strings.TrimSpace(subj + " " + obj)
+			d.Start, d.objStart = k, k
+			d.Object = strings.TrimSpace(subj + " " + obj)
 		}
 	}
 	return d
@@ -365,12 +365,12 @@ var retractCues = []string{"forget about ", "forget the ", "forget my ", "disreg
 // ruleNouns make "drop the X rule" a retraction rather than a task.
 var ruleNouns = []string{" rule", " constraint", " restriction", " requirement", " instruction", " limit", " ban", " policy"}
 
-// findRetraction reads a retraction or supersession from one sentence.
-func findRetraction(s string) (directive, bool) {
+// FindRetraction reads a retraction or supersession from one sentence.
+func FindRetraction(s string) (Directive, bool) {
 	lower := lex.FoldLower(s)
 	trimmed := strings.TrimSpace(lower)
 	if strings.HasPrefix(trimmed, "scratch that") || strings.HasPrefix(trimmed, "never mind") && len(trimmed) < 14 {
-		return directive{kind: KindRetraction, retracts: "the previous instruction", start: 0, end: len(s)}, true
+		return Directive{Kind: KindRetraction, Retracts: "the previous instruction", Start: 0, End: len(s)}, true
 	}
 	// supersession: "use Y instead of X", "instead of X, use Y", "switch from X to Y"
 	if k := strings.Index(lower, " instead of "); k >= 0 {
@@ -387,21 +387,21 @@ func findRetraction(s string) (directive, bool) {
 				newPart = strings.TrimPrefix(strings.TrimPrefix(newPart, "use "), "Use ")
 			}
 		}
-		return directive{kind: KindRetraction, retracts: strings.TrimSpace(old), replacement: strings.TrimSpace(newPart), start: 0, end: len(s)}, true
+		return Directive{Kind: KindRetraction, Retracts: strings.TrimSpace(old), Replacement: strings.TrimSpace(newPart), Start: 0, End: len(s)}, true
 	}
 	if k := strings.Index(lower, " instead"); k >= 0 && (strings.HasSuffix(strings.TrimRight(lower, ".! "), " instead") || strings.Contains(lower, " instead,")) {
 		newPart := s[:k]
 		if u := strings.LastIndex(lex.FoldLower(newPart), "use "); u >= 0 {
 			newPart = newPart[u+4:]
 		}
-		return directive{kind: KindRetraction, replacement: strings.TrimSpace(newPart), start: 0, end: len(s)}, true
+		return Directive{Kind: KindRetraction, Replacement: strings.TrimSpace(newPart), Start: 0, End: len(s)}, true
 	}
 	for _, cue := range []string{"switch from ", "change from ", "move from "} {
 		if k := strings.Index(lower, cue); k >= 0 {
 			rest := s[k+len(cue):]
 			if t := strings.Index(lex.FoldLower(rest), " to "); t > 0 {
 				newVal, _ := objectAt(rest, t+4)
-				return directive{kind: KindRetraction, retracts: strings.TrimSpace(rest[:t]), replacement: newVal, start: 0, end: len(s)}, true
+				return Directive{Kind: KindRetraction, Retracts: strings.TrimSpace(rest[:t]), Replacement: newVal, Start: 0, End: len(s)}, true
 			}
 		}
 	}
@@ -412,7 +412,7 @@ func findRetraction(s string) (directive, bool) {
 		}
 		obj, at := objectAt(s, k+len(cue))
 		obj = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSpace(obj), " now"), " again")
-		return directive{kind: KindRetraction, retracts: obj, lift: true, start: k, objStart: at, end: at + len(obj)}, true
+		return Directive{Kind: KindRetraction, Retracts: obj, Lift: true, Start: k, objStart: at, End: at + len(obj)}, true
 	}
 	for _, tail := range []string{" is fine now", " is ok now", " is okay now", " is allowed now", " is no longer forbidden",
 		" is no longer off-limits", " is no longer off limits", " is no longer prohibited", " is no longer blocked",
@@ -420,7 +420,7 @@ func findRetraction(s string) (directive, bool) {
 		if k := strings.Index(lower, tail); k > 0 {
 			begin := strings.LastIndexAny(s[:k], ",;:") + 1
 			obj := strings.TrimSpace(s[begin:k])
-			return directive{kind: KindRetraction, retracts: obj, lift: true, start: begin, objStart: begin, end: k + len(tail)}, true
+			return Directive{Kind: KindRetraction, Retracts: obj, Lift: true, Start: begin, objStart: begin, End: k + len(tail)}, true
 		}
 	}
 	for _, cue := range retractCues {
@@ -438,9 +438,9 @@ func findRetraction(s string) (directive, bool) {
 		if (cue == "drop the " || cue == "lift the " || cue == "remove the " || cue == "forget the " || cue == "disregard the " || cue == "disregard ") && !ruleLike {
 			continue
 		}
-		return directive{kind: KindRetraction, retracts: obj, lift: true, start: k, objStart: at, end: at + len(obj)}, true
+		return Directive{Kind: KindRetraction, Retracts: obj, Lift: true, Start: k, objStart: at, End: at + len(obj)}, true
 	}
-	return directive{}, false
+	return Directive{}, false
 }
 
 // commitment cues in the assistant's own words.
@@ -453,12 +453,12 @@ verify run start begin try dig grep list open fetch get go first now take help c
 explain walk outline show compare trace query ask wait re-run rerun test examine gather understand scan glance
 create write update fix implement add edit modify change make do set build install commit push use call`)
 
-// findCommitment reads a promise from one sentence of assistant text.
-func findCommitment(s string) (directive, bool) {
-	if !mayCommit(s) {
-		return directive{}, false
+// FindCommitment reads a promise from one sentence of assistant text.
+func FindCommitment(s string) (Directive, bool) {
+	if !MayCommit(s) {
+		return Directive{}, false
 	}
-	return commitmentIn(s)
+	return CommitmentIn(s)
 }
 
 // commitLead holds the bytes a commitment's cue may follow: it starts the
@@ -466,11 +466,11 @@ func findCommitment(s string) (directive, bool) {
 // agree on it.
 const commitLead = " ,.;:("
 
-// mayCommit reports an "I" that starts a word and is followed by an
+// MayCommit reports an "I" that starts a word and is followed by an
 // apostrophe or a space, as every one of commitCues is where
-// commitmentIn takes it: most of the agent's sentences hold none, and
+// CommitmentIn takes it: most of the agent's sentences hold none, and
 // reading one lowered a copy of it first.
-func mayCommit(s string) bool {
+func MayCommit(s string) bool {
 	for k := 0; k+1 < len(s); k++ {
 		if s[k]|0x20 == 'i' && (s[k+1] == '\'' || s[k+1] == ' ') && (k == 0 || strings.IndexByte(commitLead, s[k-1]) >= 0) {
 			return true
@@ -479,8 +479,8 @@ func mayCommit(s string) bool {
 	return false
 }
 
-// commitmentIn is findCommitment without mayCommit's check first.
-func commitmentIn(s string) (directive, bool) {
+// CommitmentIn is findCommitment without mayCommit's check first.
+func CommitmentIn(s string) (Directive, bool) {
 	lower := lex.FoldLower(s)
 	for _, cue := range commitCues {
 		k := strings.Index(lower, cue)
@@ -505,14 +505,14 @@ func commitmentIn(s string) (directive, bool) {
 		if neg {
 			pol = PolarityForbid
 		}
-		return directive{kind: KindCommitment, polarity: pol, start: k, object: obj, objStart: at, end: at + len(obj)}, true
+		return Directive{Kind: KindCommitment, Polarity: pol, Start: k, Object: obj, objStart: at, End: at + len(obj)}, true
 	}
-	return directive{}, false
+	return Directive{}, false
 }
 
-// specificVerbs name actions a tool call must show for a prohibition on
+// SpecificVerbs name actions a tool call must show for a prohibition on
 // them to apply: "never push to main" is not broken by "git checkout main".
-var specificVerbs = map[string][]string{
+var SpecificVerbs = map[string][]string{
 	"deploy":    {"deploy", "sync", "cp", "apply", "push", "release", "publish", "upload", "rollout", "ship", "promote", "put"},
 	"push":      {"push"},
 	"delet":     {"delete", "rm", "rmdir", "drop", "remove", "destroy", "truncate", "purge", "del", "unlink", "prune", "wipe"},
@@ -544,11 +544,11 @@ var specificVerbs = map[string][]string{
 	"rm":        {"rm"},
 }
 
-// makeObject analyses an object phrase.
-func makeObject(phrase string) *Object {
+// MakeObject analyses an object phrase.
+func MakeObject(phrase string) *Object {
 	o := &Object{Text: phrase, Terms: []string{}}
-	for _, h := range findLiterals(phrase) {
-		o.Literals = append(o.Literals, h.value)
+	for _, h := range FindLiterals(phrase) {
+		o.Literals = append(o.Literals, h.Value)
 	}
 	terms := lex.ContentTerms(phrase)
 	// the first word, when it names a specific action, is the verb
@@ -557,7 +557,7 @@ func makeObject(phrase string) *Object {
 		if lex.GenericVerbs[first] && len(ws) > 1 {
 			first = lex.PlainWord(ws[1].W)
 		}
-		if _, ok := specificVerbs[lex.Stem(first)]; ok {
+		if _, ok := SpecificVerbs[lex.Stem(first)]; ok {
 			o.Verb = lex.Stem(first)
 		}
 	}
@@ -600,11 +600,11 @@ func agentPlaceTerms(phrase string) map[string]bool {
 var labelNoise = lex.ToSet(`tool tools command commands file files folder folders directory directories thing things
 bucket buckets branch branches anything stuff`)
 
-// cueDirectives reads prohibitions introduced by configured phrases: with
+// CueDirectives reads prohibitions introduced by configured phrases: with
 // "strictly no", "Strictly no deploys on Fridays" forbids deploys on
 // Fridays.
-func cueDirectives(s string, cues []string) []directive {
-	var out []directive
+func CueDirectives(s string, cues []string) []Directive {
+	var out []Directive
 	lower := lex.FoldLower(s)
 	for _, cue := range cues {
 		k := indexWord(lower, cue)
@@ -615,7 +615,7 @@ func cueDirectives(s string, cues []string) []directive {
 		if strings.TrimSpace(obj) == "" {
 			continue
 		}
-		out = append(out, directive{kind: KindProhibition, polarity: PolarityForbid, start: k, object: obj, objStart: at, end: at + len(obj)})
+		out = append(out, Directive{Kind: KindProhibition, Polarity: PolarityForbid, Start: k, Object: obj, objStart: at, End: at + len(obj)})
 	}
 	return out
 }

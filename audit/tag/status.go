@@ -1,4 +1,4 @@
-package audit
+package tag
 
 import (
 	"path"
@@ -33,7 +33,7 @@ var statusWords = map[string]string{
 	"passes": StatusDone, "succeeds": StatusDone,
 }
 
-// runSet is what a command line runs, for the states its result sets: the
+// RunSet is what a command line runs, for the states its result sets: the
 // kinds of run among its commands (the last test run, build, deploy) and
 // the kind of the last command that names one. Each command the line
 // chains, and each line of a script, is judged apart, by the program it
@@ -41,16 +41,16 @@ var statusWords = map[string]string{
 // its arguments name — `grep -rn Deployment`, `cat jest.config.js`, a
 // heredoc that writes a test file — so it cannot stand in for the failed
 // run before it.
-type runSet struct {
+type RunSet struct {
 	kinds uint8 // bit k set when runKinds[k] runs
-	last  uint8 // the index in runKinds of the last command's kind
+	Last  uint8 // the index in runKinds of the last command's kind
 }
 
-// runKinds are the kinds a run can be; 0 is none.
-var runKinds = [...]string{"", "deploy", "build", "tests"}
+// RunKinds are the kinds a run can be; 0 is none.
+var RunKinds = [...]string{"", "deploy", "build", "tests"}
 
-// runsOf reads a command line's runs.
-func runsOf(command string) runSet { return runsIn(command, 0) }
+// RunsOf reads a command line's runs.
+func RunsOf(command string) RunSet { return runsIn(command, 0) }
 
 // maxScriptDepth bounds how deep runsIn follows scripts handed to a shell
 // (bash -c "sh -c '…'"): each level is copied out of the one above, so a
@@ -58,23 +58,23 @@ func runsOf(command string) runSet { return runsIn(command, 0) }
 const maxScriptDepth = 3
 
 // runsIn is runsOf for a command line depth scripts deep.
-func runsIn(command string, depth int) runSet {
-	var r runSet
+func runsIn(command string, depth int) RunSet {
+	var r RunSet
 	// Codex's apply_patch takes the patch itself: it edits, and the words
 	// of the code it adds or removes name no run
 	if strings.HasPrefix(strings.TrimLeft(command, " \t\r\n"), "*** Begin Patch") {
 		return r
 	}
-	for cmd := range shellCommands(command) {
-		f := program(cmd)
+	for cmd := range ShellCommands(command) {
+		f := Program(cmd)
 		if runsNothing(f, cmd) {
 			continue
 		}
 		if script, ok := shellScript(cmd); ok && depth < maxScriptDepth {
 			// judged as the command line it is
-			if in := runsIn(script, depth+1); in.any() {
+			if in := runsIn(script, depth+1); in.Any() {
 				r.kinds |= in.kinds
-				r.last = in.last
+				r.Last = in.Last
 			}
 			continue
 		}
@@ -84,7 +84,7 @@ func runsIn(command string, depth int) runSet {
 		}
 		if k != 0 {
 			r.kinds |= 1 << k
-			r.last = uint8(k)
+			r.Last = uint8(k)
 		}
 	}
 	return r
@@ -158,7 +158,7 @@ var scriptInterpreters = lex.ToSet(`sh bash zsh dash python python3 node ruby pe
 // beside "test" or "build".
 var scriptQualifiers = lex.ToSet(`run and all unit integration e2e ci local suite smoke api ui full quick fast prod production release docker image dist web app`)
 
-// outcomeKinds are the kinds a result with status val speaks for; isError
+// OutcomeKinds are the kinds a result with status val speaks for; isError
 // says the line exited with an error. A line that passed ran all of them:
 // agents chain runs with &&, which stops at the first failure. A line that
 // failed speaks for its last kind only, which did not succeed whether it
@@ -166,40 +166,40 @@ var scriptQualifiers = lex.ToSet(`run and all unit integration e2e ci local suit
 // ./deploy.sh") may have passed. But a line that exited without error and
 // whose output shows failures ("1 failed") ended on a command that passed:
 // the failures are its test run's.
-func (r runSet) outcomeKinds(val string, isError bool) []string {
+func (r RunSet) OutcomeKinds(val string, isError bool) []string {
 	if val == "" {
 		return nil
 	}
 	if val != StatusDone {
-		k := int(r.last)
-		if !isError && r.has("tests") {
-			k = len(runKinds) - 1
+		k := int(r.Last)
+		if !isError && r.Has("tests") {
+			k = len(RunKinds) - 1
 		}
 		if k == 0 {
 			return nil
 		}
-		return runKinds[k : k+1]
+		return RunKinds[k : k+1]
 	}
 	var out []string
-	for k := len(runKinds) - 1; k > 0; k-- {
+	for k := len(RunKinds) - 1; k > 0; k-- {
 		if r.kinds&(1<<k) != 0 {
-			out = append(out, runKinds[k])
+			out = append(out, RunKinds[k])
 		}
 	}
 	return out
 }
 
-// speaksFor reports whether a result with status val is one of kind's.
-func (r runSet) speaksFor(kind, val string, isError bool) bool {
-	return slices.Contains(r.outcomeKinds(val, isError), kind)
+// SpeaksFor reports whether a result with status val is one of kind's.
+func (r RunSet) SpeaksFor(kind, val string, isError bool) bool {
+	return slices.Contains(r.OutcomeKinds(val, isError), kind)
 }
 
-// any reports whether the line runs anything of a kind.
-func (r runSet) any() bool { return r.kinds != 0 }
+// Any reports whether the line runs anything of a kind.
+func (r RunSet) Any() bool { return r.kinds != 0 }
 
-// has reports whether the line runs kind.
-func (r runSet) has(kind string) bool {
-	k := slices.Index(runKinds[:], kind)
+// Has reports whether the line runs kind.
+func (r RunSet) Has(kind string) bool {
+	k := slices.Index(RunKinds[:], kind)
 	return k > 0 && r.kinds&(1<<k) != 0
 }
 
@@ -208,7 +208,7 @@ func (r runSet) has(kind string) bool {
 // pass"` names a task, and runs none. A script in quotes that a shell or
 // ssh runs is read on its own (shellScript).
 func kindOf(cmd string) int {
-	c := " " + lex.FoldLower(strings.Join(shellWords(cmd, false), " ")) + " "
+	c := " " + lex.FoldLower(strings.Join(ShellWords(cmd, false), " ")) + " "
 	switch {
 	case strings.Contains(c, " test ") || strings.Contains(c, " test:") || strings.Contains(c, "pytest") ||
 		strings.Contains(c, "jest") || strings.Contains(c, "vitest") || strings.Contains(c, "rspec") ||
@@ -268,9 +268,9 @@ func remoteCopy(f []string) bool {
 	return ok && len(host) > 1 && dst[0] != '-' && !strings.ContainsAny(host, "/\\")
 }
 
-// commandOf pulls the command line out of a shell-like tool call.
-func commandOf(args []byte) string {
-	command, _, _ := readCall(args)
+// CommandOf pulls the command line out of a shell-like tool call.
+func CommandOf(args []byte) string {
+	command, _, _ := ReadCall(args)
 	return command
 }
 
@@ -281,11 +281,11 @@ var (
 	exitRE      = lex.LiteralPattern(`(?i)(?:exit(?:ed)? (?:code|status)[: ]*|exited with code )(-?\d+)`)
 )
 
-// runOutcome reads a tool result of a run: failed, done, or "" when the
+// RunOutcome reads a tool result of a run: failed, done, or "" when the
 // output does not say.
-func runOutcome(text string, isError bool) (string, string) {
+func RunOutcome(text string, isError bool) (string, string) {
 	if isError {
-		return StatusFailed, failureLine(text)
+		return StatusFailed, FailureLine(text)
 	}
 	// The expressions are slow on long logs: each runs only on the lines
 	// that hold its words. No match spans a line, so the first line's
@@ -358,7 +358,7 @@ func firstMatch(text, lower string, re *regexp.Regexp, words ...string) []string
 }
 
 // goFailLine spots go test's failure lines: "--- FAIL" or "FAIL" at the
-// start of a line.
+// Start of a line.
 func goFailLine(text string) bool {
 	for line := range strings.Lines(text) {
 		if strings.HasPrefix(line, "--- FAIL") || strings.HasPrefix(line, "FAIL") && (len(line) == 4 || !lex.IsIdentByte(line[4]) || line[4] >= 0x80) {
@@ -385,13 +385,13 @@ func goOkLine(text string) bool {
 	return false
 }
 
-// failureLine is what a failed run's output says first, past the lines
+// FailureLine is what a failed run's output says first, past the lines
 // the agent's harness puts before the output — the exit code (Claude
 // Code's "Exit code 1", Codex's "Process exited with code 1"; the reader
 // knows their forms), and Codex's "Chunk ID", "Wall time", "Original token
 // count" and "Output:" — with the exit code in front: "Exit code 1: FAIL
 // src/cart.test.ts" says more than either line alone.
-func failureLine(text string) string {
+func FailureLine(text string) string {
 	code := ""
 	for rest := text; rest != ""; {
 		var line string
@@ -413,7 +413,7 @@ func failureLine(text string) string {
 	return lex.Clip(code, 120)
 }
 
-func firstLine(s string) string {
+func FirstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
@@ -425,11 +425,11 @@ func firstLine(s string) string {
 // separator or digit (daily-totals, etl_2): never a plain word like "are".
 const taskID = `[A-Z0-9][\w.-]*|[a-z][a-z0-9]*[-_][\w.-]*|[a-z]+[0-9][\w.-]*`
 
-// taskStatusRE reads status updates: "task B failed", "tasks A and B are
+// TaskStatusRE reads status updates: "task B failed", "tasks A and B are
 // complete", "the build is broken", "tests are passing".
-var taskStatusRE = lex.LiteralPattern(`\b((?i:tasks?|steps?|jobs?|tickets?|subtasks?|phases?|migrations?|stories|story|items?))\s+((?:` + taskID + `)(?:(?:\s*,\s*|\s+and\s+)(?:` + taskID + `))*)\s+(?i:(?:is\s+|are\s+|has\s+|have\s+|was\s+|were\s+)?(?:now\s+|all\s+|both\s+)?(?:been\s+)?(failed|failing|pending|blocked|in[ -]progress|done|complete|completed|finished|succeeded|passed|passing|fixed|resolved|merged|deployed|outstanding|incomplete|unfinished))`)
+var TaskStatusRE = lex.LiteralPattern(`\b((?i:tasks?|steps?|jobs?|tickets?|subtasks?|phases?|migrations?|stories|story|items?))\s+((?:` + taskID + `)(?:(?:\s*,\s*|\s+and\s+)(?:` + taskID + `))*)\s+(?i:(?:is\s+|are\s+|has\s+|have\s+|was\s+|were\s+)?(?:now\s+|all\s+|both\s+)?(?:been\s+)?(failed|failing|pending|blocked|in[ -]progress|done|complete|completed|finished|succeeded|passed|passing|fixed|resolved|merged|deployed|outstanding|incomplete|unfinished))`)
 
-var runStatusRE = lex.LiteralPattern(`(?i)\b(?:the\s+|all\s+)?(tests?|test suite|build|deploy(?:ment)?|ci|pipeline)(?:\s*:)?\s+(?:is\s+|are\s+|was\s+|were\s+|has\s+|have\s+|been\s+|now\s+)*(?:all\s+)?(failing|failed|fails|broken|red|passing|passed|passes|pass|green|fixed|succeeded|succeeds|successful|completed|complete|working|fail)\b`)
+var RunStatusRE = lex.LiteralPattern(`(?i)\b(?:the\s+|all\s+)?(tests?|test suite|build|deploy(?:ment)?|ci|pipeline)(?:\s*:)?\s+(?:is\s+|are\s+|was\s+|were\s+|has\s+|have\s+|been\s+|now\s+)*(?:all\s+)?(failing|failed|fails|broken|red|passing|passed|passes|pass|green|fixed|succeeded|succeeds|successful|completed|complete|working|fail)\b`)
 
 // Both expressions open with \b and a word from a short list, so in an
 // ASCII sentence they need only be tried where such a word starts
@@ -438,12 +438,12 @@ var runStatusRE = lex.LiteralPattern(`(?i)\b(?:the\s+|all\s+)?(tests?|test suite
 // keeps the whole search, since (?i) also folds runes such as the Kelvin
 // sign into the ASCII letters of the nouns.
 var (
-	taskStatusAt = lex.LazyPattern(func() string { return `^(?:` + taskStatusRE().String() + `)` })
-	runStatusAt  = lex.LazyPattern(func() string { return `^(?:` + runStatusRE().String() + `)` })
+	TaskStatusAt = lex.LazyPattern(func() string { return `^(?:` + TaskStatusRE().String() + `)` })
+	RunStatusAt  = lex.LazyPattern(func() string { return `^(?:` + RunStatusRE().String() + `)` })
 )
 
 // taskNouns and runNouns begin every match of taskStatusRE and
-// runStatusRE, as lower-case prefixes of the word a match starts at; a
+// RunStatusRE, as lower-case prefixes of the word a match starts at; a
 // match of runStatusRE may also start at "the" or "all" and white space
 // before one of runNouns. In text that is not ASCII they are looked for as
 // substrings before the whole search.
@@ -502,7 +502,7 @@ func leadsRunNoun(s string) bool {
 	if len(s) < 4 || !hasWordPrefix(s, runLeads) {
 		return false
 	}
-	i := skipRegexpSpace(s, 3)
+	i := SkipRegexpSpace(s, 3)
 	return i > 3 && hasWordPrefix(s[i:], runNouns)
 }
 
@@ -555,7 +555,7 @@ func matchesAt(anchored *regexp.Regexp, s string, starts []int) [][]int {
 	return out
 }
 
-func isASCII(s string) bool {
+func IsASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return false
@@ -564,9 +564,9 @@ func isASCII(s string) bool {
 	return true
 }
 
-// textStatuses reads status statements from a sentence.
-func textStatuses(s string) []Status {
-	tasks, runs := statusMatches(s)
+// TextStatuses reads status statements from a sentence.
+func TextStatuses(s string) []Status {
+	tasks, runs := StatusMatches(s)
 	var out []Status
 	for _, loc := range tasks {
 		val := statusWords[lex.FoldLower(strings.ReplaceAll(s[loc[6]:loc[7]], " ", "_"))]
@@ -677,25 +677,25 @@ var deployHedges = lex.ToSet(`not no never yet will would should must can could 
 whenever if unless until before ready about pending waiting want wants wanted asked requested expects expected
 hasnt havent wasnt isnt didnt`)
 
-// statusMatches returns the submatch offsets of taskStatusRE and
-// runStatusRE in a sentence, as FindAllStringSubmatchIndex would.
-func statusMatches(s string) (tasks, runs [][]int) {
-	if isASCII(s) {
+// StatusMatches returns the submatch offsets of taskStatusRE and
+// RunStatusRE in a sentence, as FindAllStringSubmatchIndex would.
+func StatusMatches(s string) (tasks, runs [][]int) {
+	if IsASCII(s) {
 		taskAt, runAt := statusStarts(s)
 		if len(taskAt) > 0 {
-			tasks = matchesAt(taskStatusAt(), s, taskAt)
+			tasks = matchesAt(TaskStatusAt(), s, taskAt)
 		}
 		if len(runAt) > 0 {
-			runs = matchesAt(runStatusAt(), s, runAt)
+			runs = matchesAt(RunStatusAt(), s, runAt)
 		}
 	} else {
 		// cheap, and most sentences hold none of them
 		lower := lex.FoldLower(s)
-		if containsAny(lower, taskNouns) {
-			tasks = taskStatusRE().FindAllStringSubmatchIndex(s, -1)
+		if ContainsAny(lower, taskNouns) {
+			tasks = TaskStatusRE().FindAllStringSubmatchIndex(s, -1)
 		}
-		if containsAny(lower, runNouns) {
-			runs = runStatusRE().FindAllStringSubmatchIndex(s, -1)
+		if ContainsAny(lower, runNouns) {
+			runs = RunStatusRE().FindAllStringSubmatchIndex(s, -1)
 		}
 	}
 	return tasks, runs

@@ -1,4 +1,4 @@
-package audit
+package tag
 
 import (
 	"strconv"
@@ -7,22 +7,22 @@ import (
 	"github.com/compaudit/compaudit/audit/lex"
 )
 
-// thresholdHit is a numeric limit found in a sentence.
-type thresholdHit struct {
-	t          Threshold
-	start, end int
+// ThresholdHit is a numeric limit found in a sentence.
+type ThresholdHit struct {
+	T          Threshold
+	Start, End int
 }
 
-var numberWords = map[string]float64{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+var NumberWords = map[string]float64{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
 	"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
 	"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90, "hundred": 100, "once": 1, "twice": 2}
 
-// unitScale maps unit words to the unit shown, the base unit compared
+// UnitScale maps unit words to the unit shown, the base unit compared
 // (seconds, bytes, percent) and the scale to it.
-var unitScale = map[string]struct {
-	unit  string // shown: ms, s, min, h, d, B, KB, MB, GB, TB, %
-	base  string // compared: s, bytes, %
-	scale float64
+var UnitScale = map[string]struct {
+	Unit  string // shown: ms, s, min, h, d, B, KB, MB, GB, TB, %
+	Base  string // compared: s, bytes, %
+	Scale float64
 }{
 	"ms": {"ms", "s", 0.001}, "millisecond": {"ms", "s", 0.001}, "milliseconds": {"ms", "s", 0.001}, "msec": {"ms", "s", 0.001},
 	"s": {"s", "s", 1}, "sec": {"s", "s", 1}, "secs": {"s", "s", 1}, "second": {"s", "s", 1}, "seconds": {"s", "s", 1},
@@ -70,10 +70,10 @@ iteration iterations loop loops process processes query queries record records r
 dependency dependencies package packages change changes edit edits test tests run runs batch batches
 user users message messages email emails deploy deploys deployment deployments`)
 
-// findThresholds finds numeric limits in one sentence.
-func findThresholds(s string) []thresholdHit {
+// FindThresholds finds numeric limits in one sentence.
+func FindThresholds(s string) []ThresholdHit {
 	lower := lex.FoldLower(s)
-	var out []thresholdHit
+	var out []ThresholdHit
 	negated := sentenceNegated(lower)
 	seen := map[int]bool{} // numbers already read, by their end
 	for _, cp := range comparatorPhrases {
@@ -99,7 +99,7 @@ func findThresholds(s string) []thresholdHit {
 				continue
 			}
 			seen[nEnd] = true
-			out = append(out, thresholdHit{t: makeThreshold(subject, cmp, num, unit), start: k, end: nEnd})
+			out = append(out, ThresholdHit{T: makeThreshold(subject, cmp, num, unit), Start: k, End: nEnd})
 		}
 	}
 	for _, sc := range symbolComparators {
@@ -128,7 +128,7 @@ func findThresholds(s string) []thresholdHit {
 				continue
 			}
 			seen[nEnd] = true
-			out = append(out, thresholdHit{t: makeThreshold(subject, sc.cmp, num, unit), start: max(0, k-len(before[len(before)-1])-1), end: nEnd})
+			out = append(out, ThresholdHit{T: makeThreshold(subject, sc.cmp, num, unit), Start: max(0, k-len(before[len(before)-1])-1), End: nEnd})
 		}
 	}
 	// "5 files max", "3 retries at most"
@@ -152,7 +152,7 @@ func findThresholds(s string) []thresholdHit {
 			}
 			noun, numWord := head[len(head)-1], head[len(head)-2]
 			num, ok := parseNumber(numWord)
-			if _, isUnit := unitScale[noun]; !ok || !countNouns[noun] && !isUnit {
+			if _, isUnit := UnitScale[noun]; !ok || !countNouns[noun] && !isUnit {
 				continue
 			}
 			start := strings.LastIndex(lower[:k], numWord)
@@ -161,10 +161,10 @@ func findThresholds(s string) []thresholdHit {
 			}
 			seen[k] = true
 			subject := lex.Stem(noun)
-			if _, ok := unitScale[noun]; ok {
+			if _, ok := UnitScale[noun]; ok {
 				subject = subjectFor(lower, start, k, noun)
 			}
-			out = append(out, thresholdHit{t: makeThreshold(subject, CmpLE, num, noun), start: start, end: from})
+			out = append(out, ThresholdHit{T: makeThreshold(subject, CmpLE, num, noun), Start: start, End: from})
 		}
 	}
 	return out
@@ -218,7 +218,7 @@ func numberAfter(s string, i int) (num float64, unit string, end int, ok bool) {
 		for k < len(s) && s[k] >= 'a' && s[k] <= 'z' {
 			k++
 		}
-		n, isWord := numberWords[s[j:k]]
+		n, isWord := NumberWords[s[j:k]]
 		if !isWord {
 			return 0, "", 0, false
 		}
@@ -231,7 +231,7 @@ func numberAfter(s string, i int) (num float64, unit string, end int, ok bool) {
 		k++
 	}
 	if k > j {
-		if _, ok := unitScale[s[j:k]]; ok {
+		if _, ok := UnitScale[s[j:k]]; ok {
 			return num, s[j:k], k, true
 		}
 		return 0, "", 0, false // "3rd", "2x"
@@ -246,7 +246,7 @@ func numberAfter(s string, i int) (num float64, unit string, end int, ok bool) {
 	}
 	if k > w {
 		word := s[w:k]
-		if _, ok := unitScale[word]; ok {
+		if _, ok := UnitScale[word]; ok {
 			return num, word, k, true
 		}
 		if countNouns[word] || word == "times" || pluralNoun(word) {
@@ -272,7 +272,7 @@ func parseNumber(w string) (float64, bool) {
 	if n, err := strconv.ParseFloat(w, 64); err == nil {
 		return n, true
 	}
-	n, ok := numberWords[w]
+	n, ok := NumberWords[w]
 	return n, ok
 }
 
@@ -285,7 +285,7 @@ func subjectFor(lower string, cmpStart, numEnd int, unit string) string {
 		return lex.Stem(unit)
 	}
 	// the word after the number and unit: "at least 80% coverage"
-	if unitScale[unit].base == "%" {
+	if UnitScale[unit].Base == "%" {
 		// the head of the noun phrase: "80% test coverage on …" is coverage
 		head := ""
 		for _, w := range strings.Fields(lex.NearAfter(lower[numEnd:])) {
@@ -315,8 +315,8 @@ func subjectFor(lower string, cmpStart, numEnd int, unit string) string {
 		return lex.Stem(p)
 	}
 	if unit != "" && unit != "times" {
-		if u, ok := unitScale[unit]; ok {
-			return genericSubject[u.base]
+		if u, ok := UnitScale[unit]; ok {
+			return GenericSubject[u.Base]
 		}
 	}
 	return ""
@@ -324,20 +324,20 @@ func subjectFor(lower string, cmpStart, numEnd int, unit string) string {
 
 func makeThreshold(subject string, cmp Comparator, num float64, unit string) Threshold {
 	t := Threshold{Subject: subject, Comparator: cmp, Value: num, Base: num}
-	if u, ok := unitScale[unit]; ok {
-		t.Unit, t.Base = u.unit, num*u.scale
+	if u, ok := UnitScale[unit]; ok {
+		t.Unit, t.Base = u.Unit, num*u.Scale
 	} else if unit != "" && unit != "times" {
 		t.Unit = lex.Stem(unit)
 	}
 	return t
 }
 
-// vagueQuantity and qualitative phrases are what a threshold decays into
+// VagueQuantity and qualitative phrases are what a threshold decays into
 // when a summary keeps the subject but loses the number.
-var vagueQuantity = []string{"a few", "few", "several", "some", "a couple", "a handful", "a small number",
+var VagueQuantity = []string{"a few", "few", "several", "some", "a couple", "a handful", "a small number",
 	"a limited number", "a reasonable number", "multiple", "many", "a bit", "a little", "not many", "a modest number"}
 
-var qualitativeLimit = []string{"should be limited", "be limited", "limited", "limit ", "keep it low", "kept low",
+var QualitativeLimit = []string{"should be limited", "be limited", "limited", "limit ", "keep it low", "kept low",
 	"keep them low", "minimal", "minimize", "minimise", "sparingly", "not too many", "not too much", "excessive",
 	"bounded", "conservative", "reasonable", "keep retries", "keep timeouts", "short", "low", "small", "quick", "fast"}
 
@@ -346,7 +346,7 @@ func pluralNoun(w string) bool {
 	if len(w) < 4 || !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") || lex.StopWords[w] {
 		return false
 	}
-	if _, isUnit := unitScale[w]; isUnit {
+	if _, isUnit := UnitScale[w]; isUnit {
 		return false
 	}
 	switch w {
@@ -361,12 +361,12 @@ func pluralNoun(w string) bool {
 	return true
 }
 
-// genericSubject names a limit that says what it measures but not of what
+// GenericSubject names a limit that says what it measures but not of what
 // ("under 30s"); the names cannot be words, so "batch size" stays a subject.
-var genericSubject = map[string]string{"s": "(duration)", "bytes": "(size)", "%": "(percent)"}
+var GenericSubject = map[string]string{"s": "(duration)", "bytes": "(size)", "%": "(percent)"}
 
-func isGenericSubject(s string) bool {
-	for _, g := range genericSubject {
+func IsGenericSubject(s string) bool {
+	for _, g := range GenericSubject {
 		if s == g {
 			return true
 		}

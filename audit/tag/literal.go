@@ -1,4 +1,4 @@
-package audit
+package tag
 
 import (
 	"cmp"
@@ -10,21 +10,21 @@ import (
 	"github.com/compaudit/compaudit/audit/lex"
 )
 
-// literalHit is a literal found in text.
-type literalHit struct {
-	value      string // as written, without quotes
-	kind       string // uri, path, email, id, hash, version, env, flag, port, host, name, code, file
-	label      string // the word that named it: bucket, branch, port, …
-	start, end int    // byte span in the text
+// LiteralHit is a literal found in text.
+type LiteralHit struct {
+	Value      string // as written, without quotes
+	Kind       string // uri, path, email, id, hash, version, env, flag, port, host, name, code, file
+	Label      string // the word that named it: bucket, branch, port, …
+	Start, End int    // byte span in the text
 }
 
 // Literal kinds ranked from most to least specific; when two readings of
 // one span compete, the more specific wins.
-var literalRank = map[string]int{"pattern": 0, "uri": 1, "email": 2, "path": 3, "host": 4, "id": 5, "hash": 6,
+var LiteralRank = map[string]int{"pattern": 0, "uri": 1, "email": 2, "path": 3, "host": 4, "id": 5, "hash": 6,
 	"version": 7, "env": 8, "flag": 9, "port": 10, "file": 11, "name": 12, "code": 13}
 
-// labelWords name the thing a following (or preceding) token is.
-var labelWords = lex.ToSet(`bucket branch host hostname service cluster namespace database db table queue topic
+// LabelWords name the thing a following (or preceding) token is.
+var LabelWords = lex.ToSet(`bucket branch host hostname service cluster namespace database db table queue topic
 repo repository project environment env region port account org organization workspace image tag
 container pod deployment channel key secret endpoint domain zone stack function lambda tool model
 directory dir folder file path package module crate gem library`)
@@ -34,22 +34,22 @@ rb rs java kt kts scala c h cc cpp hpp cs fs ex exs erl hrl heex eex sql html ht
 env lock cfg ini conf xml csv tsv log proto tf tfvars hcl gradle swift php vue svelte ipynb rst
 dockerfile mk makefile cmake bat ps1 lua pl r dart zig nim elm clj cljs edn graphql gql prisma`)
 
-// tlds end host names; words that are also file extensions or common
+// Tlds end host names; words that are also file extensions or common
 // English (app, run, page) are left out so "compile.app" stays a file.
 // devicePaths are plumbing, not places a later turn is held to.
 var devicePaths = lex.ToSet(`/dev/null /dev/stdout /dev/stderr /dev/stdin /dev/zero /dev/tty /tmp /tmp/`)
 
-var tlds = lex.ToSet(`com net org io dev ai co internal local localhost cloud svc gov edu corp lan`)
+var Tlds = lex.ToSet(`com net org io dev ai co internal local localhost cloud svc gov edu corp lan`)
 
-// findLiterals extracts every literal from text.
-func findLiterals(text string) []literalHit {
-	var hits []literalHit
+// FindLiterals extracts every literal from text.
+func FindLiterals(text string) []LiteralHit {
+	var hits []LiteralHit
 	hits = appendQuoted(text, hits)
-	for w := range rawTokenSeq(text) {
+	for w := range RawTokenSeq(text) {
 		if w.Start > 0 && text[w.Start-1] == '<' {
 			continue // a closing markup tag: </task-id>
 		}
-		if h, ok := classifyToken(text, w.Start, w.End); ok {
+		if h, ok := ClassifyToken(text, w.Start, w.End); ok {
 			hits = append(hits, h)
 			continue
 		}
@@ -58,15 +58,15 @@ func findLiterals(text string) []literalHit {
 			i := strings.IndexByte(t, ':')
 			for _, part := range [][2]int{{w.Start, w.Start + i}, {w.Start + i + 1, w.End}} {
 				if part[1] > part[0] {
-					if h, ok := classifyToken(text, part[0], part[1]); ok {
+					if h, ok := ClassifyToken(text, part[0], part[1]); ok {
 						hits = append(hits, h)
 					}
 				}
 			}
 		}
 	}
-	hits = appendLabelled(text, hits)
-	return dedupeHits(outsideKeyBlocks(text, hits))
+	hits = AppendLabelled(text, hits)
+	return DedupeHits(outsideKeyBlocks(text, hits))
 }
 
 // outsideKeyBlocks drops the hits inside a PEM block: a private key or a
@@ -75,7 +75,7 @@ func findLiterals(text string) []literalHit {
 // out dropped two dozen of them; quoted alone, a line of a private key is
 // no longer anything redaction can tell for a secret, so every report
 // showed it.
-func outsideKeyBlocks(text string, hits []literalHit) []literalHit {
+func outsideKeyBlocks(text string, hits []LiteralHit) []LiteralHit {
 	if !strings.Contains(text, "-----BEGIN ") {
 		return hits
 	}
@@ -84,7 +84,7 @@ func outsideKeyBlocks(text string, hits []literalHit) []literalHit {
 	for _, h := range hits {
 		inside := false
 		for _, b := range blocks {
-			inside = inside || h.start >= b[0] && h.start < b[1]
+			inside = inside || h.Start >= b[0] && h.Start < b[1]
 		}
 		if !inside {
 			kept = append(kept, h)
@@ -151,7 +151,7 @@ func isPEMBodyLine(line string) bool {
 
 // appendQuoted finds `code spans` and "quoted identifiers". A quoted
 // phrase with spaces is prose, not a literal.
-func appendQuoted(text string, hits []literalHit) []literalHit {
+func appendQuoted(text string, hits []LiteralHit) []LiteralHit {
 	for i := 0; i < len(text); i++ {
 		q := text[i]
 		if q != '`' && q != '"' && q != '\'' {
@@ -181,7 +181,7 @@ func appendQuoted(text string, hits []literalHit) []literalHit {
 		}
 		if q == '`' && (strings.ContainsAny(body, " \t<>*?") || !hasAlnum(body) || len(body) < 2) {
 			// a command or phrase in backticks is not one token; its
-			// literals are found one by one
+			// Literals are found one by one
 			i = end
 			continue
 		}
@@ -189,10 +189,10 @@ func appendQuoted(text string, hits []literalHit) []literalHit {
 		if q != '`' {
 			kind = "name"
 		}
-		if h, ok := classifyToken(text, i+1, end); ok && !strings.ContainsAny(body, " \t") {
-			kind = h.kind
+		if h, ok := ClassifyToken(text, i+1, end); ok && !strings.ContainsAny(body, " \t") {
+			kind = h.Kind
 		}
-		hits = append(hits, literalHit{value: body, kind: kind, start: i + 1, end: end})
+		hits = append(hits, LiteralHit{Value: body, Kind: kind, Start: i + 1, End: end})
 		i = end
 	}
 	return hits
@@ -224,29 +224,29 @@ func looksIdentifier(s string) bool {
 	return false
 }
 
-// rawTokens splits text at white space and brackets, keeping the characters
+// RawTokens splits text at white space and brackets, keeping the characters
 // paths, URIs and identifiers are made of, and trims trailing punctuation.
-func rawTokens(text string) []lex.Word { return slices.Collect(rawTokenSeq(text)) }
+func RawTokens(text string) []lex.Word { return slices.Collect(RawTokenSeq(text)) }
 
-// rawTokenSeq yields the tokens of text one by one, for a reader that
+// RawTokenSeq yields the tokens of text one by one, for a reader that
 // needs no list.
-func rawTokenSeq(text string) iter.Seq[lex.Word] {
+func RawTokenSeq(text string) iter.Seq[lex.Word] {
 	return func(yield func(lex.Word) bool) {
 		i := 0
 		for i < len(text) {
-			for i < len(text) && isTokenSep(text[i]) {
+			for i < len(text) && IsTokenSep(text[i]) {
 				i++
 			}
 			j := i
-			for j < len(text) && !isTokenSep(text[j]) {
+			for j < len(text) && !IsTokenSep(text[j]) {
 				j++
 			}
 			if j > i {
 				s, e := i, j
-				for e > s && tokenTrail[text[e-1]] {
+				for e > s && TokenTrail[text[e-1]] {
 					e--
 				}
-				for s < e && tokenLead[text[s]] {
+				for s < e && TokenLead[text[s]] {
 					s++
 				}
 				if e > s && !yield(lex.Word{W: text[s:e], Start: s, End: e}) {
@@ -258,39 +258,39 @@ func rawTokenSeq(text string) iter.Seq[lex.Word] {
 	}
 }
 
-func isTokenSep(c byte) bool { return tokenSeps[c] }
+func IsTokenSep(c byte) bool { return tokenSeps[c] }
 
 // The bytes that end a raw token, and those trimmed from its ends: tables,
 // as every byte of a call's content is looked at.
 var (
-	tokenSeps  = byteSet(" \t\n\r,;|()[]{}<>\"`")
-	tokenTrail = byteSet(".,;:!?)'\"`*]}>")
-	tokenLead  = byteSet("('\"`*[{<")
+	tokenSeps  = ByteSet(" \t\n\r,;|()[]{}<>\"`")
+	TokenTrail = ByteSet(".,;:!?)'\"`*]}>")
+	TokenLead  = ByteSet("('\"`*[{<")
 )
 
-func byteSet(s string) (t [256]bool) {
+func ByteSet(s string) (t [256]bool) {
 	for i := 0; i < len(s); i++ {
 		t[s[i]] = true
 	}
 	return t
 }
 
-// classifyToken decides whether text[start:end] is a literal, and which.
-func classifyToken(text string, start, end int) (literalHit, bool) {
-	if t := text[start:end]; proseWord(t) {
+// ClassifyToken decides whether text[start:end] is a literal, and which.
+func ClassifyToken(text string, start, end int) (LiteralHit, bool) {
+	if t := text[start:end]; ProseWord(t) {
 		// most tokens of prose and of a heredoc are words: of the readings
 		// below only a file name takes one (FuzzClassifyProseWord)
 		if strings.EqualFold(t, "makefile") || strings.EqualFold(t, "dockerfile") {
-			return literalHit{value: t, kind: "file", start: start, end: end}, true
+			return LiteralHit{Value: t, Kind: "file", Start: start, End: end}, true
 		}
-		return literalHit{}, false
+		return LiteralHit{}, false
 	}
-	return classifyAny(text, start, end)
+	return ClassifyAny(text, start, end)
 }
 
-// proseWord: ASCII letters with no capital after a small letter — a word,
+// ProseWord: ASCII letters with no capital after a small letter — a word,
 // not camelCase.
-func proseWord(t string) bool {
+func ProseWord(t string) bool {
 	small := false
 	for i := 0; i < len(t); i++ {
 		switch c := t[i]; {
@@ -307,42 +307,42 @@ func proseWord(t string) bool {
 	return t != ""
 }
 
-// classifyAny is classifyToken for any token.
-func classifyAny(text string, start, end int) (literalHit, bool) {
+// ClassifyAny is classifyToken for any token.
+func ClassifyAny(text string, start, end int) (LiteralHit, bool) {
 	t := text[start:end]
 	if strings.ContainsAny(t, "*?[]{}<>") && !strings.Contains(t, "://") {
-		return literalHit{}, false // a glob or a placeholder, not a value
+		return LiteralHit{}, false // a glob or a placeholder, not a value
 	}
-	h := literalHit{value: t, start: start, end: end}
+	h := LiteralHit{Value: t, Start: start, End: end}
 	lower := lex.FoldLower(t)
 	switch {
 	case isURI(t):
-		h.kind = "uri"
+		h.Kind = "uri"
 	case isEmail(t):
-		h.kind = "email"
+		h.Kind = "email"
 	case isAbsPath(t):
 		if devicePaths[t] {
 			return h, false
 		}
-		h.kind = "path"
+		h.Kind = "path"
 	case isRelPath(t):
-		h.kind = "path"
+		h.Kind = "path"
 	case isEnvVar(t):
-		h.kind = "env"
+		h.Kind = "env"
 	case strings.HasPrefix(t, "--") && len(t) > 3 && isLowerIdent(strings.SplitN(t[2:], "=", 2)[0]):
-		h.kind = "flag"
+		h.Kind = "flag"
 	case isHost(lower):
-		h.kind = "host"
+		h.Kind = "host"
 	case isTicketID(t):
-		h.kind = "id"
+		h.Kind = "id"
 	case isHash(lower):
-		h.kind = "hash"
+		h.Kind = "hash"
 	case isVersion(text, start, lower):
-		h.kind = "version"
+		h.Kind = "version"
 	case isFileName(lower):
-		h.kind = "file"
+		h.Kind = "file"
 	case isIdentifierName(t):
-		h.kind = "name"
+		h.Kind = "name"
 	default:
 		return h, false
 	}
@@ -412,14 +412,14 @@ func isRelPath(t string) bool {
 		}
 		rest = tail
 	}
-	if dot := strings.LastIndexByte(last, '.'); dot > 0 && fileExts[asciiLower(last[dot+1:])] {
+	if dot := strings.LastIndexByte(last, '.'); dot > 0 && fileExts[AsciiLower(last[dot+1:])] {
 		return true
 	}
 	if nseg >= 3 {
 		return true
 	}
 	// "src/" and "out/" name folders; "and/or" does not end in a slash.
-	return strings.HasSuffix(t, "/") && !notFolders[asciiLower(first)]
+	return strings.HasSuffix(t, "/") && !notFolders[AsciiLower(first)]
 }
 
 // notFolders are words that pair with a slash in prose: and/or, yes/no.
@@ -468,7 +468,7 @@ func isLowerIdent(s string) bool {
 func isHost(lower string) bool {
 	host := lower
 	if i := strings.LastIndexByte(host, ':'); i > 0 {
-		if !allDigits(host[i+1:]) {
+		if !AllDigits(host[i+1:]) {
 			return false
 		}
 		if host[:i] == "localhost" {
@@ -491,15 +491,15 @@ func isHost(lower string) bool {
 	if labels < 2 {
 		return false
 	}
-	if !tlds[lastLabel] || fileExts[lastLabel] && labels == 2 {
+	if !Tlds[lastLabel] || fileExts[lastLabel] && labels == 2 {
 		return false
 	}
 	return true
 }
 
-// asciiLower lowers a short ASCII word without allocating when it is
+// AsciiLower lowers a short ASCII word without allocating when it is
 // already lower case.
-func asciiLower(s string) string {
+func AsciiLower(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= 'A' && c <= 'Z' || c >= 0x80 {
 			return lex.FoldLower(s)
@@ -508,7 +508,7 @@ func asciiLower(s string) string {
 	return s
 }
 
-func allDigits(s string) bool {
+func AllDigits(s string) bool {
 	if s == "" {
 		return false
 	}
@@ -522,7 +522,7 @@ func allDigits(s string) bool {
 
 // isTicketID accepts JIRA-123, entry:4471, #1234 and PR-style ids.
 func isTicketID(t string) bool {
-	if strings.HasPrefix(t, "#") && len(t) >= 3 && allDigits(t[1:]) {
+	if strings.HasPrefix(t, "#") && len(t) >= 3 && AllDigits(t[1:]) {
 		return true
 	}
 	// a chat channel: #ops-cutover
@@ -530,10 +530,10 @@ func isTicketID(t string) bool {
 		return true
 	}
 	if i := strings.IndexByte(t, ':'); i > 0 && i < len(t)-1 {
-		return isLowerIdent(lex.FoldLower(t[:i])) && allDigits(t[i+1:]) && !allDigits(t[:i])
+		return isLowerIdent(lex.FoldLower(t[:i])) && AllDigits(t[i+1:]) && !AllDigits(t[:i])
 	}
 	i := strings.LastIndexByte(t, '-')
-	if i <= 0 || !allDigits(t[i+1:]) {
+	if i <= 0 || !AllDigits(t[i+1:]) {
 		return false
 	}
 	prefix := t[:i]
@@ -585,7 +585,7 @@ func isVersion(text string, start int, lower string) bool {
 	parts := 0
 	for rest := s; ; {
 		p, tail, more := strings.Cut(rest, ".")
-		if !allDigits(p) {
+		if !AllDigits(p) {
 			return false
 		}
 		parts++
@@ -677,16 +677,16 @@ func isIdentifierName(t string) bool {
 var brandNames = lex.ToSet(`macos ipados watchos tvos visionos youtube github gitlab linkedin javascript typescript
 postgresql mysql graphql openapi webassembly`)
 
-// appendLabelled finds names called out by a label word: "bucket X",
+// AppendLabelled finds names called out by a label word: "bucket X",
 // "the X branch", "port 8080". A label's name is the word before or after
 // it, so the words go by in a window of three: a pasted log of millions of
 // words needs no list of them.
-func appendLabelled(text string, hits []literalHit) []literalHit {
+func AppendLabelled(text string, hits []LiteralHit) []LiteralHit {
 	var win [3]lex.Word // the two words before the newest, and the newest
 	n := 0
 	visit := func(ws []lex.Word, i int) {
 		if label := labelOf(ws[i].W); label != "" {
-			hits = appendLabelHit(hits, text, ws, i, label)
+			hits = AppendLabelHit(hits, text, ws, i, label)
 		}
 	}
 	for w := range lex.WordsOf(text, false) {
@@ -708,18 +708,18 @@ func appendLabelled(text string, hits []literalHit) []literalHit {
 	return hits
 }
 
-// appendLabelHit adds the name the label word ws[i] calls out, if any.
+// AppendLabelHit adds the name the label word ws[i] calls out, if any.
 // The words may be lowered or as written.
-func appendLabelHit(hits []literalHit, text string, ws []lex.Word, i int, label string) []literalHit {
-	// label then name: "branch release-2", "port 8080"
+func AppendLabelHit(hits []LiteralHit, text string, ws []lex.Word, i int, label string) []LiteralHit {
+	// Label then name: "branch release-2", "port 8080"
 	if i+1 < len(ws) {
 		n := ws[i+1]
 		raw := text[n.Start:n.End]
-		if label == "port" && allDigits(raw) && len(raw) >= 2 && len(raw) <= 5 {
-			return append(hits, literalHit{value: raw, kind: "port", label: "port", start: n.Start, end: n.End})
+		if label == "port" && AllDigits(raw) && len(raw) >= 2 && len(raw) <= 5 {
+			return append(hits, LiteralHit{Value: raw, Kind: "port", Label: "port", Start: n.Start, End: n.End})
 		}
 		if labelledName(raw) {
-			return append(hits, literalHit{value: raw, kind: "name", label: label, start: n.Start, end: n.End})
+			return append(hits, LiteralHit{Value: raw, Kind: "name", Label: label, Start: n.Start, End: n.End})
 		}
 	}
 	// name then label: "the acme-stage-07 bucket"
@@ -727,7 +727,7 @@ func appendLabelHit(hits []literalHit, text string, ws []lex.Word, i int, label 
 		p := ws[i-1]
 		raw := text[p.Start:p.End]
 		if labelledName(raw) && !lex.StopWords[lex.FoldLower(lex.PlainWord(p.W))] {
-			return append(hits, literalHit{value: raw, kind: "name", label: label, start: p.Start, end: p.End})
+			return append(hits, LiteralHit{Value: raw, Kind: "name", Label: label, Start: p.Start, End: p.End})
 		}
 	}
 	return hits
@@ -745,10 +745,10 @@ func labelOf(w string) string {
 		// but ASCII letters is no label word: most words of code
 		w = lex.PlainWord(w)
 	}
-	if len(w) < minLabelWord || len(w) > maxLabelWord {
+	if len(w) < MinLabelWord || len(w) > MaxLabelWord {
 		return ""
 	}
-	var lower [maxLabelWord]byte
+	var lower [MaxLabelWord]byte
 	for i := 0; i < len(w); i++ {
 		c := w[i]
 		if 'A' <= c && c <= 'Z' {
@@ -763,8 +763,8 @@ func labelOf(w string) string {
 }
 
 // labelShapes marks the length and first letter of each label word.
-var labelShapes = func() (t [maxLabelWord + 1][26]bool) {
-	for w := range labelWords {
+var labelShapes = func() (t [MaxLabelWord + 1][26]bool) {
+	for w := range LabelWords {
 		t[len(w)][w[0]-'a'] = true
 	}
 	return t
@@ -776,14 +776,14 @@ func asciiAlnum(c byte) bool { return lex.AsciiLetter(c) || '0' <= c && c <= '9'
 // word of the set, not a copy: code names "file", "path" and "key" often.
 var labelNames = func() map[string]string {
 	m := map[string]string{}
-	for w := range labelWords {
+	for w := range LabelWords {
 		m[w] = w
 	}
 	return m
 }()
 
 // The shortest and longest label words.
-const minLabelWord, maxLabelWord = 2, 12
+const MinLabelWord, MaxLabelWord = 2, 12
 
 // labelledName accepts a token a label word points at: it must look like
 // a name (a separator or a digit), not an ordinary word.
@@ -792,19 +792,19 @@ func labelledName(t string) bool {
 	if len(t) < 2 || lex.StopWords[lex.FoldLower(t)] || lex.IsAbbrevEnd(t) {
 		return false
 	}
-	return strings.ContainsAny(t, "-_.0123456789/") && !allDigits(t)
+	return strings.ContainsAny(t, "-_.0123456789/") && !AllDigits(t)
 }
 
-// dedupeHits keeps one hit per span: overlapping hits keep the most
+// DedupeHits keeps one hit per span: overlapping hits keep the most
 // specific kind, and a label found for a span is carried over. Each hit
 // is merged into the first kept hit it overlaps, in the order they were
 // kept.
-func dedupeHits(hits []literalHit) []literalHit {
-	var out []literalHit
+func DedupeHits(hits []LiteralHit) []LiteralHit {
+	var out []LiteralHit
 	var index hitIndex
 	for _, h := range hits {
-		h.value = strings.Trim(h.value, "`'\"")
-		if h.value == "" {
+		h.Value = strings.Trim(h.Value, "`'\"")
+		if h.Value == "" {
 			continue
 		}
 		k := index.firstOverlap(out, h)
@@ -814,27 +814,27 @@ func dedupeHits(hits []literalHit) []literalHit {
 			continue
 		}
 		o := &out[k]
-		if h.label != "" && o.label == "" {
-			o.label = h.label
+		if h.Label != "" && o.Label == "" {
+			o.Label = h.Label
 		}
-		if literalRank[h.kind] < literalRank[o.kind] || h.end-h.start > o.end-o.start && literalRank[h.kind] <= literalRank[o.kind] {
-			label := o.label
+		if LiteralRank[h.Kind] < LiteralRank[o.Kind] || h.End-h.Start > o.End-o.Start && LiteralRank[h.Kind] <= LiteralRank[o.Kind] {
+			label := o.Label
 			index.remove(out, k)
 			*o = h
-			if o.label == "" {
-				o.label = label
+			if o.Label == "" {
+				o.Label = label
 			}
 			index.add(out, k)
 		}
 	}
 	// by position, for stable output
-	slices.SortStableFunc(out, func(a, b literalHit) int { return cmp.Compare(a.start, b.start) })
+	slices.SortStableFunc(out, func(a, b LiteralHit) int { return cmp.Compare(a.Start, b.Start) })
 	return out
 }
 
 // hitIndex finds the kept hits a hit overlaps without walking them all: a
 // pasted list or a written fixture file holds tens of thousands of
-// literals, and a walk for each would cost the square of that. Up to
+// Literals, and a walk for each would cost the square of that. Up to
 // hitIndexFrom kept hits it is the walk; past that the hits are found by
 // their starts, in buckets of 64 bytes, among those that can reach the hit.
 type hitIndex struct {
@@ -844,9 +844,9 @@ type hitIndex struct {
 
 const hitIndexFrom = 16
 
-func overlaps(a, b literalHit) bool { return a.start < b.end && b.start < a.end }
+func overlaps(a, b LiteralHit) bool { return a.Start < b.End && b.Start < a.End }
 
-func (x *hitIndex) firstOverlap(out []literalHit, h literalHit) int {
+func (x *hitIndex) firstOverlap(out []LiteralHit, h LiteralHit) int {
 	if x.buckets == nil {
 		for k := range out {
 			if overlaps(h, out[k]) {
@@ -857,7 +857,7 @@ func (x *hitIndex) firstOverlap(out []literalHit, h literalHit) int {
 	}
 	first := -1
 	// a kept hit that overlaps h starts after h.start-maxSpan and before h.end
-	for b := max(0, h.start-x.maxSpan) >> 6; b <= (h.end-1)>>6; b++ {
+	for b := max(0, h.Start-x.maxSpan) >> 6; b <= (h.End-1)>>6; b++ {
 		for _, k := range x.buckets[b] {
 			if (first < 0 || k < first) && overlaps(h, out[k]) {
 				first = k
@@ -867,8 +867,8 @@ func (x *hitIndex) firstOverlap(out []literalHit, h literalHit) int {
 	return first
 }
 
-func (x *hitIndex) add(out []literalHit, k int) {
-	x.maxSpan = max(x.maxSpan, out[k].end-out[k].start)
+func (x *hitIndex) add(out []LiteralHit, k int) {
+	x.maxSpan = max(x.maxSpan, out[k].End-out[k].Start)
 	if x.buckets == nil {
 		if len(out) <= hitIndexFrom {
 			return
@@ -881,15 +881,15 @@ func (x *hitIndex) add(out []literalHit, k int) {
 	x.put(out, k)
 }
 
-func (x *hitIndex) put(out []literalHit, k int) {
-	b := max(0, out[k].start) >> 6
+func (x *hitIndex) put(out []LiteralHit, k int) {
+	b := max(0, out[k].Start) >> 6
 	x.buckets[b] = append(x.buckets[b], k)
 }
 
-func (x *hitIndex) remove(out []literalHit, k int) {
+func (x *hitIndex) remove(out []LiteralHit, k int) {
 	if x.buckets == nil {
 		return
 	}
-	b := max(0, out[k].start) >> 6
+	b := max(0, out[k].Start) >> 6
 	x.buckets[b] = slices.DeleteFunc(x.buckets[b], func(i int) bool { return i == k })
 }

@@ -1,10 +1,10 @@
-package audit
+package tag
 
 import "github.com/compaudit/compaudit/audit/lex"
 
-var keyValueRE = lex.LiteralPattern(`(?i)(--?[a-z][a-z0-9_-]*|\b[a-z_][a-z0-9_]*)["']?\s*(?:=|:|\s)\s*["']?(\d+(?:\.\d+)?)(ms|s|sec|secs|seconds|m|min|minutes|h|%)?\b`)
+var KeyValueRE = lex.LiteralPattern(`(?i)(--?[a-z][a-z0-9_-]*|\b[a-z_][a-z0-9_]*)["']?\s*(?:=|:|\s)\s*["']?(\d+(?:\.\d+)?)(ms|s|sec|secs|seconds|m|min|minutes|h|%)?\b`)
 
-// keyValueMatches is keyValueRE().FindAllStringSubmatch(s, -1), run only on
+// KeyValueMatches is keyValueRE().FindAllStringSubmatch(s, -1), run only on
 // the stretches around s's digits. A command can carry a megabyte of
 // heredoc, mostly words, and the expression reads every byte of it at
 // about 10 MB/s.
@@ -19,12 +19,12 @@ var keyValueRE = lex.LiteralPattern(`(?i)(--?[a-z][a-z0-9_-]*|\b[a-z_][a-z0-9_]*
 // Bytes of multi-byte runes count as key and unit bytes, since (?i) lets
 // the Kelvin sign stand for k and ſ for s. FuzzKeyValueMatches holds it to
 // the expression.
-func keyValueMatches(s string) [][]string {
+func KeyValueMatches(s string) [][]string {
 	var out [][]string
 	start, end := -1, -1 // the stretch gathered so far
 	flush := func() {
 		if start >= 0 {
-			out = append(out, keyValueRE().FindAllStringSubmatch(s[start:end], -1)...)
+			out = append(out, KeyValueRE().FindAllStringSubmatch(s[start:end], -1)...)
 		}
 	}
 	for i := 0; i < len(s); {
