@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/compaudit/compaudit/audit/reading"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
@@ -48,13 +49,13 @@ func unprepared(evs []*parse.Event) []*parse.Event {
 // every event (tokens, literals, claims) and the ledger's tagging.
 func BenchmarkTagging(b *testing.B) {
 	evs := incidentEvents(b, "incident-drift-claude.jsonl")
-	h := newTokenHasher()
+	h := reading.NewTokenHasher()
 	b.ReportAllocs()
 	for b.Loop() {
 		l := NewLedger(parse.MainAgent)
 		for _, ev := range unprepared(evs) {
 			if ev.Kind != parse.KindBoundary {
-				l.observe(ev, h.prepare(ev))
+				l.observe(ev, h.Prepare(ev))
 			}
 		}
 	}
@@ -64,11 +65,11 @@ func BenchmarkTagging(b *testing.B) {
 // it: tokens hashed for the index, literals, claims.
 func BenchmarkPrepare(b *testing.B) {
 	evs := incidentEvents(b, "incident-drift-claude.jsonl")
-	h := newTokenHasher()
+	h := reading.NewTokenHasher()
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, ev := range evs {
-			h.prepare(ev)
+			h.Prepare(ev)
 		}
 	}
 }
@@ -78,7 +79,7 @@ func BenchmarkPrepare(b *testing.B) {
 func replayed(b *testing.B) []*BoundaryReplay {
 	b.Helper()
 	evs := incidentEvents(b, "incident-drift-claude.jsonl")
-	a := newAgentReplay(parse.MainAgent, parse.FormatClaudeCode, newTokenHasher(), DefaultSideEffecting, &windowBudget{limit: DefaultWindowBytes})
+	a := newAgentReplay(parse.MainAgent, parse.FormatClaudeCode, reading.NewTokenHasher(), DefaultSideEffecting, &windowBudget{limit: DefaultWindowBytes})
 	var out []*BoundaryReplay
 	for _, ev := range evs {
 		if ev.Kind == parse.KindBoundary {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/reading"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -68,14 +69,14 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 	agents := map[string]*agentReplay{}
 	var order []string
 	state := newStateCollector(opts.StateMappings, isEffect)
-	hasher := newTokenHasher()
+	hasher := reading.NewTokenHasher()
 	// no rule reads an agent's thinking: it is neither an instruction nor
 	// what the agent said or did
 	popts.NoReasoningText = true
 	if popts.Prepare == nil {
 		// the per-event work that needs no state runs in the reader's
 		// goroutines
-		popts.Prepare = func(ev *parse.Event) { ev.Prepared = hasher.prepare(ev) }
+		popts.Prepare = func(ev *parse.Event) { ev.Prepared = hasher.Prepare(ev) }
 		popts.TransientToolOutput = true
 		popts.TransientEvents = true
 	}
@@ -150,7 +151,7 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 		a := agents[name]
 		run(a, a.closeWindow(0))
 		res.Ledgers[name] = a.ledger
-		a.seen, a.calls = tokenIndex{}, nil // the trails stay; the token index is done
+		a.seen, a.calls = reading.TokenIndex{}, nil // the trails stay; the token index is done
 	}
 	// a swarm of agents can stop keeping hundreds of windows: each file
 	// names the first ones, like any repeated reading problem, and counts

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compaudit/compaudit/audit/reading"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 	"golang.org/x/tools/txtar"
@@ -32,7 +33,7 @@ func FuzzTagging(f *testing.F) {
 			f.Add(string(txtar.Parse(data).Comment))
 		}
 	}
-	h := newTokenHasher()
+	h := reading.NewTokenHasher()
 	f.Fuzz(func(t *testing.T, text string) {
 		l := NewLedger(parse.MainAgent)
 		l.tagging = Tagging{}
@@ -47,7 +48,7 @@ func FuzzTagging(f *testing.F) {
 			turn++
 			ev.Agent, ev.Turn, ev.Index, ev.Line = parse.MainAgent, turn, turn, turn
 			e := ev
-			for _, o := range l.observe(&e, h.prepare(&e)) {
+			for _, o := range l.observe(&e, h.Prepare(&e)) {
 				sp := o.Span
 				if sp.Start < 0 || sp.End < sp.Start {
 					t.Fatalf("span %+v out of order", sp)

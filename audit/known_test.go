@@ -4,6 +4,7 @@ import (
 	"maps"
 	"testing"
 
+	"github.com/compaudit/compaudit/audit/reading"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
@@ -12,7 +13,7 @@ import (
 // boundary holds what one made from the whole ledger would, as the ledger
 // grows and once the project is known.
 func TestKnownPathsFollowTheLedger(t *testing.T) {
-	a := newAgentReplay("main", parse.FormatClaudeCode, newTokenHasher(), DefaultSideEffecting, &windowBudget{limit: DefaultWindowBytes})
+	a := newAgentReplay("main", parse.FormatClaudeCode, reading.NewTokenHasher(), DefaultSideEffecting, &windowBudget{limit: DefaultWindowBytes})
 	whole := func() map[string]bool {
 		m := map[string]bool{}
 		for _, o := range a.ledger.Obligations {

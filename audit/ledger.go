@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/reading"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
@@ -55,10 +56,6 @@ type toolCall struct {
 	command string // clipped, for the state's detail
 	runs    tag.RunSet
 }
-
-// maxToolLiterals bounds the literals one tool call or result adds: a
-// directory listing must not turn the ledger into a second transcript.
-const maxToolLiterals = 12
 
 // MaxMessageObligations bounds the obligations one message adds. The
 // longest instructions agents are given (a CLAUDE.md, an AGENTS.md) state
@@ -128,7 +125,7 @@ func (l *Ledger) appendObligation(o *Obligation) {
 func (l *Ledger) Observe(ev *parse.Event) []*Obligation { return l.observe(ev, nil) }
 
 // observe is Observe with what the reader prepared for the event, if anything.
-func (l *Ledger) observe(ev *parse.Event, p *prepared) []*Obligation {
+func (l *Ledger) observe(ev *parse.Event, p *reading.Prepared) []*Obligation {
 	if ev.Agent != l.Agent {
 		return nil
 	}
@@ -140,9 +137,9 @@ func (l *Ledger) observe(ev *parse.Event, p *prepared) []*Obligation {
 	case parse.KindToolResult:
 		var hits []tag.LiteralHit
 		if p != nil {
-			hits = p.toolHits
+			hits = p.ToolHits
 		} else {
-			hits = toolLiteralsFast(ev.Text, maxToolLiterals)
+			hits = toolLiteralsFast(ev.Text, reading.MaxToolLiterals)
 		}
 		return l.toolResult(ev, hits)
 	}
@@ -151,11 +148,11 @@ func (l *Ledger) observe(ev *parse.Event, p *prepared) []*Obligation {
 
 func originOf(ev *parse.Event) Origin {
 	return Origin{File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn, Role: ev.Role,
-		Agent: ev.Agent, Event: ev.Index, UUID: ev.UUID, ToolID: ev.ToolID, Source: sourceOf(ev)}
+		Agent: ev.Agent, Event: ev.Index, UUID: ev.UUID, ToolID: ev.ToolID, Source: reading.SourceOf(ev)}
 }
 
-func (l *Ledger) message(ev *parse.Event, p *prepared) []*Obligation {
-	src := sourceOf(ev)
+func (l *Ledger) message(ev *parse.Event, p *reading.Prepared) []*Obligation {
+	src := reading.SourceOf(ev)
 	origin := originOf(ev)
 	standing := ev.Origin == parse.OriginRules
 	var changed []*Obligation
@@ -222,23 +219,23 @@ func (l *Ledger) message(ev *parse.Event, p *prepared) []*Obligation {
 				changed = append(changed, l.state(st, s, ev, origin)...)
 			}
 		}
-	case src == SourceAssistant:
-		var claims []sentenceClaims
-		if p != nil && p.claimsRead {
-			claims = p.claims
+	case src == reading.SourceAssistant:
+		var claims []reading.SentenceClaims
+		if p != nil && p.ClaimsRead {
+			claims = p.Claims
 		} else {
-			claims = assistantClaims(ev.Text)
+			claims = reading.AssistantClaims(ev.Text)
 		}
 		for _, c := range claims {
-			s := c.sentence
-			if c.hasCommit {
-				d := c.commit
+			s := c.Sentence
+			if c.HasCommit {
+				d := c.Commit
 				o := &Obligation{Kind: tag.KindCommitment, Polarity: d.Polarity, Object: tag.MakeObject(d.Object)}
 				o.Span = Span{Text: s.Text[d.Start:d.End], Start: s.Start + d.Start, End: s.Start + d.End}
 				o.Text = o.Span.Text
 				put(o)
 			}
-			for _, st := range c.statuses {
+			for _, st := range c.Statuses {
 				// the agent saying a run passed does not undo the failed
 				// run before it; only another run can
 				if st.Value == tag.StatusDone && l.runFailed(st.Subject) {
@@ -250,37 +247,13 @@ func (l *Ledger) message(ev *parse.Event, p *prepared) []*Obligation {
 	default:
 		hits := []tag.LiteralHit(nil)
 		if p != nil {
-			hits = p.toolHits
+			hits = p.ToolHits
 		} else {
-			hits = toolLiteralsFast(ev.Text, maxToolLiterals)
+			hits = toolLiteralsFast(ev.Text, reading.MaxToolLiterals)
 		}
 		changed = append(changed, l.toolLiterals(ev.Text, hits, origin)...)
 	}
 	return changed
-}
-
-// sentenceClaims is what one sentence of the agent's own words commits to
-// or claims.
-type sentenceClaims struct {
-	sentence  lex.Sentence
-	commit    tag.Directive
-	hasCommit bool
-	statuses  []tag.Status
-}
-
-// assistantClaims reads the commitments and status claims of the agent's
-// words; only the sentences that make one are kept.
-func assistantClaims(text string) []sentenceClaims {
-	var out []sentenceClaims
-	for _, s := range lex.Sentences(text) {
-		c := sentenceClaims{sentence: s}
-		c.commit, c.hasCommit = tag.FindCommitment(s.Text)
-		c.statuses = tag.TextStatuses(s.Text)
-		if c.hasCommit || len(c.statuses) > 0 {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 // leadVerbs come before a limit's subject without being part of it.
@@ -326,10 +299,6 @@ func literalObligation(h tag.LiteralHit, text string) *Obligation {
 		Span: Span{Text: text[h.Start:h.End], Start: h.Start, End: h.End}}
 }
 
-// toolLiteralKinds are the literals worth holding a later turn to when a
-// tool or the harness produced them: created resources, ids, addresses.
-var toolLiteralKinds = map[string]bool{"uri": true, "id": true, "email": true, "host": true}
-
 func (l *Ledger) toolLiterals(text string, hits []tag.LiteralHit, origin Origin) []*Obligation {
 	var changed []*Obligation
 	n := 0
@@ -339,19 +308,19 @@ func (l *Ledger) toolLiterals(text string, hits []tag.LiteralHit, origin Origin)
 		if got := l.record(o); got != nil {
 			changed = append(changed, got)
 		}
-		if n++; n >= maxToolLiterals {
+		if n++; n >= reading.MaxToolLiterals {
 			break
 		}
 	}
 	return changed
 }
 
-func (l *Ledger) toolCall(ev *parse.Event, p *prepared) []*Obligation {
+func (l *Ledger) toolCall(ev *parse.Event, p *reading.Prepared) []*Obligation {
 	var texts []string
 	var lits [][]tag.LiteralHit
-	cmd, runs := runOf(ev)
-	if p != nil && p.call != nil {
-		texts, lits = p.call.texts, p.call.lits
+	cmd, runs := reading.RunOf(ev)
+	if p != nil && p.Call != nil {
+		texts, lits = p.Call.Texts, p.Call.Lits
 	} else {
 		texts = callStrings(ev.Args)
 	}
@@ -380,7 +349,7 @@ func (l *Ledger) toolCall(ev *parse.Event, p *prepared) []*Obligation {
 			if got := l.recordQuiet(o); got != nil {
 				changed = append(changed, got)
 			}
-			if n++; n >= maxToolLiterals {
+			if n++; n >= reading.MaxToolLiterals {
 				return changed
 			}
 		}
@@ -425,7 +394,7 @@ func (l *Ledger) toolResult(ev *parse.Event, hits []tag.LiteralHit) []*Obligatio
 		return changed
 	}
 	delete(l.pending, ev.ToolID)
-	val, detail := outcomeOf(ev)
+	val, detail := reading.OutcomeOf(ev)
 	for _, kind := range call.runs.OutcomeKinds(val, ev.IsError) {
 		st := tag.Status{Subject: kind, Value: val, Detail: call.command + ": " + detail}
 		o := &Obligation{Kind: tag.KindState, Status: &st, Text: kind + " " + val, Origin: origin,
@@ -445,7 +414,7 @@ func (l *Ledger) state(st tag.Status, s lex.Sentence, ev *parse.Event, origin Or
 // result of a run, as a tool reported it.
 func (l *Ledger) runFailed(subject string) bool {
 	o := l.liveState(subject)
-	return o != nil && o.Origin.Source == SourceTool && o.Status.Value != tag.StatusDone
+	return o != nil && o.Origin.Source == reading.SourceTool && o.Status.Value != tag.StatusDone
 }
 
 // liveState is subject's state in force, or nil. Subjects are told apart
@@ -715,13 +684,13 @@ func objectNamed(obj *tag.Object, terms lex.TermSet, lits []tag.LiteralHit) bool
 func (l *Ledger) lastInstruction(turn int) []*Obligation {
 	last := 0
 	for _, o := range l.Obligations {
-		if o.Origin.Source == SourceUser && o.Origin.Turn < turn && o.Kind != tag.KindRetraction {
+		if o.Origin.Source == reading.SourceUser && o.Origin.Turn < turn && o.Kind != tag.KindRetraction {
 			last = max(last, o.Origin.Turn)
 		}
 	}
 	var out []*Obligation
 	for _, o := range l.Obligations {
-		if o.Origin.Turn == last && last > 0 && o.RetiredAt == 0 && o.Origin.Source == SourceUser && o.Kind != tag.KindRetraction {
+		if o.Origin.Turn == last && last > 0 && o.RetiredAt == 0 && o.Origin.Source == reading.SourceUser && o.Kind != tag.KindRetraction {
 			out = append(out, o)
 		}
 	}

@@ -10,72 +10,23 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/reading"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
 
-// Source is who made an obligation: it sets how much its loss matters.
-type Source uint8
-
-const (
-	SourceUser      Source = iota + 1 // the user's request
-	SourceSystem                      // system text and standing rule files
-	SourceDeveloper                   // developer messages
-	SourceAssistant                   // the agent's own words (commitments)
-	SourceTool                        // tool calls, their output, and harness notices
-)
-
-var sourceNames = [...]string{"", "user", "system", "developer", "assistant", "tool"}
-
-func (s Source) String() string {
-	if int(s) < len(sourceNames) {
-		return sourceNames[s]
-	}
-	return "unknown"
-}
-
-// MarshalText makes sources readable in JSON output.
-func (s Source) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
-
-// Instructive reports text that gives instructions: the user's, the
-// system's and the developer's.
-func (s Source) Instructive() bool {
-	return s == SourceUser || s == SourceSystem || s == SourceDeveloper
-}
-
-// sourceOf classifies an event's text.
-func sourceOf(ev *parse.Event) Source {
-	if ev.Origin == parse.OriginHarness {
-		return SourceTool
-	}
-	switch ev.Role {
-	case parse.RoleUser:
-		return SourceUser
-	case parse.RoleSystem:
-		return SourceSystem
-	case parse.RoleDeveloper:
-		return SourceDeveloper
-	case parse.RoleAssistant:
-		if ev.Kind == parse.KindToolCall {
-			return SourceTool
-		}
-		return SourceAssistant
-	}
-	return SourceTool
-}
-
 // Origin is where an obligation was stated.
 type Origin struct {
-	File   string     `json:"file"`
-	Line   int        `json:"line"`
-	Offset int64      `json:"offset"`
-	Turn   int        `json:"turn"`
-	Role   parse.Role `json:"role"`
-	Agent  string     `json:"agent"`
-	Event  int        `json:"event"`
-	UUID   string     `json:"uuid,omitempty"`
-	ToolID string     `json:"tool_id,omitempty"`
-	Source Source     `json:"source"`
+	File   string         `json:"file"`
+	Line   int            `json:"line"`
+	Offset int64          `json:"offset"`
+	Turn   int            `json:"turn"`
+	Role   parse.Role     `json:"role"`
+	Agent  string         `json:"agent"`
+	Event  int            `json:"event"`
+	UUID   string         `json:"uuid,omitempty"`
+	ToolID string         `json:"tool_id,omitempty"`
+	Source reading.Source `json:"source"`
 }
 
 // Span is the exact source text of an obligation within its event.
@@ -193,8 +144,8 @@ func (o *Obligation) detach() {
 	if o.Object != nil {
 		obj := *o.Object
 		obj.Text, obj.Verb = c(obj.Text), c(obj.Verb)
-		obj.Terms = cloneStrings(obj.Terms)
-		obj.Literals = cloneStrings(obj.Literals)
+		obj.Terms = reading.CloneStrings(obj.Terms)
+		obj.Literals = reading.CloneStrings(obj.Literals)
 		o.Object = &obj
 	}
 	if o.Threshold != nil {
@@ -207,15 +158,4 @@ func (o *Obligation) detach() {
 		st.Subject, st.Value, st.Detail = c(st.Subject), c(st.Value), c(st.Detail)
 		o.Status = &st
 	}
-}
-
-func cloneStrings(in []string) []string {
-	if in == nil {
-		return nil
-	}
-	out := make([]string, len(in))
-	for i, s := range in {
-		out[i] = strings.Clone(s)
-	}
-	return out
 }

@@ -10,12 +10,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/reading"
 )
 
 // The token hash must agree with hashing the lowered token, however it
 // gets there.
 func TestTokenHashFolds(t *testing.T) {
-	h := newTokenHasher()
+	h := reading.NewTokenHasher()
 	for _, c := range [][2]string{
 		{"S3://Acme-Stage-07/", "s3://acme-stage-07"},
 		{"`acme-stage-07`", "acme-stage-07"},
@@ -24,7 +25,7 @@ func TestTokenHashFolds(t *testing.T) {
 		{strings.Repeat("AB", 100), strings.Repeat("ab", 100)},
 		{strings.Repeat("Ab1-", 130), strings.Repeat("ab1-", 130)}, // hashed in pieces
 	} {
-		if h.hash(c[0]) != h.hash(c[1]) {
+		if h.Hash(c[0]) != h.Hash(c[1]) {
 			t.Errorf("hash(%q) != hash(%q)", c[0], c[1])
 		}
 	}
@@ -38,10 +39,10 @@ func FuzzTokenHash(f *testing.F) {
 		{"abcdefgh", "abcdefgi"}, {"[\\]^_`@Z", "[\\]^_`@z"}, {"ab", "ab\x00"}, {"\xc3", "\xc3\xa9"}} {
 		f.Add(c[0], c[1])
 	}
-	h := newTokenHasher()
+	h := reading.NewTokenHasher()
 	f.Fuzz(func(t *testing.T, a, b string) {
-		same := lex.FoldLower(trimToken(a)) == lex.FoldLower(trimToken(b))
-		if got := h.hash(a) == h.hash(b); got != same {
+		same := lex.FoldLower(reading.TrimToken(a)) == lex.FoldLower(reading.TrimToken(b))
+		if got := h.Hash(a) == h.Hash(b); got != same {
 			t.Fatalf("hash(%q) == hash(%q) is %v; their folds are equal: %v", a, b, got, same)
 		}
 		if len(a) >= 8 {
@@ -71,14 +72,14 @@ func TestDistinct(t *testing.T) {
 		var in, want []uint32
 		seen := map[uint32]bool{}
 		for i := 0; i < n; i++ {
-			v := fingerprint(uint64(i*7919%(n/3+1)) * 0x9e3779b97f4a7c15)
+			v := reading.Fingerprint(uint64(i*7919%(n/3+1)) * 0x9e3779b97f4a7c15)
 			in = append(in, v)
 			if !seen[v] {
 				seen[v] = true
 				want = append(want, v)
 			}
 		}
-		got := distinct(slices.Clone(in))
+		got := reading.Distinct(slices.Clone(in))
 		if !slices.Equal(got, want) {
 			t.Errorf("n=%d: distinct gave %d values, want %d (%v...)", n, len(got), len(want), got[:min(len(got), 5)])
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/reading"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
@@ -107,7 +108,7 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 	for _, ev := range r.Window {
 		live.at(ev.Turn)
 		isCall := ev.Kind == parse.KindToolCall
-		isText := ev.Kind == parse.KindMessage && ev.Source == SourceAssistant
+		isText := ev.Kind == parse.KindMessage && ev.Source == reading.SourceAssistant
 		// near misses of the instructions' literals, in calls and in the
 		// agent's own words; a literal an instruction bound before this
 		// event is never a near miss of another
@@ -274,25 +275,25 @@ func failedWithout(ev *WindowEvent, o *Obligation) bool {
 // callOf is what an event's arguments say, read once per event: every
 // prohibition and threshold in force looks at a call. A call's comes
 // prepared from the reading workers.
-func callOf(ev *WindowEvent) *callReading {
+func callOf(ev *WindowEvent) *reading.CallReading {
 	if ev.call == nil {
-		ev.call = readCallArgs(ev.Args)
+		ev.call = reading.ReadCallArgs(ev.Args)
 	}
 	return ev.call
 }
 
 // callTexts are the strings of a call that say what it does — the command
 // of a shell call, the paths of an edit, the file headers of a patch.
-func callTexts(ev *WindowEvent) []string { return callOf(ev).texts }
+func callTexts(ev *WindowEvent) []string { return callOf(ev).Texts }
 
 // callLiterals are the literals of each of callTexts.
-func callLiterals(ev *WindowEvent) [][]tag.LiteralHit { return callOf(ev).lits }
+func callLiterals(ev *WindowEvent) [][]tag.LiteralHit { return callOf(ev).Lits }
 
 // commandOfCall is a call's shell command, or "".
-func commandOfCall(ev *WindowEvent) string { return callOf(ev).command }
+func commandOfCall(ev *WindowEvent) string { return callOf(ev).Command }
 
 // readOnlyCall reports a call whose command only reads.
-func readOnlyCall(ev *WindowEvent) bool { return callOf(ev).readOnly }
+func readOnlyCall(ev *WindowEvent) bool { return callOf(ev).ReadOnly }
 
 // touches reports whether a call reaches the object of a prohibition: one
 // of its literals (a path by components), or all of its terms and its
@@ -432,7 +433,7 @@ func keyValuesOf(ev *WindowEvent) []keyValue {
 	}
 	if !strings.EqualFold(ev.ToolName, "Bash") {
 		// structured arguments, read with the call's strings: {"retries": 8}
-		for _, n := range callOf(ev).numbers {
+		for _, n := range callOf(ev).Numbers {
 			add(n.Key, n.Text, "", n.Key+"="+n.Text)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compaudit/compaudit/audit/reading"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
@@ -38,7 +39,7 @@ func FuzzCallSignature(f *testing.F) {
 	f.Add("Bash\x00\u00a0x\u2003y", "Bash\x00x y")
 	call := func(s string) *WindowEvent {
 		parts := strings.Split(s, "\x00")
-		return &WindowEvent{ToolName: parts[0], call: &callReading{texts: parts[1:]}}
+		return &WindowEvent{ToolName: parts[0], call: &reading.CallReading{Texts: parts[1:]}}
 	}
 	was := func(ev *WindowEvent) string {
 		return ev.ToolName + "\x00" + strings.Join(strings.Fields(strings.Join(callTexts(ev), " ")), " ")
@@ -103,9 +104,9 @@ func TestKeyValuesOfStructuredArguments(t *testing.T) {
 	for _, name := range []string{"mcp__loadtest__run", "Bash"} {
 		ev := &parse.Event{Kind: parse.KindToolCall, ToolName: name, ToolID: "toolu_01", Args: args}
 		unprepared := windowEventOf(ev)
-		p := newTokenHasher().prepare(ev)
+		p := reading.NewTokenHasher().Prepare(ev)
 		prepared := windowEventOf(ev)
-		prepared.call = p.call
+		prepared.call = p.Call
 		for how, we := range map[string]*WindowEvent{"unprepared": unprepared, "prepared": prepared} {
 			got := read(we)
 			if name == "Bash" && strings.Contains(got, "max_workers") || name != "Bash" && got != want {

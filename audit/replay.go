@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/reading"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
@@ -24,7 +25,7 @@ type WindowEvent struct {
 	Turn       int
 	Kind       parse.Kind
 	Role       parse.Role
-	Source     Source
+	Source     reading.Source
 	IsError    bool
 	SideEffect bool
 	kvRead     bool // kvs is read
@@ -37,8 +38,8 @@ type WindowEvent struct {
 
 	// read once, for every obligation that looks at the event; a call's
 	// reading comes prepared from the reading workers
-	errorLine string       // a failed call's result: the line that says why (ErrorLine)
-	call      *callReading // what its arguments say (callOf)
+	errorLine string               // a failed call's result: the line that says why (ErrorLine)
+	call      *reading.CallReading // what its arguments say (callOf)
 	terms     lex.TermSet
 	kvs       []keyValue
 }
@@ -321,8 +322,8 @@ type agentReplay struct {
 	open       *BoundaryReplay
 	trails     map[string][]trailEntry
 
-	hasher   tokenHasher
-	seen     tokenIndex              // every token the agent's events held
+	hasher   reading.TokenHasher
+	seen     reading.TokenIndex      // every token the agent's events held
 	window   int                     // 1-based number of the open window; the epoch after it
 	calls    map[string]*WindowEvent // window calls waiting for results
 	isEffect func(parse.Format, *parse.Event) bool
@@ -338,12 +339,12 @@ type agentReplay struct {
 	knownProject string
 }
 
-func newAgentReplay(agent string, format parse.Format, hasher tokenHasher, isEffect func(parse.Format, *parse.Event) bool, budget *windowBudget) *agentReplay {
+func newAgentReplay(agent string, format parse.Format, hasher reading.TokenHasher, isEffect func(parse.Format, *parse.Event) bool, budget *windowBudget) *agentReplay {
 	return &agentReplay{agent: agent, format: format, ledger: NewLedger(agent), trails: map[string][]trailEntry{},
 		hasher: hasher, calls: map[string]*WindowEvent{}, isEffect: isEffect, budget: budget}
 }
 
-func (a *agentReplay) hash(tok string) uint64 { return a.hasher.hash(tok) }
+func (a *agentReplay) hash(tok string) uint64 { return a.hasher.Hash(tok) }
 
 // observe takes one original event: the window keeps it, the ledger tags
 // it, and its tokens are indexed.
@@ -351,13 +352,13 @@ func (a *agentReplay) observe(ev *parse.Event) {
 	if a.project == "" && ev.Cwd != "" {
 		a.project = ev.Cwd
 	}
-	p := a.hasher.preparedOf(ev)
+	p := a.hasher.PreparedOf(ev)
 	if a.open != nil {
 		// Inside a window, calls and the agent's words are read closely:
 		// rules look at their literals.
 		var toks []tag.LiteralHit
 		if ev.Kind == parse.KindToolCall || ev.Kind == parse.KindMessage && ev.Role == parse.RoleAssistant {
-			toks = p.literals
+			toks = p.Literals
 		}
 		a.addToWindow(ev, p, toks)
 	}
@@ -366,15 +367,15 @@ func (a *agentReplay) observe(ev *parse.Event) {
 	if a.open != nil {
 		window = a.window
 	}
-	for _, fp := range p.prints {
-		a.seen.see(fp, a.window, window)
+	for _, fp := range p.Prints {
+		a.seen.See(fp, a.window, window)
 	}
 }
 
 // windowEventOf is what a window keeps of an event.
 func windowEventOf(ev *parse.Event) *WindowEvent {
 	return &WindowEvent{Index: ev.Index, File: ev.File, Line: ev.Line, Offset: ev.Offset, Part: ev.Part, Turn: ev.Turn,
-		Kind: ev.Kind, Role: ev.Role, Source: sourceOf(ev), Text: ev.Text, ToolName: ev.ToolName, ToolID: ev.ToolID,
+		Kind: ev.Kind, Role: ev.Role, Source: reading.SourceOf(ev), Text: ev.Text, ToolName: ev.ToolName, ToolID: ev.ToolID,
 		Args: ev.Args, IsError: ev.IsError}
 }
 
@@ -395,7 +396,7 @@ func (we *WindowEvent) forgetOutput() {
 	we.Text, we.ToolID, we.ToolName = "", strings.Clone(we.ToolID), strings.Clone(we.ToolName)
 }
 
-func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []tag.LiteralHit) {
+func (a *agentReplay) addToWindow(ev *parse.Event, p *reading.Prepared, toks []tag.LiteralHit) {
 	switch ev.Kind {
 	case parse.KindReasoning, parse.KindBoundary, parse.KindStateRead, parse.KindStateWrite:
 		// No window rule reads them; state operations are the run rules'
@@ -408,7 +409,7 @@ func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []tag.Liter
 		we.forgetOutput()
 	}
 	if ev.Kind == parse.KindToolCall {
-		we.call = p.call
+		we.call = p.Call
 	}
 	if b.Unkept == nil {
 		if size := we.keptBytes(); a.budget.kept+size <= a.budget.limit {
@@ -437,17 +438,17 @@ func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []tag.Liter
 	}
 	for _, h := range toks {
 		k := a.hash(h.Value)
-		t, seen := a.seen.get(k)
-		inWindow := seen && int(t.window) == a.window
+		t, seen := a.seen.Get(k)
+		inWindow := seen && int(t.Window) == a.window
 		if !seen {
 			// `aws s3 ls` shows acme-stage-08, the call says s3://acme-stage-08/
 			if bare := bareName(h.Value); bare != "" {
-				t, seen = a.seen.get(a.hash(bare))
+				t, seen = a.seen.Get(a.hash(bare))
 			}
 		}
 		we.Tokens = append(we.Tokens, Token{Value: h.Value, Kind: h.Kind, Label: h.Label,
 			Novel:   !seen,
-			Before:  seen && int(t.first) < a.window,
+			Before:  seen && int(t.First) < a.window,
 			Visible: inWindow || b.context.folded.contains(h.Value)})
 	}
 	b.Window = append(b.Window, we)
@@ -458,8 +459,8 @@ func (a *agentReplay) addToWindow(ev *parse.Event, p *prepared, toks []tag.Liter
 func (we *WindowEvent) keptBytes() int {
 	n := len(we.Text) + len(we.Args)
 	if we.call != nil {
-		n += len(we.call.command)
-		for _, t := range we.call.texts {
+		n += len(we.call.Command)
+		for _, t := range we.call.Texts {
 			n += len(t)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/reading"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse/parsetest"
 	"github.com/tidwall/gjson"
@@ -33,7 +34,7 @@ func TestScanTokens(t *testing.T) {
 		{"caf\u00e9-2 \u2192", []string{"caf\u00e9-2"}},
 	} {
 		var got []string
-		scanTokens(c.text, func(tok string) { got = append(got, tok) })
+		reading.ScanTokens(c.text, func(tok string) { got = append(got, tok) })
 		if !slices.Equal(got, c.want) {
 			t.Errorf("scanTokens(%q) = %q, want %q", c.text, got, c.want)
 		}
@@ -143,7 +144,7 @@ func FuzzScanClassed(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		var got, want []tok
-		scanClassed(text, func(s string, at int, c uint8) { got = append(got, tok{s, at, c}) })
+		reading.ScanClassed(text, func(s string, at int, c uint8) { got = append(got, tok{s, at, c}) })
 		scanClassedByByte(text, func(s string, at int, c uint8) { want = append(want, tok{s, at, c}) })
 		if !slices.Equal(got, want) {
 			t.Fatalf("scanClassed(%q)\n got %v\nwant %v", text, got, want)
@@ -157,10 +158,10 @@ func scanClassedByByte(text string, fn func(tok string, at int, classes uint8)) 
 	i := 0
 	for i < n {
 		for i < n {
-			if c := byteClass[text[i]]; c&classSep != 0 {
+			if c := reading.ByteClass[text[i]]; c&reading.ClassSep != 0 {
 				i++
-			} else if arrowAt(text, i, c) {
-				i += len(arrow)
+			} else if reading.ArrowAt(text, i, c) {
+				i += len(reading.Arrow)
 			} else {
 				break
 			}
@@ -168,19 +169,19 @@ func scanClassedByByte(text string, fn func(tok string, at int, classes uint8)) 
 		start := i
 		var classes uint8
 		for i < n {
-			c := byteClass[text[i]]
-			if c&classSep != 0 || arrowAt(text, i, c) {
+			c := reading.ByteClass[text[i]]
+			if c&reading.ClassSep != 0 || reading.ArrowAt(text, i, c) {
 				break
 			}
 			classes |= c
 			i++
 		}
-		if classes&classMark == 0 || i-start < 3 || i-start > 512 {
+		if classes&reading.ClassMark == 0 || i-start < 3 || i-start > 512 {
 			continue
 		}
 		// trailing punctuation and markdown emphasis are not part of it
 		end := i
-		for end > start && trailTable[text[end-1]] {
+		for end > start && reading.TrailTable[text[end-1]] {
 			end--
 		}
 		for start < end && text[start] == '*' {
@@ -191,7 +192,7 @@ func scanClassedByByte(text string, fn func(tok string, at int, classes uint8)) 
 		}
 		tok := text[start:end]
 		fn(tok, start, classes)
-		if classes&classColon == 0 {
+		if classes&reading.ClassColon == 0 {
 			continue
 		}
 		// a refspec or key:value pair also names its parts
@@ -264,7 +265,7 @@ func FuzzIsTLD(f *testing.F) {
 		f.Add(tld[:len(tld)-1])
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := isTLD(s), len(s) <= maxTLD && tag.Tlds[tag.AsciiLower(s)]; got != want {
+		if got, want := reading.IsTLD(s), len(s) <= reading.MaxTLD && tag.Tlds[tag.AsciiLower(s)]; got != want {
 			t.Fatalf("isTLD(%q) = %v, want %v", s, got, want)
 		}
 	})
@@ -313,7 +314,7 @@ func TestCandidatesCarried(t *testing.T) {
 func BenchmarkIsTLD(b *testing.B) {
 	var labels []string
 	for _, s := range parsetest.ReadOutputs(b) {
-		scanTokens(s, func(tok string) {
+		reading.ScanTokens(s, func(tok string) {
 			if dot := strings.LastIndexByte(tok, '.'); dot >= 0 {
 				labels = append(labels, tok[dot+1:])
 			}
@@ -323,8 +324,8 @@ func BenchmarkIsTLD(b *testing.B) {
 		name string
 		is   func(string) bool
 	}{
-		{"isTLD", isTLD},
-		{"lookup", lookUpTLD},
+		{"isTLD", reading.IsTLD},
+		{"lookup", reading.LookUpTLD},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			n := 0

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/reading"
 )
 
 var taskRefCases = []string{"", "Finished task/35: failed, confidence 0.7.", "Closed task T-12 and Task\tB-3.",
@@ -15,7 +16,7 @@ var taskRefCases = []string{"", "Finished task/35: failed, confidence 0.7.", "Cl
 // for: wherever the expression matches a message, the check passes.
 func checkMayReferTask(t *testing.T, text string) {
 	t.Helper()
-	if taskRefRE().MatchString(text) && !mayReferTask(lex.FoldLower(text)) {
+	if reading.TaskRefRE().MatchString(text) && !reading.MayReferTask(lex.FoldLower(text)) {
 		t.Fatalf("taskRefRE matches %q, but mayReferTask says it cannot", text)
 	}
 }
@@ -25,7 +26,7 @@ func TestMayReferTask(t *testing.T) {
 		checkMayReferTask(t, c)
 	}
 	for _, c := range []string{"Finished task/35: failed.", "the keystone", "tasks:", "TASK"} {
-		if mayReferTask(lex.FoldLower(c)) {
+		if reading.MayReferTask(lex.FoldLower(c)) {
 			t.Errorf("mayReferTask(%q) = true: no word it looks for is followed by a space", c)
 		}
 	}
@@ -56,7 +57,7 @@ func checkConfidenceOf(t *testing.T, text string) {
 	if m != nil {
 		want = m[1]
 	}
-	got, ok := confidenceOf(text, lex.FoldLower(text))
+	got, ok := reading.ConfidenceOf(text, lex.FoldLower(text))
 	if got != want || ok != (m != nil) {
 		t.Fatalf("confidenceOf(%q) = %q, %v; the expression reads %q, %v", text, got, ok, want, m != nil)
 	}
@@ -68,7 +69,7 @@ func TestConfidenceOf(t *testing.T) {
 	for _, c := range confidenceCases {
 		checkConfidenceOf(t, c)
 	}
-	if got, _ := confidenceOf("Verified: confidence is 85 %.", lex.FoldLower("Verified: confidence is 85 %.")); got != "85 %" {
+	if got, _ := reading.ConfidenceOf("Verified: confidence is 85 %.", lex.FoldLower("Verified: confidence is 85 %.")); got != "85 %" {
 		t.Errorf("got %q, want %q", got, "85 %")
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/compaudit/compaudit/audit/reading"
 )
 
 // randomRun is a run of three agents over five keys, with every kind of
@@ -28,7 +30,7 @@ func randomRunOf(rng *rand.Rand, n int) *StateRun {
 		case 3:
 			r.Compactions = append(r.Compactions, Compaction{Index: index, Agent: agent()})
 		case 4:
-			r.Messages = append(r.Messages, Message{Index: index, Agent: agent(), MessageContent: plainContent})
+			r.Messages = append(r.Messages, Message{Index: index, Agent: agent(), MessageContent: reading.PlainContent})
 		default:
 			t := RunOutcome{Index: index, Agent: agent()}
 			if rng.IntN(2) == 0 {

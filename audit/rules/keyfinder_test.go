@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/reading"
 )
 
 // keyFinderKeys are a run's keys: long ones that share their first four
@@ -96,14 +97,14 @@ func TestConfidencesMerge(t *testing.T) {
 	st.Ops.Add(audit.StateOp{Index: 3, Agent: "planner", Key: "task/2", Write: true, Confidence: 0.9, HasConf: true})
 	st.Ops.Add(audit.StateOp{Index: 9, Agent: "executor", Key: "task/1", Write: true, Confidence: 0.7, HasConf: true})
 	say := func(index int, text string, conf float64) audit.Message {
-		return audit.Message{Agent: "executor", Index: index, MessageContent: &audit.MessageContent{Text: text, Confidence: conf, HasConf: true}}
+		return audit.Message{Agent: "executor", Index: index, MessageContent: &reading.MessageContent{Text: text, Confidence: conf, HasConf: true}}
 	}
 	st.Messages = []audit.Message{
 		say(0, "task/1 started, confidence 0.4", 0.4), // at a write's place
 		say(1, "nothing named, confidence 0.3", 0.3),
 		say(4, "task/3 and task/2 and lock/9, confidence 0.8", 0.8),
-		{Agent: "executor", Index: 5, MessageContent: &audit.MessageContent{Text: "task/1 no confidence"}},
-		{Agent: "planner", Index: 6, MessageContent: &audit.MessageContent{Text: "task/1, confidence 1", Confidence: 1, HasConf: true}},
+		{Agent: "executor", Index: 5, MessageContent: &reading.MessageContent{Text: "task/1 no confidence"}},
+		{Agent: "planner", Index: 6, MessageContent: &reading.MessageContent{Text: "task/1, confidence 1", Confidence: 1, HasConf: true}},
 		say(7, "task/2 done, confidence 0.95", 0.95),
 		say(12, "task/1 task/1, confidence 0.6", 0.6), // after every write
 	}

@@ -1,4 +1,11 @@
-package audit
+// Package reading owns what one event says when read on its own: the
+// fingerprints of its tokens, its literals, a call's command and
+// arguments, a message's citations and claims, and who spoke (Source).
+// Each is a pure function of the event, so the reader computes it on
+// its workers (parse.Options.Prepare) before the ledger, the replay and
+// the shared-state collector take the events one by one. It knows
+// nothing of those: it imports parse, lex and tag only.
+package reading
 
 import (
 	"encoding/json"
@@ -12,19 +19,19 @@ import (
 	"github.com/compaudit/compaudit/parse"
 )
 
-// prepared is the part of an event's audit that needs nothing but the event:
+// Prepared is the part of an event's audit that needs nothing but the event:
 // finding its tokens and literals. The reader computes it on several events
 // at once (parse.Options.Prepare); the ledger and the replay, which keep
 // state, then take the events one by one.
-type prepared struct {
-	prints   []uint32         // fingerprints of the distinct tokens of the text or arguments, for the index
-	literals []tag.LiteralHit // literals of a call's strings or an assistant message
-	toolHits []tag.LiteralHit // literals worth holding a later turn to in tool output
-	call     *callReading     // a call's: what its arguments say
-	message  *MessageContent  // what an outbound message cites and claims
+type Prepared struct {
+	Prints   []uint32         // fingerprints of the distinct tokens of the text or arguments, for the index
+	Literals []tag.LiteralHit // literals of a call's strings or an assistant message
+	ToolHits []tag.LiteralHit // literals worth holding a later turn to in tool output
+	Call     *CallReading     // a call's: what its arguments say
+	Message  *MessageContent  // what an outbound message cites and claims
 	// the commitments and status claims of the agent's words
-	claims     []sentenceClaims
-	claimsRead bool
+	Claims     []SentenceClaims
+	ClaimsRead bool
 	// a tool result's run outcome, read once when a rule first asks: a
 	// fifth of the results are a run's, so the others do not carry room
 	// for it
@@ -34,9 +41,9 @@ type prepared struct {
 // runResult is a tool result read as the outcome of a run (runOutcome).
 type runResult struct{ value, detail string }
 
-// outcomeOf reads a tool result as the outcome of a run, once per event.
-func outcomeOf(ev *parse.Event) (string, string) {
-	p, ok := ev.Prepared.(*prepared)
+// OutcomeOf reads a tool result as the outcome of a run, once per event.
+func OutcomeOf(ev *parse.Event) (string, string) {
+	p, ok := ev.Prepared.(*Prepared)
 	if !ok {
 		return tag.RunOutcome(ev.Text, ev.IsError)
 	}
@@ -47,61 +54,61 @@ func outcomeOf(ev *parse.Event) (string, string) {
 	return p.outcome.value, p.outcome.detail
 }
 
-// runOf is a call's command line and what it runs, as the reader
-// prepared them or worked out now.
-func runOf(ev *parse.Event) (command string, runs tag.RunSet) {
-	if p, ok := ev.Prepared.(*prepared); ok {
-		if p.call == nil {
+// RunOf is a call's command line and what it runs, as the reader
+// Prepared them or worked out now.
+func RunOf(ev *parse.Event) (command string, runs tag.RunSet) {
+	if p, ok := ev.Prepared.(*Prepared); ok {
+		if p.Call == nil {
 			return "", tag.RunSet{}
 		}
-		return p.call.command, p.call.runs
+		return p.Call.Command, p.Call.runs
 	}
 	command = tag.CommandOf(ev.Args)
 	return command, tag.RunsOf(command)
 }
 
-// callReading is what a call's arguments say, read once: on the reading
+// CallReading is what a call's arguments say, read once: on the reading
 // workers for the ledger, and kept by the window's event for its rules.
 // Only a call has one, so the other events' prepared records and window
 // events do not carry its fields (they were a third of each).
-type callReading struct {
-	command  string             // the shell command, or ""
+type CallReading struct {
+	Command  string             // the shell command, or ""
 	runs     tag.RunSet         // what the command runs (runsOf)
-	readOnly bool               // every command it chains only reads
-	texts    []string           // the strings that say what it does (readCall)
-	lits     [][]tag.LiteralHit // the literals of each of texts
-	numbers  []tag.ArgNumber    // the numbers its arguments give by name
+	ReadOnly bool               // every command it chains only reads
+	Texts    []string           // the strings that say what it does (readCall)
+	Lits     [][]tag.LiteralHit // the literals of each of texts
+	Numbers  []tag.ArgNumber    // the numbers its arguments give by name
 }
 
 // noCall is the reading of an event with no arguments: one value, never
 // written.
-var noCall = &callReading{}
+var noCall = &CallReading{}
 
-// readCallArgs reads a call's arguments.
-func readCallArgs(args json.RawMessage) *callReading {
+// ReadCallArgs reads a call's arguments.
+func ReadCallArgs(args json.RawMessage) *CallReading {
 	if len(args) == 0 {
 		return noCall
 	}
-	c := &callReading{}
-	c.command, c.texts, c.numbers = tag.ReadCall(args)
-	c.readOnly, c.runs = tag.ReadOnlyCommand(c.command), tag.RunsOf(c.command)
-	for _, s := range c.texts {
-		c.lits = append(c.lits, tag.FindLiterals(s))
+	c := &CallReading{}
+	c.Command, c.Texts, c.Numbers = tag.ReadCall(args)
+	c.ReadOnly, c.runs = tag.ReadOnlyCommand(c.Command), tag.RunsOf(c.Command)
+	for _, s := range c.Texts {
+		c.Lits = append(c.Lits, tag.FindLiterals(s))
 	}
 	return c
 }
 
-// tokenHasher identifies tokens the way normLiteral compares them: quotes
+// TokenHasher identifies tokens the way normLiteral compares them: quotes
 // and a trailing slash trimmed, letters folded to lower case. One seed
 // serves the whole audit, so hashes computed on any goroutine agree.
-type tokenHasher struct{ seed uint64 }
+type TokenHasher struct{ seed uint64 }
 
-func newTokenHasher() tokenHasher {
-	return tokenHasher{maphash.String(maphash.MakeSeed(), "compaudit")}
+func NewTokenHasher() TokenHasher {
+	return TokenHasher{maphash.String(maphash.MakeSeed(), "compaudit")}
 }
 
-// trimToken drops the quotes around a token and a trailing slash.
-func trimToken(tok string) string {
+// TrimToken drops the quotes around a token and a trailing slash.
+func TrimToken(tok string) string {
 	for len(tok) > 0 && isQuote(tok[0]) {
 		tok = tok[1:]
 	}
@@ -114,12 +121,12 @@ func trimToken(tok string) string {
 	return tok
 }
 
-// hash is called for every identifier-shaped token of every tool output,
+// Hash is called for every identifier-shaped token of every tool output,
 // millions per session, so it reads eight bytes at a time and lowers ASCII
 // letters within the word; only a token with a non-ASCII byte is folded
-// first, through foldLower.
-func (h tokenHasher) hash(tok string) uint64 {
-	tok = trimToken(tok)
+// First, through foldLower.
+func (h TokenHasher) Hash(tok string) uint64 {
+	tok = TrimToken(tok)
 	sum, ascii := h.sum(tok)
 	if !ascii {
 		sum, _ = h.sum(lex.FoldLower(tok))
@@ -140,7 +147,7 @@ func mum(a, b uint64) uint64 {
 
 // sum hashes s with its ASCII letters lowered, and says whether s was all
 // ASCII.
-func (h tokenHasher) sum(s string) (uint64, bool) {
+func (h TokenHasher) sum(s string) (uint64, bool) {
 	acc := h.seed ^ uint64(len(s))*wyp0
 	var high uint64
 	for len(s) >= 8 {
@@ -165,15 +172,15 @@ func isQuote(c byte) bool { return c == '`' || c == '\'' || c == '"' }
 // maxIndexedText bounds the text of one event searched for tokens.
 const maxIndexedText = 256 << 10
 
-// prepare does an event's stateless work. It is safe to call on several
+// Prepare does an event's stateless work. It is safe to call on several
 // events at once.
-func (h tokenHasher) prepare(ev *parse.Event) *prepared {
+func (h TokenHasher) Prepare(ev *parse.Event) *Prepared {
 	switch ev.Kind {
 	case parse.KindToolCall, parse.KindMessage, parse.KindToolResult:
 	default:
 		return preparedNothing
 	}
-	p := &prepared{}
+	p := &Prepared{}
 	// fingerprints gather in a pooled buffer; the event keeps an exact copy
 	sp := printBuffers.Get().(*[]uint32)
 	hs := (*sp)[:0]
@@ -183,50 +190,50 @@ func (h tokenHasher) prepare(ev *parse.Event) *prepared {
 	}()
 	switch ev.Kind {
 	case parse.KindToolCall:
-		p.call = readCallArgs(ev.Args)
-		for _, lits := range p.call.lits {
-			p.literals = append(p.literals, lits...)
+		p.Call = ReadCallArgs(ev.Args)
+		for _, lits := range p.Call.Lits {
+			p.Literals = append(p.Literals, lits...)
 		}
-		scanTokens(string(ev.Args), func(tok string) { hs = append(hs, fingerprint(h.hash(tok))) })
+		ScanTokens(string(ev.Args), func(tok string) { hs = append(hs, Fingerprint(h.Hash(tok))) })
 	case parse.KindMessage, parse.KindToolResult:
 		if ev.Kind == parse.KindMessage && ev.Role == parse.RoleAssistant {
-			p.literals = tag.FindLiterals(ev.Text)
-			p.claims, p.claimsRead = assistantClaims(ev.Text), true
+			p.Literals = tag.FindLiterals(ev.Text)
+			p.Claims, p.ClaimsRead = AssistantClaims(ev.Text), true
 			if ev.Origin == parse.OriginAuthored {
-				p.message = messageContent(ev.Text, p.literals, p.claims)
+				p.Message = ReadMessageContent(ev.Text, p.Literals, p.Claims)
 			}
 		}
-		if src := sourceOf(ev); !src.Instructive() && src != SourceAssistant {
+		if src := SourceOf(ev); !src.Instructive() && src != SourceAssistant {
 			// one pass feeds the index and the literals a tool's output
 			// adds to the ledger
-			var hits toolHits
-			scanClassed(ev.Text, func(tok string, at int, classes uint8) {
+			var hits ToolHits
+			ScanClassed(ev.Text, func(tok string, at int, classes uint8) {
 				if at < maxIndexedText {
-					hs = append(hs, fingerprint(h.hash(tok)))
+					hs = append(hs, Fingerprint(h.Hash(tok)))
 				}
-				hits.consider(ev.Text, tok, at, classes, maxToolLiterals)
+				hits.Consider(ev.Text, tok, at, classes, MaxToolLiterals)
 			})
-			p.toolHits = hits.done()
+			p.ToolHits = hits.Done()
 			break
 		}
 		text := ev.Text
 		if len(text) > maxIndexedText {
 			text = text[:maxIndexedText]
 		}
-		scanTokens(text, func(tok string) { hs = append(hs, fingerprint(h.hash(tok))) })
+		ScanTokens(text, func(tok string) { hs = append(hs, Fingerprint(h.Hash(tok))) })
 	}
-	for _, l := range p.literals {
-		hs = append(hs, fingerprint(h.hash(l.Value)))
+	for _, l := range p.Literals {
+		hs = append(hs, Fingerprint(h.Hash(l.Value)))
 	}
-	hs = distinct(hs)
-	p.prints = slices.Clone(hs)
+	hs = Distinct(hs)
+	p.Prints = slices.Clone(hs)
 	return p
 }
 
 // preparedNothing is what every event with nothing to prepare (reasoning,
 // a boundary, a state operation) gets: one value, never written, where a
 // multi-agent run of small records made one for each.
-var preparedNothing = &prepared{}
+var preparedNothing = &Prepared{}
 
 // printBuffers gather an event's token fingerprints: a long tool output
 // holds thousands, and growing a fresh slice for each event showed in
@@ -237,12 +244,12 @@ var printBuffers = sync.Pool{New: func() any { return new([]uint32) }}
 // holds thousands of tokens, most of them repeated.
 var distinctSets = sync.Pool{New: func() any { return new([]uint32) }}
 
-// distinct drops the repeats of fingerprints in place, keeping first
+// Distinct drops the repeats of fingerprints in place, keeping first
 // sightings in order. The index would take the repeats too, but its owner
 // is the one ordered goroutine of the audit, so repeats cost most there; a
 // sort here cost more than the table. A fingerprint is never 0, which
 // marks the table's empty slots.
-func distinct(fps []uint32) []uint32 {
+func Distinct(fps []uint32) []uint32 {
 	if len(fps) < 16 {
 		out := fps[:0]
 	next:
@@ -284,13 +291,13 @@ func distinct(fps []uint32) []uint32 {
 	return out
 }
 
-// preparedOf returns what the reader prepared for the event, or prepares it
+// PreparedOf returns what the reader prepared for the event, or prepares it
 // now when it was read without the audit's Prepare.
-func (h tokenHasher) preparedOf(ev *parse.Event) *prepared {
-	if p, ok := ev.Prepared.(*prepared); ok {
+func (h TokenHasher) PreparedOf(ev *parse.Event) *Prepared {
+	if p, ok := ev.Prepared.(*Prepared); ok {
 		return p
 	}
-	p := h.prepare(ev)
+	p := h.Prepare(ev)
 	ev.Prepared = p
 	return p
 }
