@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/reading"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
@@ -52,10 +53,10 @@ func BenchmarkTagging(b *testing.B) {
 	h := reading.NewTokenHasher()
 	b.ReportAllocs()
 	for b.Loop() {
-		l := NewLedger(parse.MainAgent)
+		l := ledger.NewLedger(parse.MainAgent)
 		for _, ev := range unprepared(evs) {
 			if ev.Kind != parse.KindBoundary {
-				l.observe(ev, h.Prepare(ev))
+				l.ObserveRead(ev, h.Prepare(ev))
 			}
 		}
 	}

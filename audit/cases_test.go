@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/parse/parsetest"
@@ -53,7 +54,7 @@ func TestLedgerCases(t *testing.T) {
 
 // renderObligation is one line per obligation, everything a reviewer needs
 // to judge the tag.
-func renderObligation(o *Obligation) string {
+func renderObligation(o *ledger.Obligation) string {
 	s := fmt.Sprintf("t%d %s %s/%s %s", o.Origin.Turn, o.Origin.Agent, o.Origin.Source, o.Kind, strconv.Quote(o.Text))
 	if o.Polarity != tag.PolarityNone && o.Kind != tag.KindThreshold {
 		s += " " + o.Polarity.String()

@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/parse"
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
 // Stated is the first link of a chain: where the obligation was stated.
-func Stated(o *Obligation) Step {
+func Stated(o *ledger.Obligation) Step {
 	text := o.Sentence
 	if text == "" {
 		text = o.Span.Text

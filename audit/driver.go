@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/audit/reading"
 	"github.com/compaudit/compaudit/parse"
@@ -21,7 +22,7 @@ type Options struct {
 	// StateMappings turn tool calls into shared-state reads and writes.
 	StateMappings []StateMapping
 	// Tagging adds configured literal patterns and prohibition cues.
-	Tagging Tagging
+	Tagging ledger.Tagging
 	// WindowBytes bounds what the windows open at once keep of the
 	// agents' words and calls; 0 means DefaultWindowBytes.
 	WindowBytes int
@@ -40,7 +41,7 @@ type Result struct {
 	Files      []parse.FileResult
 	Agents     []string
 	Boundaries []*BoundaryReplay // main agent's first, each agent's in order
-	Ledgers    map[string]*Ledger
+	Ledgers    map[string]*ledger.Ledger
 	Turns      map[string]int // each agent's last turn
 	State      *StateRun      // shared-state history across agents
 	Findings   []Finding
@@ -65,7 +66,7 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 	if isEffect == nil {
 		isEffect = DefaultSideEffecting
 	}
-	res := &Result{Path: t.Path, Ledgers: map[string]*Ledger{}, Turns: map[string]int{}}
+	res := &Result{Path: t.Path, Ledgers: map[string]*ledger.Ledger{}, Turns: map[string]int{}}
 	agents := map[string]*agentReplay{}
 	var order []string
 	state := newStateCollector(opts.StateMappings, isEffect)
@@ -126,7 +127,7 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 			name := strings.Clone(ev.Agent)
 			a = newAgentReplay(name, ev.Format, hasher, isEffect, budget)
 			a.keepSummaries = opts.KeepSummaries
-			a.ledger.tagging = opts.Tagging
+			a.ledger.Tagging = opts.Tagging
 			agents[name] = a
 			order = append(order, name)
 		}
@@ -176,7 +177,7 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 			fr := res.fileResult(o.File)
 			fr.Diagnostics = append(fr.Diagnostics, parse.Diagnostic{Severity: parse.Warning, File: o.File, Line: o.Line,
 				Message: fmt.Sprintf("the message at turn %d states more than %d obligations, more than any instructions do: it reads as a pasted document, and from byte %d of its text on nothing more of it is tagged",
-					o.Turn, MaxMessageObligations, o.From)})
+					o.Turn, ledger.MaxMessageObligations, o.From)})
 		}
 	}
 	res.Agents = order

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/tag"
 )
 
@@ -117,16 +118,16 @@ type LostItem struct {
 // Finding is one problem a rule found. Every rule and every output format
 // uses this one type.
 type Finding struct {
-	Rule       string      `json:"rule"`
-	Severity   Severity    `json:"severity"`
-	File       string      `json:"file"`
-	Line       int         `json:"line"`
-	Turn       int         `json:"turn"`
-	Boundary   int         `json:"boundary"`
-	Agent      string      `json:"agent"`
-	Message    string      `json:"message"`
-	Obligation *Obligation `json:"obligation,omitempty"`
-	Evidence   Evidence    `json:"evidence"`
+	Rule       string             `json:"rule"`
+	Severity   Severity           `json:"severity"`
+	File       string             `json:"file"`
+	Line       int                `json:"line"`
+	Turn       int                `json:"turn"`
+	Boundary   int                `json:"boundary"`
+	Agent      string             `json:"agent"`
+	Message    string             `json:"message"`
+	Obligation *ledger.Obligation `json:"obligation,omitempty"`
+	Evidence   Evidence           `json:"evidence"`
 	// Fingerprint identifies the finding across runs and edits elsewhere
 	// in the file: rule, file identity, agent, boundary, obligation and
 	// reference, never line numbers.

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/compaudit/compaudit/audit/ledger"
 )
 
 // TestSealedFingerprint: a finding keeps only the start of a long key, and
@@ -15,11 +17,11 @@ func TestSealedFingerprint(t *testing.T) {
 	heredoc := "cat > out/data.txt <<'EOF'\n" + strings.Repeat("const data fetch row value\n", 40000) + "EOF\naws s3 sync out/ s3://acme-prod/ --delete"
 	for _, tc := range []struct {
 		name string
-		o    *Obligation
+		o    *ledger.Obligation
 		key  []string
 	}{
-		{"short key", &Obligation{ID: "neg-1"}, []string{"prod", "Bash", "aws s3 sync out/ s3://acme-prod/ --delete"}},
-		{"a megabyte of command", &Obligation{ID: "neg-1"}, []string{"prod", "Bash", heredoc}},
+		{"short key", &ledger.Obligation{ID: "neg-1"}, []string{"prod", "Bash", "aws s3 sync out/ s3://acme-prod/ --delete"}},
+		{"a megabyte of command", &ledger.Obligation{ID: "neg-1"}, []string{"prod", "Bash", heredoc}},
 		{"no obligation", nil, []string{strings.Repeat("k", keyOrderLen+1)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

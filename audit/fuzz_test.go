@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/reading"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
@@ -35,8 +36,8 @@ func FuzzTagging(f *testing.F) {
 	}
 	h := reading.NewTokenHasher()
 	f.Fuzz(func(t *testing.T, text string) {
-		l := NewLedger(parse.MainAgent)
-		l.tagging = Tagging{}
+		l := ledger.NewLedger(parse.MainAgent)
+		l.Tagging = ledger.Tagging{}
 		turn := 0
 		for _, ev := range []parse.Event{
 			{Kind: parse.KindMessage, Role: parse.RoleUser, Text: text},
@@ -48,7 +49,7 @@ func FuzzTagging(f *testing.F) {
 			turn++
 			ev.Agent, ev.Turn, ev.Index, ev.Line = parse.MainAgent, turn, turn, turn
 			e := ev
-			for _, o := range l.observe(&e, h.Prepare(&e)) {
+			for _, o := range l.ObserveRead(&e, h.Prepare(&e)) {
 				sp := o.Span
 				if sp.Start < 0 || sp.End < sp.Start {
 					t.Fatalf("span %+v out of order", sp)
@@ -85,9 +86,9 @@ func FuzzJudgeIndexed(f *testing.F) {
 	f.Add("Run the backfill as tasks A and B.", "Task A: done. Task B failed (timeout), retry pending.",
 		"The backfill ran. Task A is done. Task B is complete and all tests pass.")
 	f.Fuzz(func(t *testing.T, user, assistant, summary string) {
-		l := NewLedger(parse.MainAgent)
-		l.observe(&parse.Event{Kind: parse.KindMessage, Role: parse.RoleUser, Agent: parse.MainAgent, Text: user, Turn: 1}, nil)
-		l.observe(&parse.Event{Kind: parse.KindMessage, Role: parse.RoleAssistant, Agent: parse.MainAgent, Text: assistant, Turn: 2}, nil)
+		l := ledger.NewLedger(parse.MainAgent)
+		l.ObserveRead(&parse.Event{Kind: parse.KindMessage, Role: parse.RoleUser, Agent: parse.MainAgent, Text: user, Turn: 1}, nil)
+		l.ObserveRead(&parse.Event{Kind: parse.KindMessage, Role: parse.RoleAssistant, Agent: parse.MainAgent, Text: assistant, Turn: 2}, nil)
 		ev := &parse.Event{Kind: parse.KindBoundary, Turn: 3, Boundary: &parse.Boundary{Readable: true, Summary: summary}}
 		walked, indexed := newPostContext(ev, "", nil), newPostContext(ev, "", nil)
 		walked.folded.indexed, indexed.folded.indexed = false, true

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/rules"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
@@ -176,7 +177,7 @@ func BenchmarkDenseSentence(b *testing.B) {
 // messages are tagged as usual.
 func TestPastedDocumentIsBounded(t *testing.T) {
 	var doc strings.Builder
-	for i := range audit.MaxMessageObligations + 500 {
+	for i := range ledger.MaxMessageObligations + 500 {
 		fmt.Fprintf(&doc, "Job %d must retry at most %d times. ", i, i+3)
 	}
 	lines := []string{
@@ -201,8 +202,8 @@ func TestPastedDocumentIsBounded(t *testing.T) {
 			prod = true
 		}
 	}
-	if first != audit.MaxMessageObligations {
-		t.Errorf("the pasted message added %d obligations, want %d", first, audit.MaxMessageObligations)
+	if first != ledger.MaxMessageObligations {
+		t.Errorf("the pasted message added %d obligations, want %d", first, ledger.MaxMessageObligations)
 	}
 	if !prod {
 		t.Error("the next message's prohibition was not tagged")

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/tag"
 )
 
@@ -15,35 +16,35 @@ import (
 func TestInForce(t *testing.T) {
 	for seed := range uint64(200) {
 		rng := rand.New(rand.NewPCG(seed, 2))
-		var cands []windowObligation
+		var cands []ledger.WindowObligation
 		for range rng.IntN(40) {
-			o := &Obligation{Kind: tag.KindLiteral, Literal: fmt.Sprintf("s3://b-%d/", rng.IntN(6))}
+			o := &ledger.Obligation{Kind: tag.KindLiteral, Literal: fmt.Sprintf("s3://b-%d/", rng.IntN(6))}
 			o.Origin.Turn, o.Origin.Event = rng.IntN(30), rng.IntN(100)
 			if rng.IntN(3) == 0 {
 				o.RetiredAt = o.Origin.Turn + rng.IntN(20) - 3
 			}
-			c := windowObligation{o: o}
+			c := ledger.WindowObligation{O: o}
 			switch rng.IntN(4) {
 			case 0:
-				c.lit = true
+				c.Lit = true
 			case 1:
-				c.lit, c.lostLit = true, rng.IntN(2) == 0
+				c.Lit, c.LostLit = true, rng.IntN(2) == 0
 			case 2:
-				c.forbid = true
+				c.Forbid = true
 			default:
-				c.limit = true
+				c.Limit = true
 			}
 			cands = append(cands, c)
 		}
-		f := newInForce(cands)
+		f := ledger.NewInForce(cands)
 		turn := rng.IntN(10)
 		for step := range 60 {
-			f.at(turn)
-			check := func(name string, got []int, want func(windowObligation) bool) {
+			f.At(turn)
+			check := func(name string, got []int, want func(ledger.WindowObligation) bool) {
 				t.Helper()
 				var w []int
 				for i, c := range cands {
-					if want(c) && c.o.liveAt(turn) {
+					if want(c) && c.O.LiveAt(turn) {
 						w = append(w, i)
 					}
 				}
@@ -51,19 +52,19 @@ func TestInForce(t *testing.T) {
 					t.Fatalf("seed %d step %d turn %d: %s = %v, want %v", seed, step, turn, name, got, w)
 				}
 			}
-			check("lits", f.lits, func(c windowObligation) bool { return c.lit })
-			check("lostLits", f.lostLits, func(c windowObligation) bool { return c.lostLit })
-			check("forbids", f.forbids, func(c windowObligation) bool { return c.forbid })
-			check("limits", f.limits, func(c windowObligation) bool { return c.limit })
+			check("lits", f.Lits, func(c ledger.WindowObligation) bool { return c.Lit })
+			check("lostLits", f.LostLits, func(c ledger.WindowObligation) bool { return c.LostLit })
+			check("forbids", f.Forbids, func(c ledger.WindowObligation) bool { return c.Forbid })
+			check("limits", f.Limits, func(c ledger.WindowObligation) bool { return c.Limit })
 			for b := range 6 {
-				norm := normLiteral(fmt.Sprintf("s3://b-%d/", b))
+				norm := ledger.NormLiteral(fmt.Sprintf("s3://b-%d/", b))
 				want, found := 0, false
 				for _, c := range cands {
-					if c.lit && c.o.liveAt(turn) && c.o.normalized() == norm && (!found || c.o.Origin.Event < want) {
-						want, found = c.o.Origin.Event, true
+					if c.Lit && c.O.LiveAt(turn) && c.O.Normalized() == norm && (!found || c.O.Origin.Event < want) {
+						want, found = c.O.Origin.Event, true
 					}
 				}
-				if got, ok := f.firstBinding(norm); ok != found || got != want {
+				if got, ok := f.FirstBinding(norm); ok != found || got != want {
 					t.Fatalf("seed %d step %d turn %d: firstBinding(%s) = %d %v, want %d %v", seed, step, turn, norm, got, ok, want, found)
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"testing"
 
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/reading"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
@@ -24,7 +25,7 @@ func TestKnownPathsFollowTheLedger(t *testing.T) {
 		return m
 	}
 	add := func(kind, lit string) {
-		a.ledger.Obligations = append(a.ledger.Obligations, &Obligation{Kind: tag.KindLiteral, LiteralKind: kind, Literal: lit})
+		a.ledger.Obligations = append(a.ledger.Obligations, &ledger.Obligation{Kind: tag.KindLiteral, LiteralKind: kind, Literal: lit})
 	}
 	steps := []func(){
 		func() { add("path", "deploy/prod.yaml") },

@@ -4,12 +4,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/parse"
 )
 
 // AgentLedger is one agent's ledger with what is known of its run.
 type AgentLedger struct {
-	*Ledger
+	*ledger.Ledger
 	Turns      int // the agent's last turn
 	Boundaries int // compactions the agent went through
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/audit/tag"
 )
@@ -139,7 +140,9 @@ func tailAfterCommon(a, b string) (string, string) {
 // nearMiss reports whether token t is a near variant of literal lit: not
 // the same, not a use of it (lit/sub), but sharing most of its distinctive
 // parts: acme-staging for acme-stage-07.
-func nearMiss(t, lit string) bool { return nearMissNorm(normLiteral(t), normLiteral(lit)) }
+func nearMiss(t, lit string) bool {
+	return nearMissNorm(ledger.NormLiteral(t), ledger.NormLiteral(lit))
+}
 
 // nearMissNorm is nearMiss of normLiteral(t) and normLiteral(lit), for a
 // caller that has them: each boundary tests a literal against every
@@ -156,7 +159,7 @@ func nearMissNorm(nt, nl string) bool {
 		(strings.HasPrefix(nt, "/") == strings.HasPrefix(nl, "/")); !sameShape {
 		return false
 	}
-	if strings.Contains(nt, "://") && !sameScheme(nt, nl) {
+	if strings.Contains(nt, "://") && !ledger.SameScheme(nt, nl) {
 		return false
 	}
 	if isPathLike(nt) != isPathLike(nl) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/tag"
 )
 
@@ -25,13 +26,13 @@ type nearMissIndex struct {
 	byDir  map[string][]int // folder → path-like literal candidates, ascending
 }
 
-func newNearMissIndex(cands []windowObligation) *nearMissIndex {
+func newNearMissIndex(cands []ledger.WindowObligation) *nearMissIndex {
 	x := &nearMissIndex{byPart: map[string][]int{}, byDir: map[string][]int{}}
 	for i, c := range cands {
-		if !c.lit {
+		if !c.Lit {
 			continue
 		}
-		nl := c.o.normalized()
+		nl := c.O.Normalized()
 		if isPathLike(nl) {
 			d := folderOf(nl)
 			x.byDir[d] = append(x.byDir[d], i)
@@ -61,10 +62,10 @@ func (x *nearMissIndex) candidates(nt string) []int {
 // inForce yields, in order, the literals in force that the normalized
 // token nt can be a near miss of: the ones live.list(live.lits) yields
 // that nearMiss can accept.
-func (x *nearMissIndex) inForce(live *inForce, nt string) iter.Seq[*Obligation] {
-	return func(yield func(*Obligation) bool) {
+func (x *nearMissIndex) inForce(live *ledger.InForce, nt string) iter.Seq[*ledger.Obligation] {
+	return func(yield func(*ledger.Obligation) bool) {
 		for _, i := range x.candidates(nt) {
-			if live.isLit(i) && !yield(live.cands[i].o) {
+			if live.IsLit(i) && !yield(live.Cands[i].O) {
 				return
 			}
 		}

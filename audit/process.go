@@ -2,23 +2,12 @@ package audit
 
 import (
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/compaudit/compaudit/parse"
 )
-
-// Tagging extends what the tagger recognizes, from configuration.
-type Tagging struct {
-	// Literals are regular expressions whose matches in instructions and
-	// tool calls are literals ("PAY-[0-9]+" for a team's ticket ids).
-	Literals []*regexp.Regexp
-	// ProhibitionCues are phrases that forbid what follows them ("strictly
-	// no", "is a hard no for").
-	ProhibitionCues []string
-}
 
 // ToolAdjust adds and removes side-effecting tools for one format.
 type ToolAdjust struct {

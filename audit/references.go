@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/audit/reading"
 	"github.com/compaudit/compaudit/audit/tag"
@@ -27,9 +28,9 @@ const (
 type Reference struct {
 	Kind       RefKind
 	Event      *WindowEvent
-	Obligation *Obligation // nil for unbound references
-	Token      string      // the token used
-	Value      float64     // for breaches: the value used
+	Obligation *ledger.Obligation // nil for unbound references
+	Token      string             // the token used
+	Value      float64            // for breaches: the value used
 	Unit       string
 	Detail     string
 }
@@ -73,7 +74,7 @@ func (rs *References) firstNeed(id string) int {
 }
 
 // findReferences scans a window for what its turns did with the ledger.
-func findReferences(r *BoundaryReplay, l *Ledger) *References {
+func findReferences(r *BoundaryReplay, l *ledger.Ledger) *References {
 	rs := &References{}
 	lost := map[string]bool{}
 	for _, s := range r.Survivals {
@@ -84,29 +85,29 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 	// What is live changes only between turns, and only among what was
 	// live at the boundary or stated since: the rest of the ledger is
 	// history.
-	var candidates []windowObligation
-	for _, o := range append(append([]*Obligation(nil), r.Before...), l.Obligations[r.ledgerLen:]...) {
-		c := windowObligation{o: o}
+	var candidates []ledger.WindowObligation
+	for _, o := range append(append([]*ledger.Obligation(nil), r.Before...), l.Obligations[r.ledgerLen:]...) {
+		c := ledger.WindowObligation{O: o}
 		switch o.Kind {
 		case tag.KindLiteral:
-			c.lostLit, c.lit = lost[o.ID], o.Origin.Source.Instructive()
+			c.LostLit, c.Lit = lost[o.ID], o.Origin.Source.Instructive()
 		case tag.KindProhibition:
-			c.forbid = true
+			c.Forbid = true
 		case tag.KindThreshold:
-			c.limit = true
+			c.Limit = true
 		}
-		if c.lit || c.lostLit || c.forbid || c.limit {
+		if c.Lit || c.LostLit || c.Forbid || c.Limit {
 			candidates = append(candidates, c)
 		}
 	}
-	live := newInForce(candidates)
+	live := ledger.NewInForce(candidates)
 	// the near misses of a window's tokens are looked up through an index
 	// once enough tokens were tested against enough literals to pay for it
 	var near *nearMissIndex
 	tested := 0
 	retries := newRetryCounter()
 	for _, ev := range r.Window {
-		live.at(ev.Turn)
+		live.At(ev.Turn)
 		isCall := ev.Kind == parse.KindToolCall
 		isText := ev.Kind == parse.KindMessage && ev.Source == reading.SourceAssistant
 		// near misses of the instructions' literals, in calls and in the
@@ -117,20 +118,20 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 				if !tok.Novel {
 					continue
 				}
-				norm := normLiteral(tok.Value)
-				if at, ok := live.firstBinding(norm); ok && at < ev.Index {
+				norm := ledger.NormLiteral(tok.Value)
+				if at, ok := live.FirstBinding(norm); ok && at < ev.Index {
 					continue
 				}
 				if near == nil && tested > nearMissIndexFrom*nearMissIndexFrom {
 					near = newNearMissIndex(candidates)
 				}
-				lits := live.list(live.lits)
+				lits := live.List(live.Lits)
 				if near != nil {
 					lits = near.inForce(live, norm)
 				}
 				for o := range lits {
 					tested++
-					if nearMissNorm(norm, o.normalized()) {
+					if nearMissNorm(norm, o.Normalized()) {
 						rs.List = append(rs.List, Reference{Kind: RefNearMiss, Event: ev, Obligation: o, Token: tok.Value})
 						break
 					}
@@ -138,7 +139,7 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 			}
 		}
 		if isText && strings.Contains(ev.Text, "?") {
-			for o := range live.list(live.lostLits) {
+			for o := range live.List(live.LostLits) {
 				if reasks(ev.Text, o) {
 					rs.List = append(rs.List, Reference{Kind: RefReask, Event: ev, Obligation: o, Detail: firstQuestion(ev.Text)})
 				}
@@ -149,20 +150,20 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 		}
 		readOnly := readOnlyCall(ev)
 		if ev.Result != nil && ev.Result.IsError {
-			for o := range live.list(live.lostLits) {
+			for o := range live.List(live.LostLits) {
 				if failedWithout(ev, o) {
 					rs.List = append(rs.List, Reference{Kind: RefFailed, Event: ev, Obligation: o, Detail: ev.Result.errorLine})
 				}
 			}
 		}
 		if !readOnly {
-			for o := range live.list(live.forbids) {
+			for o := range live.List(live.Forbids) {
 				if tok, ok := touches(ev, o.Object); ok {
 					rs.List = append(rs.List, Reference{Kind: RefTouch, Event: ev, Obligation: o, Token: tok})
 				}
 			}
 		}
-		for o := range live.list(live.limits) {
+		for o := range live.List(live.Limits) {
 			for _, v := range valuesFor(ev, o.Threshold) {
 				if breaches(v, o.Threshold) {
 					rs.List = append(rs.List, Reference{Kind: RefBreach, Event: ev, Obligation: o, Token: v.text, Value: v.value, Unit: v.unit})
@@ -170,7 +171,7 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 			}
 		}
 		if n, ok := retries.observe(ev); ok {
-			for o := range live.list(live.limits) {
+			for o := range live.List(live.Limits) {
 				if o.Threshold.Subject == "retry" && !isDurationOrSize(o.Threshold) {
 					v := observedValue{value: float64(n), text: strconv.Itoa(n) + " retries of the same failing call"}
 					if breaches(v, o.Threshold) && !retries.reported(o.ID) {
@@ -180,7 +181,7 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 			}
 		}
 		for _, tok := range ev.Tokens {
-			if !unboundKinds[tok.Kind] || tok.Novel || !tok.Before || tok.Visible || l.holdsLiteral(tok.Value) {
+			if !unboundKinds[tok.Kind] || tok.Novel || !tok.Before || tok.Visible || l.HoldsLiteral(tok.Value) {
 				continue
 			}
 			rs.List = append(rs.List, Reference{Kind: RefUnbound, Event: ev, Token: tok.Value})
@@ -193,13 +194,6 @@ func findReferences(r *BoundaryReplay, l *Ledger) *References {
 // and absolute paths.
 var unboundKinds = map[string]bool{"uri": true, "path": true, "host": true, "id": true, "hash": true, "email": true}
 
-// holdsLiteral reports whether any obligation of the ledger carries the
-// literal, whatever its state.
-func (l *Ledger) holdsLiteral(v string) bool {
-	_, ok := l.byKey["literal\x00"+normLiteral(v)]
-	return ok
-}
-
 func firstQuestion(text string) string {
 	for _, s := range lex.Sentences(text) {
 		if strings.HasSuffix(s.Text, "?") {
@@ -211,7 +205,7 @@ func firstQuestion(text string) string {
 
 // reasks reports an agent's question for a literal it lost: "which bucket
 // should I use?" when the ledger holds the bucket.
-func reasks(text string, o *Obligation) bool {
+func reasks(text string, o *ledger.Obligation) bool {
 	q := lex.FoldLower(firstQuestion(text))
 	if !strings.HasSuffix(q, "?") {
 		return false
@@ -245,7 +239,7 @@ func reasks(text string, o *Obligation) bool {
 // failedWithout reports a failed call that put another value where a lost
 // labelled literal belonged, and whose error says the value does not
 // exist: a deploy to another bucket that failed with NoSuchBucket.
-func failedWithout(ev *WindowEvent, o *Obligation) bool {
+func failedWithout(ev *WindowEvent, o *ledger.Obligation) bool {
 	if o.Label == "" || ev.Result == nil {
 		return false
 	}
@@ -261,10 +255,10 @@ func failedWithout(ev *WindowEvent, o *Obligation) bool {
 		return false
 	}
 	for _, tok := range ev.Tokens {
-		if tok.Kind != o.LiteralKind || !tok.Novel || normLiteral(tok.Value) == o.normalized() {
+		if tok.Kind != o.LiteralKind || !tok.Novel || ledger.NormLiteral(tok.Value) == o.Normalized() {
 			continue
 		}
-		if tok.Kind == "uri" && !sameScheme(tok.Value, o.Literal) {
+		if tok.Kind == "uri" && !ledger.SameScheme(tok.Value, o.Literal) {
 			continue
 		}
 		return true

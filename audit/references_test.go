@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/reading"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
@@ -60,22 +61,22 @@ func FuzzNearMissIndex(f *testing.F) {
 	f.Add("/home/dev/proj-fix-123 https://api.acme.io/v2 v1.2.4", "/home/dev/proj https://api.acme.io/v1 v1.2.3 ~/src/config.ts")
 	f.Add("db-big.internal:5432 config.yaml", "db-big.internal:5433 conifg.yaml db.internal")
 	f.Fuzz(func(t *testing.T, tokens, literals string) {
-		var cands []windowObligation
+		var cands []ledger.WindowObligation
 		for _, l := range strings.Fields(literals) {
-			cands = append(cands, windowObligation{o: &Obligation{Kind: tag.KindLiteral, Literal: l}, lit: true})
+			cands = append(cands, ledger.WindowObligation{O: &ledger.Obligation{Kind: tag.KindLiteral, Literal: l}, Lit: true})
 		}
 		x := newNearMissIndex(cands)
 		for _, tok := range strings.Fields(tokens) {
 			want := -1
 			for i, c := range cands {
-				if nearMiss(tok, c.o.Literal) {
+				if nearMiss(tok, c.O.Literal) {
 					want = i
 					break
 				}
 			}
 			got := -1
-			for _, i := range x.candidates(normLiteral(tok)) {
-				if nearMiss(tok, cands[i].o.Literal) {
+			for _, i := range x.candidates(ledger.NormLiteral(tok)) {
+				if nearMiss(tok, cands[i].O.Literal) {
 					got = i
 					break
 				}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/audit/reading"
 	"github.com/compaudit/compaudit/audit/tag"
@@ -95,10 +96,10 @@ type BoundaryReplay struct {
 	Line      int
 	Offset    int64
 	Turn      int
-	Boundary  *parse.Boundary // without its texts, which Summary joins
-	Before    []*Obligation   // in force as of the boundary
-	Survivals []Survival      // one per Before, in the same order
-	Retired   []*Obligation   // literals, prohibitions and thresholds retracted or superseded by then
+	Boundary  *parse.Boundary      // without its texts, which Summary joins
+	Before    []*ledger.Obligation // in force as of the boundary
+	Survivals []Survival           // one per Before, in the same order
+	Retired   []*ledger.Obligation // literals, prohibitions and thresholds retracted or superseded by then
 	// Window is the turns after the boundary, up to the next one. Audit
 	// releases it once the boundary's rules have run.
 	Window []*WindowEvent
@@ -205,7 +206,7 @@ func recentFrom(trail []trailEntry) int {
 // RecentEvidence gives a finding on o at the boundary under audit its
 // recent trail (see recentFrom): the trail and how many earlier steps it
 // leaves out, and a chain of the statement and each boundary of that trail.
-func (p *Pass) RecentEvidence(o *Obligation, ev *Evidence) {
+func (p *Pass) RecentEvidence(o *ledger.Obligation, ev *Evidence) {
 	var trail []TrailStep
 	if r := p.Replay; r.agent != nil {
 		entries := r.trailUpTo(o.ID)
@@ -317,7 +318,7 @@ func (r *BoundaryReplay) References() *References { return r.refs }
 type agentReplay struct {
 	agent      string
 	format     parse.Format
-	ledger     *Ledger
+	ledger     *ledger.Ledger
 	boundaries []*BoundaryReplay
 	open       *BoundaryReplay
 	trails     map[string][]trailEntry
@@ -340,7 +341,7 @@ type agentReplay struct {
 }
 
 func newAgentReplay(agent string, format parse.Format, hasher reading.TokenHasher, isEffect func(parse.Format, *parse.Event) bool, budget *windowBudget) *agentReplay {
-	return &agentReplay{agent: agent, format: format, ledger: NewLedger(agent), trails: map[string][]trailEntry{},
+	return &agentReplay{agent: agent, format: format, ledger: ledger.NewLedger(agent), trails: map[string][]trailEntry{},
 		hasher: hasher, calls: map[string]*WindowEvent{}, isEffect: isEffect, budget: budget}
 }
 
@@ -362,7 +363,7 @@ func (a *agentReplay) observe(ev *parse.Event) {
 		}
 		a.addToWindow(ev, p, toks)
 	}
-	a.ledger.observe(ev, p)
+	a.ledger.ObserveRead(ev, p)
 	window := 0
 	if a.open != nil {
 		window = a.window
@@ -522,7 +523,7 @@ func (a *agentReplay) knownPaths() map[string]bool {
 // — in a long session these are most of the ledger — until a turn states
 // it once more. Instructions' literals are always judged: a later summary
 // can still bring back a near variant of one.
-func (a *agentReplay) dormant(o *Obligation) bool {
+func (a *agentReplay) dormant(o *ledger.Obligation) bool {
 	if o.Kind != tag.KindLiteral || o.Origin.Source.Instructive() {
 		return false
 	}

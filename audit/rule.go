@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -37,7 +38,7 @@ type Pass struct {
 	Transcript string
 	Format     parse.Format
 	Agent      string
-	Ledger     *Ledger
+	Ledger     *ledger.Ledger
 	// Replay is the boundary under audit (nil for agent rules).
 	Replay *BoundaryReplay
 	// Boundaries are the agent's boundaries so far, Replay last.

@@ -8,22 +8,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/lex"
-	"github.com/compaudit/compaudit/audit/reading"
 	"github.com/compaudit/compaudit/audit/tag"
 )
 
 // The hot path. Every tool output and message passes through here, so it
 // looks at each byte once and allocates nothing for ordinary words.
-
-// toolLiteralsFast finds the literals worth holding a later turn to in tool
-// output — URIs, ids, emails, hosts — without the full extractor: only
-// tokens that could be one of them are classified.
-func toolLiteralsFast(text string, limit int) []tag.LiteralHit {
-	var hits reading.ToolHits
-	reading.ScanClassed(text, func(tok string, start int, classes uint8) { hits.Consider(text, tok, start, classes, limit) })
-	return hits.Done()
-}
 
 // foldedText is a text prepared for many case-insensitive searches: a
 // summary is searched once per obligation in the ledger.
@@ -95,7 +86,7 @@ func lineCandidates(line string) []candidate {
 		if len(v) < 3 || !identShaped(v) {
 			continue
 		}
-		cs = append(cs, candidate{value: v, parts: partSet(v)})
+		cs = append(cs, candidate{value: v, parts: ledger.PartSet(v)})
 	}
 	return cs
 }
@@ -118,17 +109,6 @@ func (f *foldedText) candidatesSharing(parts map[string]bool) []int {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-// partSet is the stemmed alphanumeric parts of a token.
-func partSet(v string) map[string]bool {
-	m := map[string]bool{}
-	for _, p := range lex.SplitIdent(lex.FoldLower(v)) {
-		if len(p) >= 3 && !tag.AllDigits(p) {
-			m[lex.Stem(p)] = true
-		}
-	}
-	return m
 }
 
 // thresholds are the numeric limits of the i-th sentence.
@@ -338,7 +318,7 @@ func (f *foldedText) mayMentionIn(obj *tag.Object) iter.Seq[int] {
 	return func(yield func(int) bool) {
 		var at []int
 		for _, l := range obj.Literals {
-			key := normLiteral(l) // held by every sentence that holds l
+			key := ledger.NormLiteral(l) // held by every sentence that holds l
 			if key == "" {
 				continue
 			}
@@ -368,7 +348,7 @@ func (f *foldedText) couldMention(obj *tag.Object) bool {
 		// every sentence that holds l (containsLiteral) holds this text;
 		// it is looked for as plain text, since a sentence's edges count as
 		// word boundaries where the whole text may have none
-		if k := normLiteral(l); k != "" && f.hasText(k) {
+		if k := ledger.NormLiteral(l); k != "" && f.hasText(k) {
 			return true
 		}
 	}

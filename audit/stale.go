@@ -3,6 +3,7 @@ package audit
 import (
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/audit/tag"
 )
@@ -15,7 +16,7 @@ var changeWords = []string{"instead", "previously", "was ", "were ", "changed", 
 // StaleRestatement reports whether the post-boundary context restates a
 // retracted or superseded obligation as if it still held, and the sentence
 // that does.
-func (r *BoundaryReplay) StaleRestatement(o *Obligation, l *Ledger) (string, bool) {
+func (r *BoundaryReplay) StaleRestatement(o *ledger.Obligation, l *ledger.Ledger) (string, bool) {
 	if o.RetiredAt == 0 || o.RetiredAt > r.Turn {
 		return "", false
 	}
@@ -42,7 +43,7 @@ func (r *BoundaryReplay) StaleRestatement(o *Obligation, l *Ledger) (string, boo
 	}
 	switch o.Kind {
 	case tag.KindLiteral:
-		if l.liveLiteral(o.Literal, r.Turn) {
+		if l.LiveLiteral(o.Literal, r.Turn) {
 			return "", false // stated again as current since
 		}
 		for _, s := range r.context.sentences {
@@ -81,17 +82,6 @@ func permits(s string) bool {
 	low := lex.FoldLower(s)
 	for _, w := range []string{"now allowed", "allowed now", "can now", "may now", "permitted", "ok to", "okay to", "is fine"} {
 		if strings.Contains(low, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// liveLiteral reports whether a literal is in force at a turn.
-func (l *Ledger) liveLiteral(v string, turn int) bool {
-	n := normLiteral(v)
-	for _, o := range l.Obligations {
-		if o.Kind == tag.KindLiteral && o.normalized() == n && o.Origin.Turn <= turn && (o.RetiredAt == 0 || o.RetiredAt > turn) {
 			return true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
@@ -44,8 +45,8 @@ func States() []State {
 
 // Survival is the judgement on one obligation at one boundary.
 type Survival struct {
-	Obligation *Obligation `json:"-"`
-	State      State       `json:"state"`
+	Obligation *ledger.Obligation `json:"-"`
+	State      State              `json:"state"`
 	// Judgement holds the words of the judgement. A long session has
 	// hundreds of obligations at each of hundreds of boundaries, mostly
 	// judged alike: once a boundary is closed, equal judgements share one.
@@ -125,7 +126,7 @@ func withoutTexts(b *parse.Boundary) *parse.Boundary {
 }
 
 // judge decides an obligation's survival across a boundary.
-func (pc *postContext) judge(o *Obligation) Survival {
+func (pc *postContext) judge(o *ledger.Obligation) Survival {
 	s := Survival{Obligation: o, Judgement: &Judgement{}}
 	switch {
 	case o.Standing:
@@ -184,7 +185,7 @@ func (pc *postContext) forceIn(obj *tag.Object) (Force, string, bool) {
 // tried, found by where it stands in the whole summary: walking every
 // sentence for each of thousands of literals cost their product.
 func (pc *postContext) sentenceWith(lit string) string {
-	key := normLiteral(lit) // held by every sentence that holds lit
+	key := ledger.NormLiteral(lit) // held by every sentence that holds lit
 	if key == "" {
 		return ""
 	}
@@ -202,7 +203,7 @@ func (pc *postContext) sentenceWith(lit string) string {
 	return ""
 }
 
-func (pc *postContext) judgeLiteral(o *Obligation, s *Survival) {
+func (pc *postContext) judgeLiteral(o *ledger.Obligation, s *Survival) {
 	if o.LiteralKind == "path" || o.LiteralKind == "file" {
 		dir := pc.project
 		if dir == "" {
@@ -234,7 +235,7 @@ func (pc *postContext) judgeLiteral(o *Obligation, s *Survival) {
 	}
 	// any token may stand in for a literal: "checkout-rounding" is no
 	// literal of its own, but it is what became of "checkout-rounding-v2"
-	litParts := o.literalParts()
+	litParts := o.LiteralParts()
 	cands := pc.folded.candidates()
 	for _, i := range pc.folded.candidatesSharing(litParts) {
 		v := cands[i].value
@@ -242,7 +243,7 @@ func (pc *postContext) judgeLiteral(o *Obligation, s *Survival) {
 		if strings.Contains(v, "/") && !strings.Contains(v, "://") && strings.HasPrefix(o.Literal, "/") {
 			candidate = resolvePath(v, dir) // compare like with like
 		}
-		if nearMissNorm(normLiteral(candidate), o.normalized()) {
+		if nearMissNorm(ledger.NormLiteral(candidate), o.Normalized()) {
 			s.State, s.Variant = Paraphrased, v
 			s.Detail = fmt.Sprintf("%q stands in the summary in place of %q", v, o.Literal)
 			s.Excerpt = pc.sentenceWith(v)
@@ -252,7 +253,7 @@ func (pc *postContext) judgeLiteral(o *Obligation, s *Survival) {
 	s.State, s.Detail = Dropped, "not in the summary or the kept messages"
 }
 
-func (pc *postContext) judgeProhibition(o *Obligation, s *Survival) {
+func (pc *postContext) judgeProhibition(o *ledger.Obligation, s *Survival) {
 	force, excerpt, found := pc.forceIn(o.Object)
 	s.Excerpt = excerpt
 	switch {
@@ -271,7 +272,7 @@ func (pc *postContext) judgeProhibition(o *Obligation, s *Survival) {
 	}
 }
 
-func (pc *postContext) judgeRequirement(o *Obligation, s *Survival) {
+func (pc *postContext) judgeRequirement(o *ledger.Obligation, s *Survival) {
 	for _, l := range o.Object.Literals {
 		if st := pc.sentenceWith(l); st != "" {
 			f := forceOf(st)
@@ -308,7 +309,7 @@ func (pc *postContext) judgeRequirement(o *Obligation, s *Survival) {
 	}
 }
 
-func (pc *postContext) judgeCommitment(o *Obligation, s *Survival) {
+func (pc *postContext) judgeCommitment(o *ledger.Obligation, s *Survival) {
 	terms := o.Object.Terms
 	need := (len(terms)*3 + 4) / 5 // 60%, rounded up
 	if need < 2 {
@@ -342,7 +343,7 @@ func (pc *postContext) judgeCommitment(o *Obligation, s *Survival) {
 	s.State, s.Detail = Dropped, "the promise is not in the summary"
 }
 
-func (pc *postContext) judgeState(o *Obligation, s *Survival) {
+func (pc *postContext) judgeState(o *ledger.Obligation, s *Survival) {
 	st := o.Status
 	var claimDone, acknowledged string
 	for i, sent := range pc.sentences {
@@ -398,7 +399,7 @@ func mentionsFailure(sentence, subject string) bool {
 	return false
 }
 
-func (pc *postContext) judgeThreshold(o *Obligation, s *Survival) {
+func (pc *postContext) judgeThreshold(o *ledger.Obligation, s *Survival) {
 	t := *o.Threshold
 	var changed *tag.ThresholdHit
 	var changedIn string
@@ -418,12 +419,12 @@ func (pc *postContext) judgeThreshold(o *Obligation, s *Survival) {
 	}
 	if changed != nil {
 		s.State, s.Excerpt, s.Variant = Drifted, changedIn, changedIn[changed.Start:changed.End]
-		if direction(changed.T.Comparator) != direction(t.Comparator) {
+		if ledger.Direction(changed.T.Comparator) != ledger.Direction(t.Comparator) {
 			s.Drift = "comparator"
 			s.Detail = fmt.Sprintf("comparator %s became %s", t.Comparator, changed.T.Comparator)
 		} else {
 			s.Drift = "value"
-			s.Detail = fmt.Sprintf("value %s became %s", formatFloat(t.Value)+unitText(t.Unit), formatFloat(changed.T.Value)+unitText(changed.T.Unit))
+			s.Detail = fmt.Sprintf("value %s became %s", ledger.FormatFloat(t.Value)+unitText(t.Unit), ledger.FormatFloat(changed.T.Value)+unitText(changed.T.Unit))
 		}
 		return
 	}
@@ -536,8 +537,8 @@ func normalBound(t tag.Threshold) (tag.Comparator, float64) {
 
 // numberIn reports whether a value stands in text as digits or a word.
 func numberIn(lower string, v float64) bool {
-	if strings.Contains(lower, " "+formatFloat(v)+" ") || strings.Contains(lower, " "+formatFloat(v)+",") ||
-		strings.Contains(lower, " "+formatFloat(v)+".") {
+	if strings.Contains(lower, " "+ledger.FormatFloat(v)+" ") || strings.Contains(lower, " "+ledger.FormatFloat(v)+",") ||
+		strings.Contains(lower, " "+ledger.FormatFloat(v)+".") {
 		return true
 	}
 	for w, n := range tag.NumberWords {

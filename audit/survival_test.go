@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/ledger"
 )
 
 // TestSurvivalLookup: a boundary finds each obligation's survival the same
@@ -14,7 +15,7 @@ func TestSurvivalLookup(t *testing.T) {
 	r := &audit.BoundaryReplay{}
 	for i := range 100 {
 		// obligation 7 is judged twice: the first judgement is the one
-		r.Survivals = append(r.Survivals, audit.Survival{Obligation: &audit.Obligation{ID: fmt.Sprintf("o%d", min(i, 100-i+7)%100)}, RestoredAt: i})
+		r.Survivals = append(r.Survivals, audit.Survival{Obligation: &ledger.Obligation{ID: fmt.Sprintf("o%d", min(i, 100-i+7)%100)}, RestoredAt: i})
 	}
 	for round := range 3 { // the first 32 lookups walk, the rest read the index
 		for i, s := range r.Survivals {

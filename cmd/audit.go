@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/rules"
 	"github.com/compaudit/compaudit/cmd/config"
 	"github.com/compaudit/compaudit/parse"
@@ -292,7 +293,7 @@ func newAuditSetup(a *app) (*auditSetup, error) {
 		Rules:         enabled,
 		StateMappings: cfg.State,
 		SideEffecting: audit.SideEffectingWith(cfg.SideEffecting),
-		Tagging:       audit.Tagging{Literals: cfg.LiteralPatterns, ProhibitionCues: cfg.ProhibitionCues},
+		Tagging:       ledger.Tagging{Literals: cfg.LiteralPatterns, ProhibitionCues: cfg.ProhibitionCues},
 	}}, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/tag"
 )
 
@@ -257,7 +258,7 @@ func ledgerChart(bs []*audit.BoundaryReplay) htmlChart {
 // each one.
 func trails(bs []*audit.BoundaryReplay, redact bool) []htmlTrail {
 	type entry struct {
-		o     *audit.Obligation
+		o     *ledger.Obligation
 		order int
 	}
 	seen := map[string]*entry{}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
@@ -44,10 +45,10 @@ type fileDoc struct {
 }
 
 type ledgerAgent struct {
-	Agent       string              `json:"agent"`
-	Turns       int                 `json:"turns"`
-	Boundaries  int                 `json:"boundaries"`
-	Obligations []*audit.Obligation `json:"obligations"`
+	Agent       string               `json:"agent"`
+	Turns       int                  `json:"turns"`
+	Boundaries  int                  `json:"boundaries"`
+	Obligations []*ledger.Obligation `json:"obligations"`
 }
 
 func filesDoc(files []parse.FileResult) []fileDoc {
@@ -68,16 +69,16 @@ func filesDoc(files []parse.FileResult) []fileDoc {
 
 // obligationsFor lists what the view shows of one ledger: everything, or
 // what is in force at the chosen turn.
-func obligationsFor(l *audit.AgentLedger, v LedgerView) []*audit.Obligation {
+func obligationsFor(l *audit.AgentLedger, v LedgerView) []*ledger.Obligation {
 	if v.At > 0 {
 		list := l.Live(v.At)
 		if list == nil {
-			list = []*audit.Obligation{}
+			list = []*ledger.Obligation{}
 		}
 		return list
 	}
 	if l.Obligations == nil {
-		return []*audit.Obligation{}
+		return []*ledger.Obligation{}
 	}
 	return l.Obligations
 }
@@ -103,7 +104,7 @@ func NewLedgerJSON(w io.Writer, v LedgerView, o Options) Stream {
 func NewLedgerNDJSON(w io.Writer, v LedgerView, _ Options) Stream {
 	type line struct {
 		Transcript string `json:"transcript"`
-		*audit.Obligation
+		*ledger.Obligation
 	}
 	return &partStream{w: w, part: func(b *strings.Builder, r *audit.Result, _ bool) error {
 		t := audit.LedgersOf(r)
@@ -146,7 +147,7 @@ func NewLedgerText(w io.Writer, v LedgerView, o Options) Stream {
 	}}
 }
 
-func countKinds(list []*audit.Obligation) int {
+func countKinds(list []*ledger.Obligation) int {
 	n := 0
 	for _, o := range list {
 		if o.Kind != tag.KindRetraction {
@@ -159,7 +160,7 @@ func countKinds(list []*audit.Obligation) int {
 // writeTimeline lists, turn by turn, what was added and what retired.
 func writeTimeline(b *strings.Builder, st styles, a *audit.AgentLedger) {
 	type change struct {
-		ob      *audit.Obligation
+		ob      *ledger.Obligation
 		retired bool
 	}
 	byTurn := map[int][]change{}
@@ -199,7 +200,7 @@ func writeTimeline(b *strings.Builder, st styles, a *audit.AgentLedger) {
 }
 
 // obligationLine is one obligation in a line: kind, text, and its detail.
-func obligationLine(st styles, ob *audit.Obligation) string {
+func obligationLine(st styles, ob *ledger.Obligation) string {
 	kind := fmt.Sprintf("%-11s", ob.Kind)
 	var detail string
 	switch ob.Kind {
@@ -267,7 +268,7 @@ func objectText(o *tag.Object) string {
 	return strings.Join(parts, "; ")
 }
 
-func originText(o audit.Origin) string {
+func originText(o ledger.Origin) string {
 	return fmt.Sprintf("turn %d, %s, line %d", o.Turn, o.Source, o.Line)
 }
 

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/ledger"
 )
 
 // Transcripts hold credentials: keys pasted into prompts, tokens echoed by
@@ -587,7 +588,7 @@ func SecretsOf(r *audit.Result) []string {
 			found[p] = true
 		}
 	}
-	obligation := func(o *audit.Obligation) {
+	obligation := func(o *ledger.Obligation) {
 		if o != nil {
 			from(o.Sentence)
 			from(o.Text)

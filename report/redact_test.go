@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
@@ -433,7 +434,7 @@ func TestRedactKnown(t *testing.T) {
 func TestSecretsOf(t *testing.T) {
 	key := "MIIEowIBAAKCAQEA1c7+9z5Pad7OejecsQ0bu3aozN3tihPmljnnudb9G3HECdnH"
 	r := &audit.Result{
-		Ledgers: map[string]*audit.Ledger{"main": {Obligations: []*audit.Obligation{
+		Ledgers: map[string]*ledger.Ledger{"main": {Obligations: []*ledger.Obligation{
 			{Kind: tag.KindLiteral, Literal: "7c1e5a9b3d2f4e6a8c0b1d3f5e7a9c2b", Text: "7c1e5a9b3d2f4e6a8c0b1d3f5e7a9c2b",
 				Sentence: "call it with Authorization: Bearer 7c1e5a9b3d2f4e6a8c0b1d3f5e7a9c2b on staging"},
 			{Kind: tag.KindLiteral, Literal: "s3://acme-stage-07/", Text: "s3://acme-stage-07/", Sentence: "deploy to s3://acme-stage-07/ only"},

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/ledger"
 )
 
 // ReplayView selects boundaries to show.
@@ -15,7 +16,7 @@ type ReplayView struct {
 }
 
 type replaySurvivalDoc struct {
-	Obligation *audit.Obligation `json:"obligation"`
+	Obligation *ledger.Obligation `json:"obligation"`
 	audit.Survival
 	Trail []audit.TrailStep `json:"trail"`
 }

@@ -1,7 +1,7 @@
 // Package audit knows obligations: it tags them as each turn is written,
 // keeps the ledger, replays every compaction boundary against it and runs
 // the rules. It never prints and never exits.
-package audit
+package ledger
 
 import (
 	"crypto/sha256"
@@ -59,7 +59,7 @@ type Obligation struct {
 	Origin Origin `json:"origin"`
 	Span   Span   `json:"span"`
 	// Sentence is the sentence the span stands in, for reading the
-	// obligation in its words.
+	// Obligation in its words.
 	Sentence string `json:"sentence,omitempty"`
 	// Standing obligations come from rule files the harness re-sends with
 	// every request; compaction does not remove them.
@@ -77,14 +77,14 @@ type Obligation struct {
 }
 
 // key identifies an obligation for deduplication within one agent: the same
-// literal stated twice is one obligation.
+// Literal stated twice is one obligation.
 func (o *Obligation) key() string {
 	switch o.Kind {
 	case tag.KindLiteral:
-		return "literal\x00" + o.normalized()
+		return "literal\x00" + o.Normalized()
 	case tag.KindThreshold:
 		t := o.Threshold
-		return "threshold\x00" + t.Subject + "\x00" + string(t.Comparator) + "\x00" + formatFloat(t.Base)
+		return "threshold\x00" + t.Subject + "\x00" + string(t.Comparator) + "\x00" + FormatFloat(t.Base)
 	case tag.KindState:
 		return "state\x00" + lex.FoldLower(o.Status.Subject)
 	}
@@ -100,9 +100,9 @@ func stableID(agent string, kind tag.Kind, key string) string {
 	return prefix + "-" + hex.EncodeToString(h[:5])
 }
 
-// normLiteral is the form literals are compared in: case folded, quotes and
+// NormLiteral is the form literals are compared in: case folded, quotes and
 // a trailing slash dropped.
-func normLiteral(s string) string {
+func NormLiteral(s string) string {
 	s = strings.Trim(s, "`'\"")
 	s = lex.FoldLower(s)
 	if len(s) > 1 {
@@ -111,22 +111,22 @@ func normLiteral(s string) string {
 	return s
 }
 
-func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+func FormatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
-// normalized is normLiteral of the literal, worked out once: the
+// Normalized is normLiteral of the literal, worked out once: the
 // reference checks of every window compare it.
-func (o *Obligation) normalized() string {
+func (o *Obligation) Normalized() string {
 	if o.norm == "" && o.Literal != "" {
-		o.norm = normLiteral(o.Literal)
+		o.norm = NormLiteral(o.Literal)
 	}
 	return o.norm
 }
 
-// literalParts is partSet of the literal, worked out once: every boundary
+// LiteralParts is partSet of the literal, worked out once: every boundary
 // compares the ledger's literals with its summary.
-func (o *Obligation) literalParts() map[string]bool {
+func (o *Obligation) LiteralParts() map[string]bool {
 	if o.parts == nil {
-		o.parts = partSet(o.Literal)
+		o.parts = PartSet(o.Literal)
 	}
 	return o.parts
 }

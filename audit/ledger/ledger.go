@@ -1,4 +1,9 @@
-package audit
+// Package ledger owns the obligations of each agent as of each turn:
+// tagged from the turns as they were written (never from a summary),
+// with their history — restatements, retractions, supersessions and
+// states — kept, not overwritten. It turns what tag finds in an event
+// into Obligations and knows nothing of boundaries, replays or findings.
+package ledger
 
 import (
 	"strings"
@@ -27,7 +32,7 @@ type Ledger struct {
 	// state cost the ledger's length each time
 	states  map[string]*Obligation
 	pending map[string]toolCall // calls waiting for their result
-	tagging Tagging             // patterns from configuration
+	Tagging Tagging             // patterns from configuration
 	// since is the first turn after the agent's latest compaction: only the
 	// first restatement since then is noted, so a literal a tool prints in
 	// every turn does not grow the ledger with the file.
@@ -41,7 +46,7 @@ type Ledger struct {
 // first turn after it.
 func (l *Ledger) Compacted(turn int) { l.since = turn }
 
-// restated notes a later turn that stated an obligation again.
+// Restated notes a later turn that stated an obligation again.
 func (l *Ledger) restated(o *Obligation, turn int) {
 	if n := len(o.Restated); n > 0 && o.Restated[n-1] >= l.since {
 		return
@@ -84,15 +89,15 @@ func NewLedger(agent string) *Ledger {
 func (l *Ledger) Live(turn int) []*Obligation {
 	var out []*Obligation
 	for _, o := range l.Obligations {
-		if o.liveAt(turn) {
+		if o.LiveAt(turn) {
 			out = append(out, o)
 		}
 	}
 	return out
 }
 
-// liveAt reports an obligation in force as of a turn.
-func (o *Obligation) liveAt(turn int) bool {
+// LiveAt reports an obligation in force as of a turn.
+func (o *Obligation) LiveAt(turn int) bool {
 	return o.Kind != tag.KindRetraction && o.Origin.Turn <= turn && (o.RetiredAt == 0 || o.RetiredAt > turn)
 }
 
@@ -120,12 +125,12 @@ func (l *Ledger) appendObligation(o *Obligation) {
 }
 
 // Observe tags one original event and records what it binds. It returns the
-// obligations the event added or retired. Summaries never come here: the
-// ledger is built from what was said, not from what a summarizer kept.
-func (l *Ledger) Observe(ev *parse.Event) []*Obligation { return l.observe(ev, nil) }
+// Obligations the event added or retired. Summaries never come here: the
+// Ledger is built from what was said, not from what a summarizer kept.
+func (l *Ledger) Observe(ev *parse.Event) []*Obligation { return l.ObserveRead(ev, nil) }
 
-// observe is Observe with what the reader prepared for the event, if anything.
-func (l *Ledger) observe(ev *parse.Event, p *reading.Prepared) []*Obligation {
+// Observe is Observe with what the reader prepared for the event, if anything.
+func (l *Ledger) ObserveRead(ev *parse.Event, p *reading.Prepared) []*Obligation {
 	if ev.Agent != l.Agent {
 		return nil
 	}
@@ -196,7 +201,7 @@ func (l *Ledger) message(ev *parse.Event, p *reading.Prepared) []*Obligation {
 			if r, ok := tag.FindRetraction(s.Text); ok {
 				changed = append(changed, l.retract(r, s, ev, origin)...)
 			}
-			for _, d := range append(tag.FindDirectives(s.Text), tag.CueDirectives(s.Text, l.tagging.ProhibitionCues)...) {
+			for _, d := range append(tag.FindDirectives(s.Text), tag.CueDirectives(s.Text, l.Tagging.ProhibitionCues)...) {
 				o := &Obligation{Kind: d.Kind, Polarity: d.Polarity, Object: tag.MakeObject(d.Object)}
 				o.Span = Span{Text: s.Text[d.Start:d.End], Start: s.Start + d.Start, End: s.Start + d.End}
 				o.Text, o.Sentence = o.Span.Text, s.Around(d.Start, d.End)
@@ -333,7 +338,7 @@ func (l *Ledger) toolCall(ev *parse.Event, p *reading.Prepared) []*Obligation {
 	n := 0
 	for i, text := range texts {
 		var hits []tag.LiteralHit
-		if lits != nil && len(l.tagging.Literals) == 0 {
+		if lits != nil && len(l.Tagging.Literals) == 0 {
 			hits = lits[i]
 		} else {
 			hits = l.literals(text)
@@ -357,17 +362,17 @@ func (l *Ledger) toolCall(ev *parse.Event, p *reading.Prepared) []*Obligation {
 	return changed
 }
 
-// literals finds the literals of a text, with the configured patterns.
+// Literals finds the literals of a text, with the configured patterns.
 func (l *Ledger) literals(text string) []tag.LiteralHit {
 	hits := tag.FindLiterals(text)
-	for _, re := range l.tagging.Literals {
+	for _, re := range l.Tagging.Literals {
 		for _, m := range re.FindAllStringIndex(text, -1) {
 			if m[1] > m[0] {
 				hits = append(hits, tag.LiteralHit{Value: text[m[0]:m[1]], Kind: "pattern", Start: m[0], End: m[1]})
 			}
 		}
 	}
-	if len(l.tagging.Literals) > 0 {
+	if len(l.Tagging.Literals) > 0 {
 		hits = tag.DedupeHits(hits)
 	}
 	return hits
@@ -379,7 +384,7 @@ var callLiteralKinds = map[string]bool{"uri": true, "path": true, "email": true,
 	"env": true, "port": true, "file": true, "name": true, "pattern": true}
 
 // callStrings returns the argument strings of a call worth reading for
-// literals: the command line of a shell call, the paths of an edit, and
+// Literals: the command line of a shell call, the paths of an edit, and
 // the file headers of a patch.
 func callStrings(args []byte) []string {
 	_, texts, _ := tag.ReadCall(args)
@@ -487,12 +492,12 @@ func (l *Ledger) supersedeThreshold(o *Obligation, turn int) []*Obligation {
 	var changed []*Obligation
 	held := l.thresholds[o.Threshold.Subject]
 	live := held[:0]
-	key, dir := o.key(), direction(o.Threshold.Comparator)
+	key, dir := o.key(), Direction(o.Threshold.Comparator)
 	for _, prev := range held {
 		if prev.RetiredAt != 0 {
 			continue // never live again
 		}
-		if prev.key() != key && direction(prev.Threshold.Comparator) == dir {
+		if prev.key() != key && Direction(prev.Threshold.Comparator) == dir {
 			prev.RetiredAt, prev.Superseded = turn, true
 			changed = append(changed, prev)
 			continue
@@ -504,8 +509,8 @@ func (l *Ledger) supersedeThreshold(o *Obligation, turn int) []*Obligation {
 	return changed
 }
 
-// direction groups comparators into upper and lower limits.
-func direction(c tag.Comparator) int {
+// Direction groups comparators into upper and lower limits.
+func Direction(c tag.Comparator) int {
 	switch c {
 	case tag.CmpLE, tag.CmpLT:
 		return 1
@@ -582,16 +587,16 @@ func (l *Ledger) supersessionTargets(r tag.Directive) []*Obligation {
 	oldLits := tag.FindLiterals(r.Retracts)
 	oldVals := map[string]bool{}
 	for _, h := range oldLits {
-		oldVals[normLiteral(h.Value)] = true
+		oldVals[NormLiteral(h.Value)] = true
 	}
 	if r.Retracts != "" && len(oldLits) == 0 {
 		// a bare value: "instead of 8080"
-		oldVals[normLiteral(strings.Fields(r.Retracts)[0])] = true
+		oldVals[NormLiteral(strings.Fields(r.Retracts)[0])] = true
 	}
 	newLits := tag.FindLiterals(r.Replacement)
 	newVals := map[string]bool{}
 	for _, h := range newLits {
-		newVals[normLiteral(h.Value)] = true
+		newVals[NormLiteral(h.Value)] = true
 	}
 	if len(oldVals) > 0 {
 		for _, o := range l.Obligations {
@@ -600,12 +605,12 @@ func (l *Ledger) supersessionTargets(r tag.Directive) []*Obligation {
 			}
 			switch o.Kind {
 			case tag.KindLiteral:
-				if oldVals[o.normalized()] {
+				if oldVals[o.Normalized()] {
 					targets = append(targets, o)
 				}
 			case tag.KindRequirement, tag.KindProhibition:
 				for _, lit := range o.Object.Literals {
-					if oldVals[normLiteral(lit)] {
+					if oldVals[NormLiteral(lit)] {
 						targets = append(targets, o)
 						break
 					}
@@ -618,10 +623,10 @@ func (l *Ledger) supersessionTargets(r tag.Directive) []*Obligation {
 	for _, h := range newLits {
 		for i := len(l.Obligations) - 1; i >= 0; i-- {
 			o := l.Obligations[i]
-			if o.Kind != tag.KindLiteral || o.RetiredAt != 0 || newVals[o.normalized()] {
+			if o.Kind != tag.KindLiteral || o.RetiredAt != 0 || newVals[o.Normalized()] {
 				continue
 			}
-			if o.LiteralKind == h.Kind && (h.Label == "" || o.Label == h.Label) && sameScheme(o.Literal, h.Value) {
+			if o.LiteralKind == h.Kind && (h.Label == "" || o.Label == h.Label) && SameScheme(o.Literal, h.Value) {
 				targets = append(targets, o)
 				break
 			}
@@ -630,7 +635,7 @@ func (l *Ledger) supersessionTargets(r tag.Directive) []*Obligation {
 	return targets
 }
 
-func sameScheme(a, b string) bool {
+func SameScheme(a, b string) bool {
 	ia, ib := strings.Index(a, "://"), strings.Index(b, "://")
 	if ia < 0 || ib < 0 {
 		return ia == ib
@@ -640,7 +645,7 @@ func sameScheme(a, b string) bool {
 
 // liftTargets finds the rules a permission or "forget the X rule" ends:
 // prohibitions (and, for "forget", requirements and thresholds) whose
-// object the retraction names.
+// Object the retraction names.
 func (l *Ledger) liftTargets(r tag.Directive) []*Obligation {
 	terms := lex.TermsOf(r.Retracts)
 	lits := tag.FindLiterals(r.Retracts)
@@ -671,7 +676,7 @@ func (l *Ledger) liftTargets(r tag.Directive) []*Obligation {
 func objectNamed(obj *tag.Object, terms lex.TermSet, lits []tag.LiteralHit) bool {
 	for _, h := range lits {
 		for _, ol := range obj.Literals {
-			if normLiteral(h.Value) == normLiteral(ol) {
+			if NormLiteral(h.Value) == NormLiteral(ol) {
 				return true
 			}
 		}

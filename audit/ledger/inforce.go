@@ -1,4 +1,4 @@
-package audit
+package ledger
 
 import (
 	"cmp"
@@ -7,25 +7,25 @@ import (
 	"slices"
 )
 
-// windowObligation is an obligation a window's reference checks may need: a
+// WindowObligation is an obligation a window's reference checks may need: a
 // candidate for its lists.
-type windowObligation struct {
-	o             *Obligation
-	lit, lostLit  bool // a literal an instruction bound; one the summary lost
-	forbid, limit bool // a prohibition; a threshold
+type WindowObligation struct {
+	O             *Obligation
+	Lit, LostLit  bool // a literal an instruction bound; one the summary lost
+	Forbid, Limit bool // a prohibition; a threshold
 	start, end    int  // in force from turn start until turn end
 }
 
-// inForce keeps, turn by turn through a window, the candidates in force,
+// InForce keeps, turn by turn through a window, the candidates in force,
 // each list in candidate order. Drawing the lists up afresh at every turn
 // walked the whole ledger once per turn, quadratic in a session whose
-// ledger keeps growing (26 s for a 7 MB session stating three obligations
+// Ledger keeps growing (26 s for a 7 MB session stating three obligations
 // a turn). A window's turns come in order, so a new turn only adds what
 // came into force and drops what retired; a turn that goes back draws the
 // lists up again.
-type inForce struct {
-	cands                           []windowObligation
-	lits, lostLits, forbids, limits []int            // candidate indices, ascending
+type InForce struct {
+	Cands                           []WindowObligation
+	Lits, LostLits, Forbids, Limits []int            // candidate indices, ascending
 	bindings                        map[string][]int // normalized literal → lits binding it
 	byStart, byEnd                  []int            // candidate indices in order of start, of end
 	nextStart, nextEnd              int              // the first of each not yet passed
@@ -34,13 +34,13 @@ type inForce struct {
 	started                         bool
 }
 
-func newInForce(cands []windowObligation) *inForce {
-	f := &inForce{cands: cands, bindings: map[string][]int{}, in: make([]bool, len(cands))}
+func NewInForce(cands []WindowObligation) *InForce {
+	f := &InForce{Cands: cands, bindings: map[string][]int{}, in: make([]bool, len(cands))}
 	for i := range cands {
 		c := &cands[i]
-		c.start, c.end = c.o.Origin.Turn, math.MaxInt
-		if c.o.RetiredAt != 0 {
-			c.end = c.o.RetiredAt
+		c.start, c.end = c.O.Origin.Turn, math.MaxInt
+		if c.O.RetiredAt != 0 {
+			c.end = c.O.RetiredAt
 		}
 		f.byStart, f.byEnd = append(f.byStart, i), append(f.byEnd, i)
 	}
@@ -49,37 +49,37 @@ func newInForce(cands []windowObligation) *inForce {
 	return f
 }
 
-// at moves the lists to a turn.
-func (f *inForce) at(turn int) {
+// At moves the lists to a turn.
+func (f *InForce) At(turn int) {
 	if f.started && turn == f.turn {
 		return
 	}
 	if !f.started || turn < f.turn {
-		f.lits, f.lostLits, f.forbids, f.limits = f.lits[:0], f.lostLits[:0], f.forbids[:0], f.limits[:0]
+		f.Lits, f.LostLits, f.Forbids, f.Limits = f.Lits[:0], f.LostLits[:0], f.Forbids[:0], f.Limits[:0]
 		clear(f.bindings)
 		clear(f.in)
 		f.nextStart, f.nextEnd = 0, 0
 	}
 	f.started, f.turn = true, turn
-	for ; f.nextEnd < len(f.byEnd) && f.cands[f.byEnd[f.nextEnd]].end <= turn; f.nextEnd++ {
+	for ; f.nextEnd < len(f.byEnd) && f.Cands[f.byEnd[f.nextEnd]].end <= turn; f.nextEnd++ {
 		if i := f.byEnd[f.nextEnd]; f.in[i] {
 			f.drop(i)
 		}
 	}
-	for ; f.nextStart < len(f.byStart) && f.cands[f.byStart[f.nextStart]].start <= turn; f.nextStart++ {
-		if i := f.byStart[f.nextStart]; f.cands[i].end > turn {
+	for ; f.nextStart < len(f.byStart) && f.Cands[f.byStart[f.nextStart]].start <= turn; f.nextStart++ {
+		if i := f.byStart[f.nextStart]; f.Cands[i].end > turn {
 			f.add(i)
 		}
 	}
 }
 
 // listsOf are the lists candidate i belongs in.
-func (f *inForce) listsOf(i int) []*[]int {
-	c, out := &f.cands[i], make([]*[]int, 0, 4)
+func (f *InForce) listsOf(i int) []*[]int {
+	c, out := &f.Cands[i], make([]*[]int, 0, 4)
 	for _, l := range []struct {
 		in   bool
 		list *[]int
-	}{{c.lostLit, &f.lostLits}, {c.lit, &f.lits}, {c.forbid, &f.forbids}, {c.limit, &f.limits}} {
+	}{{c.LostLit, &f.LostLits}, {c.Lit, &f.Lits}, {c.Forbid, &f.Forbids}, {c.Limit, &f.Limits}} {
 		if l.in {
 			out = append(out, l.list)
 		}
@@ -87,24 +87,24 @@ func (f *inForce) listsOf(i int) []*[]int {
 	return out
 }
 
-func (f *inForce) add(i int) {
+func (f *InForce) add(i int) {
 	f.in[i] = true
 	for _, l := range f.listsOf(i) {
 		*l = insertSorted(*l, i)
 	}
-	if f.cands[i].lit {
-		k := f.cands[i].o.normalized()
+	if f.Cands[i].Lit {
+		k := f.Cands[i].O.Normalized()
 		f.bindings[k] = append(f.bindings[k], i)
 	}
 }
 
-func (f *inForce) drop(i int) {
+func (f *InForce) drop(i int) {
 	f.in[i] = false
 	for _, l := range f.listsOf(i) {
 		*l = deleteSorted(*l, i)
 	}
-	if f.cands[i].lit {
-		k := f.cands[i].o.normalized()
+	if f.Cands[i].Lit {
+		k := f.Cands[i].O.Normalized()
 		if b := slices.DeleteFunc(f.bindings[k], func(j int) bool { return j == i }); len(b) > 0 {
 			f.bindings[k] = b
 		} else {
@@ -113,28 +113,28 @@ func (f *inForce) drop(i int) {
 	}
 }
 
-// firstBinding is the earliest event binding a normalized literal among
+// FirstBinding is the earliest event binding a normalized literal among
 // the literals in force.
-func (f *inForce) firstBinding(norm string) (int, bool) {
+func (f *InForce) FirstBinding(norm string) (int, bool) {
 	b := f.bindings[norm]
 	if len(b) == 0 {
 		return 0, false
 	}
-	at := f.cands[b[0]].o.Origin.Event
+	at := f.Cands[b[0]].O.Origin.Event
 	for _, i := range b[1:] {
-		at = min(at, f.cands[i].o.Origin.Event)
+		at = min(at, f.Cands[i].O.Origin.Event)
 	}
 	return at, true
 }
 
-// isLit reports a candidate in force on the list of literals.
-func (f *inForce) isLit(i int) bool { return f.in[i] && f.cands[i].lit }
+// IsLit reports a candidate in force on the list of literals.
+func (f *InForce) IsLit(i int) bool { return f.in[i] && f.Cands[i].Lit }
 
-// list yields the obligations of one of the lists.
-func (f *inForce) list(l []int) iter.Seq[*Obligation] {
+// List yields the obligations of one of the lists.
+func (f *InForce) List(l []int) iter.Seq[*Obligation] {
 	return func(yield func(*Obligation) bool) {
 		for _, i := range l {
-			if !yield(f.cands[i].o) {
+			if !yield(f.Cands[i].O) {
 				return
 			}
 		}
