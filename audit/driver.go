@@ -9,6 +9,7 @@ import (
 	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/audit/reading"
+	"github.com/compaudit/compaudit/audit/sharedstate"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -20,7 +21,7 @@ type Options struct {
 	// means the per-format defaults.
 	SideEffecting func(parse.Format, *parse.Event) bool
 	// StateMappings turn tool calls into shared-state reads and writes.
-	StateMappings []StateMapping
+	StateMappings []sharedstate.StateMapping
 	// Tagging adds configured literal patterns and prohibition cues.
 	Tagging ledger.Tagging
 	// WindowBytes bounds what the windows open at once keep of the
@@ -42,8 +43,8 @@ type Result struct {
 	Agents     []string
 	Boundaries []*BoundaryReplay // main agent's first, each agent's in order
 	Ledgers    map[string]*ledger.Ledger
-	Turns      map[string]int // each agent's last turn
-	State      *StateRun      // shared-state history across agents
+	Turns      map[string]int        // each agent's last turn
+	State      *sharedstate.StateRun // shared-state history across agents
 	Findings   []Finding
 }
 
@@ -69,7 +70,7 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 	res := &Result{Path: t.Path, Ledgers: map[string]*ledger.Ledger{}, Turns: map[string]int{}}
 	agents := map[string]*agentReplay{}
 	var order []string
-	state := newStateCollector(opts.StateMappings, isEffect)
+	state := sharedstate.NewStateCollector(opts.StateMappings, isEffect)
 	hasher := reading.NewTokenHasher()
 	// no rule reads an agent's thinking: it is neither an instruction nor
 	// what the agent said or did
@@ -134,7 +135,7 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 		// a map stores a string key again with every assignment: the kept
 		// name, not this record's piece of it
 		res.Turns[a.agent] = max(res.Turns[a.agent], ev.Turn)
-		state.observe(ev)
+		state.Observe(ev)
 		if ev.Kind == parse.KindBoundary {
 			run(a, a.closeWindow(ev.Turn))
 			a.openBoundary(ev)
@@ -181,7 +182,7 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 		}
 	}
 	res.Agents = order
-	res.State = state.finish()
+	res.State = state.Finish()
 	for _, fs := range runRules(opts.Rules, func(rule *Rule, report func(Finding)) *Pass {
 		return &Pass{Transcript: t.Path, Format: res.Format, State: res.State, rule: rule, report: report}
 	}, keep) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/reading"
+	"github.com/compaudit/compaudit/audit/sharedstate"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 	"golang.org/x/tools/txtar"
@@ -43,7 +44,7 @@ func FuzzTagging(f *testing.F) {
 			{Kind: parse.KindMessage, Role: parse.RoleUser, Text: text},
 			{Kind: parse.KindMessage, Role: parse.RoleSystem, Origin: parse.OriginRules, Text: text},
 			{Kind: parse.KindMessage, Role: parse.RoleAssistant, Text: text},
-			{Kind: parse.KindToolCall, Role: parse.RoleAssistant, ToolName: "Bash", ToolID: "t1", Args: []byte(`{"command":` + quoteJSON(text) + `}`)},
+			{Kind: parse.KindToolCall, Role: parse.RoleAssistant, ToolName: "Bash", ToolID: "t1", Args: []byte(`{"command":` + sharedstate.QuoteJSON(text) + `}`)},
 			{Kind: parse.KindToolResult, Role: parse.RoleTool, ToolID: "t1", Text: text},
 		} {
 			turn++

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"github.com/compaudit/compaudit/audit/ledger"
+	"github.com/compaudit/compaudit/audit/sharedstate"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -44,7 +45,7 @@ type Pass struct {
 	// Boundaries are the agent's boundaries so far, Replay last.
 	Boundaries []*BoundaryReplay
 	// State is the run's shared-state history, for run rules.
-	State *StateRun
+	State *sharedstate.StateRun
 
 	rule   *Rule
 	report func(Finding)

@@ -8,31 +8,32 @@ import (
 	"testing"
 
 	"github.com/compaudit/compaudit/audit/reading"
+	"github.com/compaudit/compaudit/audit/sharedstate"
 )
 
 // randomRun is a run of three agents over five keys, with every kind of
 // item the index answers about, its Index values spread and interleaved.
-func randomRun(rng *rand.Rand) *StateRun { return randomRunOf(rng, 300) }
+func randomRun(rng *rand.Rand) *sharedstate.StateRun { return randomRunOf(rng, 300) }
 
 // randomRunOf is randomRun with n items.
-func randomRunOf(rng *rand.Rand, n int) *StateRun {
-	r := &StateRun{Agents: []string{"a", "b", "c"}}
+func randomRunOf(rng *rand.Rand, n int) *sharedstate.StateRun {
+	r := &sharedstate.StateRun{Agents: []string{"a", "b", "c"}}
 	agent := func() string { return r.Agents[rng.IntN(3)] }
 	for index := range n {
 		switch rng.IntN(6) {
 		case 0, 1, 2:
-			op := StateOp{Index: index, Agent: agent(), Key: fmt.Sprintf("k%d", rng.IntN(5)), Turn: index / 7,
+			op := sharedstate.StateOp{Index: index, Agent: agent(), Key: fmt.Sprintf("k%d", rng.IntN(5)), Turn: index / 7,
 				Write: rng.IntN(2) == 0, Private: rng.IntN(5) == 0}
 			if rng.IntN(4) > 0 {
 				op.Value = fmt.Sprint(rng.IntN(3))
 			}
 			r.Ops.Add(op)
 		case 3:
-			r.Compactions = append(r.Compactions, Compaction{Index: index, Agent: agent()})
+			r.Compactions = append(r.Compactions, sharedstate.Compaction{Index: index, Agent: agent()})
 		case 4:
-			r.Messages = append(r.Messages, Message{Index: index, Agent: agent(), MessageContent: reading.PlainContent})
+			r.Messages = append(r.Messages, sharedstate.Message{Index: index, Agent: agent(), MessageContent: reading.PlainContent})
 		default:
-			t := RunOutcome{Index: index, Agent: agent()}
+			t := sharedstate.RunOutcome{Index: index, Agent: agent()}
 			if rng.IntN(2) == 0 {
 				r.Tests = append(r.Tests, t)
 			} else {
@@ -44,8 +45,8 @@ func randomRunOf(rng *rand.Rand, n int) *StateRun {
 }
 
 // opsOf is a copy of the run's ops as one list.
-func opsOf(r *StateRun) []StateOp {
-	var out []StateOp
+func opsOf(r *sharedstate.StateRun) []sharedstate.StateOp {
+	var out []sharedstate.StateOp
 	for _, op := range r.Ops.All() {
 		out = append(out, *op)
 	}
@@ -68,13 +69,13 @@ func TestStateIndex(t *testing.T) {
 			t.Fatalf("seed %d: SharedKeys() = %v, want %v", seed, got, shared)
 		}
 		for _, agent := range append(r.Agents, "nobody") {
-			if got, want := r.Shares(agent), slices.ContainsFunc(ops, func(op StateOp) bool { return op.Agent == agent && !op.Private }); got != want {
+			if got, want := r.Shares(agent), slices.ContainsFunc(ops, func(op sharedstate.StateOp) bool { return op.Agent == agent && !op.Private }); got != want {
 				t.Fatalf("seed %d: Shares(%s) = %v, want %v", seed, agent, got, want)
 			}
 			if got, want := r.Peers(agent), walkPeers(r, agent); !slices.Equal(got, want) {
 				t.Fatalf("seed %d: Peers(%s) = %v, want %v", seed, agent, got, want)
 			}
-			var mine, agentOps []StateOp
+			var mine, agentOps []sharedstate.StateOp
 			for _, op := range ops {
 				if op.Agent == agent {
 					mine = append(mine, op)
@@ -104,14 +105,14 @@ func TestStateIndex(t *testing.T) {
 			if !slices.Equal(agentMessages, myMessages) {
 				t.Fatalf("seed %d: AgentMessages(%s) yields the run's messages %v, want %v", seed, agent, agentMessages, myMessages)
 			}
-			var turns []TurnBreadth
+			var turns []sharedstate.TurnBreadth
 			var keys []string
 			for _, op := range ops {
 				if op.Agent != agent || !op.Write || op.Private {
 					continue
 				}
 				if len(turns) == 0 || turns[len(turns)-1].Turn != op.Turn {
-					turns = append(turns, TurnBreadth{Turn: op.Turn, FirstIndex: op.Index})
+					turns = append(turns, sharedstate.TurnBreadth{Turn: op.Turn, FirstIndex: op.Index})
 					keys = nil
 				}
 				if !slices.Contains(keys, op.Key) {
@@ -119,7 +120,7 @@ func TestStateIndex(t *testing.T) {
 					turns[len(turns)-1].Keys++
 				}
 			}
-			got := WriteBreadth(r, agent)
+			got := sharedstate.WriteBreadth(r, agent)
 			if !slices.Equal(got, turns) {
 				t.Fatalf("seed %d: WriteBreadth(%s) = %v, want %v", seed, agent, got, turns)
 			}
@@ -127,7 +128,7 @@ func TestStateIndex(t *testing.T) {
 				for from := index - 40; from <= index; from += 13 {
 					checkAt(t, r, ops, seed, agent, from, index)
 				}
-				var base []TurnBreadth
+				var base []sharedstate.TurnBreadth
 				for _, tb := range got {
 					if tb.FirstIndex < index {
 						base = append(base, tb)
@@ -140,7 +141,7 @@ func TestStateIndex(t *testing.T) {
 				for _, tb := range base {
 					sum += tb.Keys
 				}
-				if mean, n := Baseline(got, index, 3); n != len(base) || n > 0 && mean != float64(sum)/float64(n) {
+				if mean, n := sharedstate.Baseline(got, index, 3); n != len(base) || n > 0 && mean != float64(sum)/float64(n) {
 					t.Fatalf("seed %d: Baseline(%s, %d) = %v over %d, want %d turns summing %d", seed, agent, index, mean, n, len(base), sum)
 				}
 			}
@@ -150,14 +151,14 @@ func TestStateIndex(t *testing.T) {
 
 // checkAt compares the index's answers about an agent between two events
 // with walks.
-func checkAt(t *testing.T, r *StateRun, ops []StateOp, seed uint64, agent string, from, to int) {
+func checkAt(t *testing.T, r *sharedstate.StateRun, ops []sharedstate.StateOp, seed uint64, agent string, from, to int) {
 	t.Helper()
 	fail := func(q string, got, want any) {
 		t.Helper()
 		t.Fatalf("seed %d: %s(%s, %d, %d) = %v, want %v", seed, q, agent, from, to, got, want)
 	}
-	var last *Compaction
-	n, next := 0, EndOfRun
+	var last *sharedstate.Compaction
+	n, next := 0, sharedstate.EndOfRun
 	for i, c := range r.Compactions {
 		if c.Agent != agent {
 			continue
@@ -165,7 +166,7 @@ func checkAt(t *testing.T, r *StateRun, ops []StateOp, seed uint64, agent string
 		if c.Index < to {
 			last, n = &r.Compactions[i], n+1
 		}
-		if c.Index > to && next == EndOfRun {
+		if c.Index > to && next == sharedstate.EndOfRun {
 			next = c.Index
 		}
 	}
@@ -178,7 +179,7 @@ func checkAt(t *testing.T, r *StateRun, ops []StateOp, seed uint64, agent string
 	if got := r.NextCompaction(agent, to); got != next {
 		fail("NextCompaction", got, next)
 	}
-	var nextWrite *StateOp
+	var nextWrite *sharedstate.StateOp
 	for i, op := range ops {
 		if op.Agent == agent && op.Write && !op.Private && op.Index > to {
 			nextWrite = r.Ops.At(i)
@@ -190,19 +191,19 @@ func checkAt(t *testing.T, r *StateRun, ops []StateOp, seed uint64, agent string
 	}
 	for k := range 6 {
 		key := fmt.Sprintf("k%d", k)
-		read := slices.ContainsFunc(ops, func(op StateOp) bool {
+		read := slices.ContainsFunc(ops, func(op sharedstate.StateOp) bool {
 			return !op.Write && op.Agent == agent && op.Key == key && op.Index > from && op.Index < to
 		})
 		if got := r.ReadBetween(agent, key, from, to); got != read {
 			fail("ReadBetween "+key, got, read)
 		}
-		var want []StateOp
+		var want []sharedstate.StateOp
 		for _, op := range ops {
 			if op.Agent == agent && op.Key == key && op.Index > from {
 				want = append(want, op)
 			}
 		}
-		var got []StateOp
+		var got []sharedstate.StateOp
 		for i, op := range r.AgentKeyOps(agent, key, from) {
 			if op != r.Ops.At(i) {
 				t.Fatalf("seed %d: AgentKeyOps yields an op not at its position %d", seed, i)
@@ -212,7 +213,7 @@ func checkAt(t *testing.T, r *StateRun, ops []StateOp, seed uint64, agent string
 		if !slices.Equal(got, want) {
 			fail("AgentKeyOps "+key, got, want)
 		}
-		var lastValue StateOp
+		var lastValue sharedstate.StateOp
 		found := false
 		for _, op := range ops {
 			if op.Key == key && op.Index < to && op.Value != "" {
@@ -223,11 +224,11 @@ func checkAt(t *testing.T, r *StateRun, ops []StateOp, seed uint64, agent string
 			fail("LastValue "+key, got, lastValue)
 		}
 	}
-	worked := slices.ContainsFunc(r.Work, func(w RunOutcome) bool { return w.Agent == agent && w.Index > from && w.Index < to })
+	worked := slices.ContainsFunc(r.Work, func(w sharedstate.RunOutcome) bool { return w.Agent == agent && w.Index > from && w.Index < to })
 	if got := r.WorkedBetween(agent, from, to); got != worked {
 		fail("WorkedBetween", got, worked)
 	}
-	var lastTest *RunOutcome
+	var lastTest *sharedstate.RunOutcome
 	for i, tr := range r.Tests {
 		if tr.Agent == agent && tr.Index <= to {
 			lastTest = &r.Tests[i]
@@ -236,7 +237,7 @@ func checkAt(t *testing.T, r *StateRun, ops []StateOp, seed uint64, agent string
 	if got := r.LastTest(agent, to); got != lastTest {
 		fail("LastTest", got, lastTest)
 	}
-	var messages []Message
+	var messages []sharedstate.Message
 	for _, m := range r.Messages {
 		if m.Agent == agent && m.Index > from && m.Index < to {
 			messages = append(messages, m)
@@ -249,7 +250,7 @@ func checkAt(t *testing.T, r *StateRun, ops []StateOp, seed uint64, agent string
 
 // walkPeers is Peers by its definition: every other agent with an op on a
 // key the agent touches shared, in order of that op.
-func walkPeers(r *StateRun, agent string) []string {
+func walkPeers(r *sharedstate.StateRun, agent string) []string {
 	keys := map[string]bool{}
 	for _, op := range opsOf(r) {
 		if op.Agent == agent && !op.Private {
@@ -269,9 +270,9 @@ func walkPeers(r *StateRun, agent string) []string {
 // multi-agent bench run: per task, a planner's write, an executor's read,
 // four writes of the task and its lock, and a verifier's read.
 func BenchmarkStateIndex(b *testing.B) {
-	r := &StateRun{}
+	r := &sharedstate.StateRun{}
 	add := func(agent, key string, write bool) {
-		r.Ops.Add(StateOp{Index: r.Ops.Len(), Agent: agent, Key: key, Write: write, Value: "v"})
+		r.Ops.Add(sharedstate.StateOp{Index: r.Ops.Len(), Agent: agent, Key: key, Write: write, Value: "v"})
 	}
 	for n := range 80000 {
 		task, lock := fmt.Sprintf("task/%d", n), fmt.Sprintf("lock/%d", n)
@@ -285,7 +286,7 @@ func BenchmarkStateIndex(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		newStateIndex(r)
+		sharedstate.NewStateIndex(r)
 	}
 }
 
@@ -298,15 +299,15 @@ func TestIndexListsByKey(t *testing.T) {
 	agents := []string{"planner", "executor", "verifier", "Executor", ""}
 	for seed := range uint64(20) {
 		rng := rand.New(rand.NewPCG(seed, 7))
-		r := &StateRun{}
+		r := &sharedstate.StateRun{}
 		for i := range 50 + rng.IntN(3000) {
-			op := StateOp{Index: i, Agent: agents[rng.IntN(len(agents))], Key: keys[rng.IntN(len(keys))], Write: rng.IntN(2) == 0}
+			op := sharedstate.StateOp{Index: i, Agent: agents[rng.IntN(len(agents))], Key: keys[rng.IntN(len(keys))], Write: rng.IntN(2) == 0}
 			if rng.IntN(3) > 0 {
 				op.Value = "v"
 			}
 			r.Ops.Add(op)
 		}
-		ix := newStateIndex(r)
+		ix := sharedstate.NewStateIndex(r)
 		all := make([]int32, r.Ops.Len())
 		for i := range all {
 			all[i] = int32(i)
@@ -327,17 +328,17 @@ func TestIndexListsByKey(t *testing.T) {
 		}
 		want := slices.Clone(all)
 		slices.SortFunc(want, byKey(true))
-		if !slices.Equal(ix.byAgentKey, want) {
-			t.Fatalf("seed %d: byAgentKey %v, want %v", seed, ix.byAgentKey, want)
+		if !slices.Equal(ix.ByAgentKey, want) {
+			t.Fatalf("seed %d: byAgentKey %v, want %v", seed, ix.ByAgentKey, want)
 		}
 		reads := slices.DeleteFunc(slices.Clone(want), func(p int32) bool { return r.Ops.At(int(p)).Write })
-		if !slices.Equal(ix.readsByKey, reads) {
-			t.Fatalf("seed %d: readsByKey %v, want %v", seed, ix.readsByKey, reads)
+		if !slices.Equal(ix.ReadsByKey, reads) {
+			t.Fatalf("seed %d: readsByKey %v, want %v", seed, ix.ReadsByKey, reads)
 		}
 		valued := slices.DeleteFunc(slices.Clone(all), func(p int32) bool { return r.Ops.At(int(p)).Value == "" })
 		slices.SortFunc(valued, byKey(false))
-		if !slices.Equal(ix.valued, valued) {
-			t.Fatalf("seed %d: valued %v, want %v", seed, ix.valued, valued)
+		if !slices.Equal(ix.Valued, valued) {
+			t.Fatalf("seed %d: valued %v, want %v", seed, ix.Valued, valued)
 		}
 		// KeyNumber: one number per key, from 0 up to Keys
 		numbers := map[string]int{}
@@ -365,9 +366,9 @@ func TestIndexListsByKey(t *testing.T) {
 // way whether it writes a few or many, with repeats on either side of the
 // change from looking through them to a map.
 func TestWriteBreadthManyKeys(t *testing.T) {
-	r := &StateRun{Agents: []string{"a"}}
+	r := &sharedstate.StateRun{Agents: []string{"a"}}
 	write := func(turn int, key string) {
-		r.Ops.Add(StateOp{Index: r.Ops.Len(), Agent: "a", Key: key, Turn: turn, Write: true})
+		r.Ops.Add(sharedstate.StateOp{Index: r.Ops.Len(), Agent: "a", Key: key, Turn: turn, Write: true})
 	}
 	for _, n := range []int{31, 32, 33, 100} {
 		for range 2 {
@@ -380,7 +381,7 @@ func TestWriteBreadthManyKeys(t *testing.T) {
 	write(200, "k1")
 	write(200, "k0")
 	var got []int
-	for _, tb := range WriteBreadth(r, "a") {
+	for _, tb := range sharedstate.WriteBreadth(r, "a") {
 		got = append(got, tb.Turn, tb.Keys)
 	}
 	if want := []int{31, 31, 32, 32, 33, 33, 100, 100, 200, 2}; !slices.Equal(got, want) {

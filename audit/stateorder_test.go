@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/compaudit/compaudit/audit/sharedstate"
 )
 
 // TestRunOrder holds order to its definition on random runs: with every
@@ -48,7 +50,7 @@ func TestRunOrder(t *testing.T) {
 			r = timeSorted(r)
 		}
 		want := referenceOrder(r)
-		r.order()
+		r.Order()
 		if got := describeRun(r); got != want {
 			t.Fatalf("seed %d: order gave\n%s\nwant\n%s", seed, got, want)
 		}
@@ -56,7 +58,7 @@ func TestRunOrder(t *testing.T) {
 }
 
 // timeSorted gives every item of r a time that rises with its Index.
-func timeSorted(r *StateRun) *StateRun {
+func timeSorted(r *sharedstate.StateRun) *sharedstate.StateRun {
 	at := func(i int) string { return fmt.Sprintf("2026-11-30T10:%04d", i) }
 	for _, op := range r.Ops.All() {
 		op.Time = at(op.Index)
@@ -77,9 +79,9 @@ func timeSorted(r *StateRun) *StateRun {
 }
 
 // referenceOrder orders a copy of r the plain way and describes it.
-func referenceOrder(r *StateRun) string {
+func referenceOrder(r *sharedstate.StateRun) string {
 	ops := opsOf(r)
-	c := &StateRun{Compactions: slices.Clone(r.Compactions),
+	c := &sharedstate.StateRun{Compactions: slices.Clone(r.Compactions),
 		Messages: slices.Clone(r.Messages), Tests: slices.Clone(r.Tests), Work: slices.Clone(r.Work)}
 	type item struct {
 		time  string
@@ -110,18 +112,18 @@ func referenceOrder(r *StateRun) string {
 			*it.set = n
 		}
 	}
-	slices.SortStableFunc(ops, func(a, b StateOp) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortStableFunc(ops, func(a, b sharedstate.StateOp) int { return cmp.Compare(a.Index, b.Index) })
 	for _, op := range ops {
 		c.Ops.Add(op)
 	}
-	slices.SortStableFunc(c.Compactions, func(a, b Compaction) int { return cmp.Compare(a.Index, b.Index) })
-	slices.SortStableFunc(c.Messages, func(a, b Message) int { return cmp.Compare(a.Index, b.Index) })
-	slices.SortStableFunc(c.Tests, func(a, b RunOutcome) int { return cmp.Compare(a.Index, b.Index) })
-	slices.SortStableFunc(c.Work, func(a, b RunOutcome) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortStableFunc(c.Compactions, func(a, b sharedstate.Compaction) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortStableFunc(c.Messages, func(a, b sharedstate.Message) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortStableFunc(c.Tests, func(a, b sharedstate.RunOutcome) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortStableFunc(c.Work, func(a, b sharedstate.RunOutcome) int { return cmp.Compare(a.Index, b.Index) })
 	return describeRun(c)
 }
 
-func describeRun(r *StateRun) string {
+func describeRun(r *sharedstate.StateRun) string {
 	var b strings.Builder
 	for _, op := range r.Ops.All() {
 		fmt.Fprintf(&b, "op %d %s %s %s\n", op.Index, op.Time, op.Agent, op.Key)
@@ -144,12 +146,12 @@ func describeRun(r *StateRun) string {
 // TestOpList holds the pieces to one list: positions, order, and sorting
 // by Index across pieces.
 func TestOpList(t *testing.T) {
-	for _, n := range []int{0, 1, pieceLen - 1, pieceLen, pieceLen + 1, 3*pieceLen + 17} {
-		var l OpList
-		var want []StateOp
+	for _, n := range []int{0, 1, sharedstate.PieceLen - 1, sharedstate.PieceLen, sharedstate.PieceLen + 1, 3*sharedstate.PieceLen + 17} {
+		var l sharedstate.OpList
+		var want []sharedstate.StateOp
 		rng := rand.New(rand.NewPCG(uint64(n), 4))
 		for i := range n {
-			op := StateOp{Index: rng.IntN(n/2 + 1), Key: fmt.Sprint("k", i)}
+			op := sharedstate.StateOp{Index: rng.IntN(n/2 + 1), Key: fmt.Sprint("k", i)}
 			l.Add(op)
 			want = append(want, op)
 		}
@@ -166,8 +168,8 @@ func TestOpList(t *testing.T) {
 		if i != n {
 			t.Fatalf("n=%d: All yields %d ops", n, i)
 		}
-		l.byIndex()
-		slices.SortStableFunc(want, func(a, b StateOp) int { return cmp.Compare(a.Index, b.Index) })
+		l.ByIndex()
+		slices.SortStableFunc(want, func(a, b sharedstate.StateOp) int { return cmp.Compare(a.Index, b.Index) })
 		for i := range n {
 			if *l.At(i) != want[i] {
 				t.Fatalf("n=%d: after byIndex, op %d is %v, want %v", n, i, *l.At(i), want[i])

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/sharedstate"
 )
 
 // agentDoc is what `compaudit agents` shows of one agent: enough to see
@@ -40,16 +41,16 @@ type messageCitesDoc struct {
 	Categorical []string `json:"categorical"`
 }
 
-func agentDocs(st *audit.StateRun, baselineTurns int) []agentDoc {
+func agentDocs(st *sharedstate.StateRun, baselineTurns int) []agentDoc {
 	var out []agentDoc
 	for _, name := range st.Agents {
 		d := agentDoc{Agent: name, Compactions: []compactionDoc{}, Breadth: []breadthDoc{}, Messages: []messageCitesDoc{}}
-		turns := audit.WriteBreadth(st, name)
+		turns := sharedstate.WriteBreadth(st, name)
 		for _, c := range st.Compactions {
 			if c.Agent != name {
 				continue
 			}
-			base, _ := audit.Baseline(turns, c.Index, baselineTurns)
+			base, _ := sharedstate.Baseline(turns, c.Index, baselineTurns)
 			notified := c.Notified
 			if notified == nil {
 				notified = []string{}

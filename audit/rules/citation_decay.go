@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/sharedstate"
 )
 
 // CitationDecay reports an agent that stopped citing identifiers after its
@@ -40,7 +41,7 @@ func runCitationDecay(p *audit.Pass) {
 		}
 		comps := p.State.AgentCompactions(agent)
 		for i, c := range comps {
-			from, to := -1, audit.EndOfRun
+			from, to := -1, sharedstate.EndOfRun
 			if i > 0 {
 				from = comps[i-1].Index
 			}
@@ -59,7 +60,7 @@ func runCitationDecay(p *audit.Pass) {
 			if citing < 2 || citing*2 < len(pre) || len(post) == 0 {
 				continue
 			}
-			var categorical *audit.Message
+			var categorical *sharedstate.Message
 			decayed := true
 			for j := range post {
 				if len(post[j].Citations) > 0 {
@@ -96,7 +97,7 @@ func first(s []string, n int) []string {
 	return s
 }
 
-func lastCiting(ms []audit.Message) audit.Message {
+func lastCiting(ms []sharedstate.Message) sharedstate.Message {
 	for i := len(ms) - 1; i >= 0; i-- {
 		if len(ms[i].Citations) > 0 {
 			return ms[i]

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/sharedstate"
 )
 
 // ConfidenceInflation reports confidence that rose across a compaction
@@ -42,16 +43,16 @@ type confidence struct {
 	byMsg bool
 }
 
-func (c confidence) step(st *audit.StateRun, kind, detail string) audit.Step {
+func (c confidence) step(st *sharedstate.StateRun, kind, detail string) audit.Step {
 	if !c.byMsg {
 		return audit.OpStep(kind, *st.Ops.At(int(c.at)), detail)
 	}
 	return audit.MessageStep(kind, st.Messages[c.at], detail)
 }
 
-func (c confidence) finding(st *audit.StateRun) audit.Finding {
+func (c confidence) finding(st *sharedstate.StateRun) audit.Finding {
 	if !c.byMsg {
-		return st.OpFinding(*st.Ops.At(int(c.at)))
+		return audit.OpFinding(st, *st.Ops.At(int(c.at)))
 	}
 	m := &st.Messages[c.at]
 	return audit.Finding{File: m.File, Line: m.Line, Turn: m.Turn, Agent: m.Agent, Offset: m.Offset,
@@ -69,7 +70,7 @@ func (c confidence) finding(st *audit.StateRun) audit.Finding {
 // back to the kernel and faulting them in again (a tenth of a 25 MB
 // run's audit). So the keys the messages name are found first, into one
 // list of numbers.
-func confidences(st *audit.StateRun, agent string, keys keyFinder) []confidence {
+func confidences(st *sharedstate.StateRun, agent string, keys keyFinder) []confidence {
 	ops := 0
 	for _, op := range st.AgentOps(agent) {
 		if op.HasConf {
@@ -127,7 +128,7 @@ func headSlot(s string) uint32 {
 	return (h * 0x9E3779B1) >> 16
 }
 
-func newKeyFinder(st *audit.StateRun) keyFinder {
+func newKeyFinder(st *sharedstate.StateRun) keyFinder {
 	kf := keyFinder{byLen: map[int]map[string]int32{}, names: make([]string, st.Keys()), heads: make([]uint64, 1<<16/64)}
 	seen := make([]bool, st.Keys())
 	for i, op := range st.Ops.All() {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/sharedstate"
 	"github.com/compaudit/compaudit/cmd/config"
 	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/parse/parsetest"
@@ -275,14 +276,14 @@ func TestCasesReadInPieces(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", c.name, err)
 			}
-			var ops []audit.StateOp
+			var ops []sharedstate.StateOp
 			for _, op := range res.State.Ops.All() {
 				ops = append(ops, *op)
 			}
 			out, err := json.Marshal(struct {
 				F   []audit.Finding
-				S   *audit.StateRun
-				Ops []audit.StateOp
+				S   *sharedstate.StateRun
+				Ops []sharedstate.StateOp
 			}{res.Findings, res.State, ops})
 			if err != nil {
 				t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/sharedstate"
 	"github.com/compaudit/compaudit/audit/tag"
 )
 
@@ -38,7 +39,7 @@ func runFalseCompletion(p *audit.Pass) {
 	st := p.State
 	for _, o := range st.Ops.All() {
 		op := *o
-		if !op.Write || !audit.IsCompletion(op.Value) {
+		if !op.Write || !sharedstate.IsCompletion(op.Value) {
 			continue
 		}
 		c := st.LastCompaction(op.Agent, op.Index)
@@ -50,10 +51,10 @@ func runFalseCompletion(p *audit.Pass) {
 			continue
 		}
 		last, ok := st.LastValue(op.Key, op.Index)
-		if !ok || !audit.IsFailedOrPending(last.Value) || st.ReadBetween(op.Agent, op.Key, c.Index, op.Index) {
+		if !ok || !sharedstate.IsFailedOrPending(last.Value) || st.ReadBetween(op.Agent, op.Key, c.Index, op.Index) {
 			continue
 		}
-		f := st.OpFinding(op)
+		f := audit.OpFinding(st, op)
 		f.Message = fmt.Sprintf("%s marked %s %s, but its last value was %s (%s, turn %d) and %s has not read it since its compaction at turn %d",
 			op.Agent, op.Key, op.Value, last.Value, last.Agent, last.Turn, op.Agent, c.Turn)
 		f.Evidence.Chain = []audit.Step{audit.OpStep("last value", last, ""),
@@ -70,7 +71,7 @@ func runFalseCompletion(p *audit.Pass) {
 		for _, subject := range m.Completes {
 			for _, key := range keysOf(st, subject) {
 				last, ok := st.LastValue(key, m.Index)
-				if !ok || !audit.IsFailedOrPending(last.Value) || st.ReadBetween(m.Agent, key, c.Index, m.Index) {
+				if !ok || !sharedstate.IsFailedOrPending(last.Value) || st.ReadBetween(m.Agent, key, c.Index, m.Index) {
 					continue
 				}
 				if wroteCompletion(st, m.Agent, key, c.Index, m.Index) {
@@ -91,22 +92,22 @@ func runFalseCompletion(p *audit.Pass) {
 }
 
 // keysOf finds the shared keys a message's subject ("task B") names.
-func keysOf(st *audit.StateRun, subject string) []string {
+func keysOf(st *sharedstate.StateRun, subject string) []string {
 	var out []string
 	for _, key := range st.SharedKeys() {
-		if audit.KeyMatches(key, subject) {
+		if sharedstate.KeyMatches(key, subject) {
 			out = append(out, key)
 		}
 	}
 	return out
 }
 
-func wroteCompletion(st *audit.StateRun, agent, key string, from, to int) bool {
+func wroteCompletion(st *sharedstate.StateRun, agent, key string, from, to int) bool {
 	for _, op := range st.AgentKeyOps(agent, key, from) {
 		if op.Index > to {
 			break
 		}
-		if op.Write && audit.IsCompletion(op.Value) {
+		if op.Write && sharedstate.IsCompletion(op.Value) {
 			return true
 		}
 	}
@@ -117,13 +118,13 @@ func wroteCompletion(st *audit.StateRun, agent, key string, from, to int) bool {
 // the summary: one still pending (never started) and completed with no
 // work since the compaction, or one about tests while the last test run
 // failed and none ran since.
-func falseTodo(p *audit.Pass, op audit.StateOp, c *audit.Compaction) {
+func falseTodo(p *audit.Pass, op sharedstate.StateOp, c *sharedstate.Compaction) {
 	prev, known := p.State.LastValue(op.Key, op.Index)
-	if known && audit.IsCompletion(prev.Value) {
+	if known && sharedstate.IsCompletion(prev.Value) {
 		return // TodoWrite rewrites the whole list: this todo was already done
 	}
 	if known && prev.Value == "pending" && prev.Index < c.Index && !p.State.WorkedBetween(op.Agent, c.Index, op.Index) {
-		f := p.State.OpFinding(op)
+		f := audit.OpFinding(p.State, op)
 		f.Message = fmt.Sprintf("%s marked %q completed after its compaction at turn %d; it was still pending before, and nothing was done since",
 			op.Agent, strings.TrimPrefix(op.Key, "todo: "), c.Turn)
 		f.Evidence.Chain = []audit.Step{audit.OpStep("last value", prev, "never started"),
@@ -141,7 +142,7 @@ func falseTodo(p *audit.Pass, op audit.StateOp, c *audit.Compaction) {
 	if last == nil || last.Value != tag.StatusFailed || last.Index > c.Index { // or it ran since
 		return
 	}
-	f := p.State.OpFinding(op)
+	f := audit.OpFinding(p.State, op)
 	f.Message = fmt.Sprintf("%s marked %q completed after its compaction at turn %d; the last test run (turn %d) failed and none ran since",
 		op.Agent, strings.TrimPrefix(op.Key, "todo: "), c.Turn, last.Turn)
 	f.Evidence.Chain = []audit.Step{{Kind: "last run", Turn: last.Turn, Role: op.Agent, Detail: "tests failed"},

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/audit/reading"
+	"github.com/compaudit/compaudit/audit/sharedstate"
 )
 
 // keyFinderKeys are a run's keys: long ones that share their first four
@@ -59,9 +59,9 @@ func checkKeysIn(t *testing.T, kf keyFinder, keys []string, text string) {
 }
 
 func keyFinderOf(keys []string) keyFinder {
-	st := &audit.StateRun{}
+	st := &sharedstate.StateRun{}
 	for i, k := range keys {
-		st.Ops.Add(audit.StateOp{Index: i, Key: k})
+		st.Ops.Add(sharedstate.StateOp{Index: i, Key: k})
 	}
 	return newKeyFinder(st)
 }
@@ -90,16 +90,16 @@ func FuzzKeyFinderIn(f *testing.F) {
 // same place: writes with and without a confidence, another agent's, and
 // messages that name no key, one key or several.
 func TestConfidencesMerge(t *testing.T) {
-	st := &audit.StateRun{}
+	st := &sharedstate.StateRun{}
 	for i, k := range []string{"task/1", "task/2", "task/3", "lock/9"} {
-		st.Ops.Add(audit.StateOp{Index: 2 * i, Agent: "executor", Key: k, Write: true, Confidence: 0.5 + float64(i)/10, HasConf: i != 1})
+		st.Ops.Add(sharedstate.StateOp{Index: 2 * i, Agent: "executor", Key: k, Write: true, Confidence: 0.5 + float64(i)/10, HasConf: i != 1})
 	}
-	st.Ops.Add(audit.StateOp{Index: 3, Agent: "planner", Key: "task/2", Write: true, Confidence: 0.9, HasConf: true})
-	st.Ops.Add(audit.StateOp{Index: 9, Agent: "executor", Key: "task/1", Write: true, Confidence: 0.7, HasConf: true})
-	say := func(index int, text string, conf float64) audit.Message {
-		return audit.Message{Agent: "executor", Index: index, MessageContent: &reading.MessageContent{Text: text, Confidence: conf, HasConf: true}}
+	st.Ops.Add(sharedstate.StateOp{Index: 3, Agent: "planner", Key: "task/2", Write: true, Confidence: 0.9, HasConf: true})
+	st.Ops.Add(sharedstate.StateOp{Index: 9, Agent: "executor", Key: "task/1", Write: true, Confidence: 0.7, HasConf: true})
+	say := func(index int, text string, conf float64) sharedstate.Message {
+		return sharedstate.Message{Agent: "executor", Index: index, MessageContent: &reading.MessageContent{Text: text, Confidence: conf, HasConf: true}}
 	}
-	st.Messages = []audit.Message{
+	st.Messages = []sharedstate.Message{
 		say(0, "task/1 started, confidence 0.4", 0.4), // at a write's place
 		say(1, "nothing named, confidence 0.3", 0.3),
 		say(4, "task/3 and task/2 and lock/9, confidence 0.8", 0.8),

@@ -55,7 +55,7 @@ func runSilentCompaction(p *audit.Pass) {
 		if len(missing) == 0 {
 			continue
 		}
-		f := st.OpFinding(*next)
+		f := audit.OpFinding(st, *next)
 		f.Message = fmt.Sprintf("%s compacted at turn %d and wrote %s next without %s being notified",
 			c.Agent, c.Turn, next.Key, strings.Join(missing, ", "))
 		detail := "notified: none"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/sharedstate"
 )
 
 // StaleRevision reports a write at a revision already passed.
@@ -39,7 +40,7 @@ func runStaleRevision(p *audit.Pass) {
 		hash string
 	}
 	// the op of each key's highest revision, by key number: the run's own
-	maxRev := make([]*audit.StateOp, p.State.Keys())
+	maxRev := make([]*sharedstate.StateOp, p.State.Keys())
 	writes := map[seenWrite]bool{}
 	for i, op := range p.State.Ops.All() {
 		if op.Private || !op.HasRevision {
@@ -53,7 +54,7 @@ func runStaleRevision(p *audit.Pass) {
 				continue
 			}
 			if observed && op.Revision <= prev.Revision {
-				f := p.State.OpFinding(*op)
+				f := audit.OpFinding(p.State, *op)
 				f.Obligation = nil
 				f.Message = fmt.Sprintf("%s wrote %s at revision %d, but revision %d was already observed (%s, turn %d)",
 					op.Agent, op.Key, op.Revision, prev.Revision, prev.Agent, prev.Turn)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/sharedstate"
 )
 
 // WriteBreadthCollapse reports an agent writing far fewer keys per turn
@@ -36,15 +37,15 @@ const BreadthBaselineTurns = 5
 
 func runWriteBreadthCollapse(p *audit.Pass) {
 	for _, agent := range p.State.Agents {
-		turns := audit.WriteBreadth(p.State, agent)
+		turns := sharedstate.WriteBreadth(p.State, agent)
 		for _, c := range p.State.AgentCompactions(agent) {
-			base, n := audit.Baseline(turns, c.Index, BreadthBaselineTurns)
+			base, n := sharedstate.Baseline(turns, c.Index, BreadthBaselineTurns)
 			if n < 2 || base < 2 {
 				continue
 			}
 			next := p.State.NextCompaction(agent, c.Index)
 			run := 0
-			for _, t := range audit.TurnsFrom(turns, c.Index) {
+			for _, t := range sharedstate.TurnsFrom(turns, c.Index) {
 				if t.FirstIndex > next {
 					break
 				}

@@ -82,7 +82,7 @@ func runWriteWithoutReread(p *audit.Pass) {
 		if why == "" {
 			continue
 		}
-		f := p.State.OpFinding(*op)
+		f := audit.OpFinding(p.State, *op)
 		f.Message = fmt.Sprintf("%s wrote %s without reading it: %s", op.Agent, op.Key, why)
 		if prev, ok := p.State.LastValue(op.Key, op.Index); ok {
 			f.Evidence.Chain = append(f.Evidence.Chain, audit.OpStep("last value", prev, ""))

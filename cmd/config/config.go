@@ -3,6 +3,8 @@
 // and the line, so a typo never silently disables a setting.
 package config
 
+import "github.com/compaudit/compaudit/audit/sharedstate"
+
 import (
 	"bytes"
 	"errors"
@@ -37,7 +39,7 @@ type Config struct {
 	LiteralPatterns []*regexp.Regexp
 	// ProhibitionCues are extra phrases that forbid what follows them.
 	ProhibitionCues []string
-	State           []audit.StateMapping
+	State           []sharedstate.StateMapping
 	Suppressions    []audit.Suppression
 }
 
@@ -215,7 +217,7 @@ func Parse(path string, data []byte, ruleIDs []string) (*Config, error) {
 		cfg.ProhibitionCues = append(cfg.ProhibitionCues, strings.ToLower(strings.TrimSpace(p)))
 	}
 	for i, s := range r.State {
-		m := audit.StateMapping{Tool: s.Tool, Op: s.Op, Key: s.Key, Value: s.Value, Revision: s.Revision,
+		m := sharedstate.StateMapping{Tool: s.Tool, Op: s.Op, Key: s.Key, Value: s.Value, Revision: s.Revision,
 			PayloadHash: s.PayloadHash, Confidence: s.Confidence}
 		if err := m.Validate(); err != nil {
 			return nil, bad(at("state", i), "state: %v", err)

@@ -1,4 +1,11 @@
-package audit
+// Package sharedstate owns the state that the agents of a multi-agent
+// run share: the reads and writes of keys (through the canonical format's
+// state records, or tool calls mapped to them), their revisions and
+// payload hashes, each agent's compactions and outbound messages, and an
+// index that answers the state rules' questions without walking the run.
+// It knows nothing of one agent's ledger or boundary replay, nor of
+// findings.
+package sharedstate
 
 import (
 	"cmp"
@@ -105,7 +112,7 @@ type Message struct {
 	Offset int64
 	Turn   int
 	// MessageContent is what the message cites and claims. Most of an
-	// agent's messages cite nothing: those share one empty content, so a
+	// Agent's messages cite nothing: those share one empty content, so a
 	// long run's history stays small.
 	*reading.MessageContent
 }
@@ -120,7 +127,7 @@ type RunOutcome struct {
 }
 
 // StateRun is the shared-state history of a multi-agent run, in stream
-// order: small enough to keep whole, it is what the state rules walk.
+// Order: small enough to keep whole, it is what the state rules walk.
 type StateRun struct {
 	// All five lists are in run order (Index) once the run is read.
 	Ops         OpList
@@ -139,33 +146,33 @@ type StateRun struct {
 
 // OpList is a run's state operations, in order. A multi-agent run holds
 // hundreds of thousands of them, so they stay in pieces (see pieces).
-type OpList struct{ pieces[StateOp] }
+type OpList struct{ Pieces[StateOp] }
 
-// pieces is a long list kept in pieces of pieceLen, never copied whole:
+// Pieces is a long list kept in pieces of pieceLen, never copied whole:
 // appending to one slice copied all of a run's ops at each growth (a third
 // of the audit of a 100 MB run), and making one list of collected pieces
 // once the run was read took about a tenth of it.
-type pieces[T any] struct {
+type Pieces[T any] struct {
 	parts [][]T
 	n     int
 }
 
-// pieceLen is the items of a full piece: 170 KB of ops.
-const pieceLen = 1024
+// PieceLen is the items of a full piece: 170 KB of ops.
+const PieceLen = 1024
 
 // Len is the number of items.
-func (l *pieces[T]) Len() int { return l.n }
+func (l *Pieces[T]) Len() int { return l.n }
 
 // At is the i-th item.
-func (l *pieces[T]) At(i int) *T { return &l.parts[i/pieceLen][i%pieceLen] }
+func (l *Pieces[T]) At(i int) *T { return &l.parts[i/PieceLen][i%PieceLen] }
 
 // Add appends an item. The first piece grows as a slice does, so a short
 // list holds little; later ones are made whole.
-func (l *pieces[T]) Add(v T) {
-	if len(l.parts) == 0 || len(l.parts[len(l.parts)-1]) == pieceLen {
+func (l *Pieces[T]) Add(v T) {
+	if len(l.parts) == 0 || len(l.parts[len(l.parts)-1]) == PieceLen {
 		var p []T
 		if len(l.parts) > 0 {
-			p = make([]T, 0, pieceLen)
+			p = make([]T, 0, PieceLen)
 		}
 		l.parts = append(l.parts, p)
 	}
@@ -175,7 +182,7 @@ func (l *pieces[T]) Add(v T) {
 }
 
 // All yields the items in order with their positions.
-func (l *pieces[T]) All() iter.Seq2[int, *T] {
+func (l *Pieces[T]) All() iter.Seq2[int, *T] {
 	return func(yield func(int, *T) bool) {
 		i := 0
 		for _, p := range l.parts {
@@ -189,8 +196,8 @@ func (l *pieces[T]) All() iter.Seq2[int, *T] {
 	}
 }
 
-// flat is a copy of the list as one slice, nil when it is empty.
-func (l *pieces[T]) flat() []T {
+// Flat is a copy of the list as one slice, nil when it is empty.
+func (l *Pieces[T]) Flat() []T {
 	if l.n == 0 {
 		return nil
 	}
@@ -213,8 +220,8 @@ type stateCollector struct {
 	// next op or compaction say nothing WorkedBetween could ask.
 	workMarks map[string]int
 	// the run's messages as they come (finish makes the list)
-	messages pieces[Message]
-	strs     map[string]string // see intern
+	messages Pieces[Message]
+	Strs     map[string]string // see intern
 }
 
 type pendingCall struct {
@@ -223,7 +230,7 @@ type pendingCall struct {
 	runs     tag.RunSet // what the call runs
 }
 
-func newStateCollector(mappings []StateMapping, isEffect func(parse.Format, *parse.Event) bool) *stateCollector {
+func NewStateCollector(mappings []StateMapping, isEffect func(parse.Format, *parse.Event) bool) *stateCollector {
 	c := &stateCollector{run: &StateRun{}, isEffect: isEffect, mappings: map[string][]StateMapping{}, pending: map[string]pendingCall{}, agents: map[string]string{}, workMarks: map[string]int{}}
 	for _, m := range mappings {
 		c.mappings[m.Tool] = append(c.mappings[m.Tool], m)
@@ -231,7 +238,7 @@ func newStateCollector(mappings []StateMapping, isEffect func(parse.Format, *par
 	return c
 }
 
-// agent returns the run's copy of an agent's name, adding the agent when
+// Agent returns the run's copy of an agent's name, adding the agent when
 // it is new. Whatever the run keeps of an event is copied: an event's
 // strings are pieces of its record, and one kept piece would keep the
 // whole record — a call's megabyte of arguments — for the rest of the run.
@@ -245,13 +252,13 @@ func (c *stateCollector) agent(name string) string {
 	return kept
 }
 
-func (c *stateCollector) observe(ev *parse.Event) {
+func (c *stateCollector) Observe(ev *parse.Event) {
 	agent, clone := c.agent(ev.Agent), strings.Clone
 	switch ev.Kind {
 	case parse.KindStateRead, parse.KindStateWrite:
 		st := ev.State
 		c.addOp(StateOp{Index: ev.Index, Time: clone(ev.Time), File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
-			Agent: agent, Write: ev.Kind == parse.KindStateWrite, Key: c.intern(st.Key), Value: c.intern(st.Value), Revision: st.Revision,
+			Agent: agent, Write: ev.Kind == parse.KindStateWrite, Key: c.Intern(st.Key), Value: c.Intern(st.Value), Revision: st.Revision,
 			HasRevision: st.HasRevision, PayloadHash: clone(st.PayloadHash), Confidence: st.Confidence, HasConf: st.HasConf, Via: "state"})
 	case parse.KindBoundary:
 		c.run.Compactions = append(c.run.Compactions, Compaction{Agent: agent, Index: ev.Index, Time: clone(ev.Time), File: ev.File, Line: ev.Line,
@@ -316,9 +323,9 @@ func (c *stateCollector) observe(ev *parse.Event) {
 // addOp adds an op to the run.
 func (c *stateCollector) addOp(op StateOp) { c.run.Ops.Add(op) }
 
-// finish emits mapped calls that never got a result, with what the call
+// Finish emits mapped calls that never got a result, with what the call
 // alone says.
-func (c *stateCollector) finish() *StateRun {
+func (c *stateCollector) Finish() *StateRun {
 	for _, p := range c.pending {
 		for _, m := range p.mappings {
 			if m.usesResult() {
@@ -326,43 +333,43 @@ func (c *stateCollector) finish() *StateRun {
 			}
 		}
 	}
-	c.run.Messages = c.messages.flat()
-	c.messages, c.strs = pieces[Message]{}, nil
-	c.run.order()
+	c.run.Messages = c.messages.Flat()
+	c.messages, c.Strs = Pieces[Message]{}, nil
+	c.run.Order()
 	return c.run
 }
 
-// maxInterned bounds the strings a run shares among its ops: keys and
+// MaxInterned bounds the strings a run shares among its ops: keys and
 // values repeat (a task's key is written four times, its status is one of
 // a handful), but a run of distinct values should not keep a table of
 // them besides.
-const maxInterned = 1 << 16
+const MaxInterned = 1 << 16
 
-// intern returns the run's copy of s, shared by every op that names it.
-func (c *stateCollector) intern(s string) string {
-	if v, ok := c.strs[s]; ok {
+// Intern returns the run's copy of s, shared by every op that names it.
+func (c *stateCollector) Intern(s string) string {
+	if v, ok := c.Strs[s]; ok {
 		return v
 	}
 	v := strings.Clone(s)
-	if len(c.strs) < maxInterned {
-		if c.strs == nil {
-			c.strs = map[string]string{}
+	if len(c.Strs) < MaxInterned {
+		if c.Strs == nil {
+			c.Strs = map[string]string{}
 		}
-		c.strs[v] = v
+		c.Strs[v] = v
 	}
 	return v
 }
 
-// order puts the run in time order. A session's subagents are separate
+// Order puts the run in time order. A session's subagents are separate
 // files read one after the other, so stream position is not time across
-// agents; when every item carries a timestamp the items are renumbered in
-// time order, stream position breaking ties. Without timestamps the stream
-// order stands.
-func (r *StateRun) order() {
+// Agents; when every item carries a timestamp the items are renumbered in
+// Time order, stream position breaking ties. Without timestamps the stream
+// Order stands.
+func (r *StateRun) Order() {
 	if r.timed() {
 		r.renumberByTime()
 	}
-	r.Ops.byIndex()
+	r.Ops.ByIndex()
 	byIndex(r.Compactions, func(c *Compaction) int { return c.Index })
 	byIndex(r.Messages, func(m *Message) int { return m.Index })
 	byIndex(r.Tests, func(t *RunOutcome) int { return t.Index })
@@ -440,7 +447,7 @@ func (r *StateRun) renumberByTime() {
 	}
 }
 
-// byIndex sorts a list by Index, keeping the order of equals, unless it
+// ByIndex sorts a list by Index, keeping the order of equals, unless it
 // already is (it is unless times reordered it). The check reads the items
 // in place: through slices.IsSortedFunc each comparison took two copies,
 // which index's pointer put on the heap.
@@ -453,13 +460,13 @@ func byIndex[T any](list []T, index func(*T) int) {
 	}
 }
 
-// byIndex sorts the ops by Index, keeping the order of equals, unless
+// ByIndex sorts the ops by Index, keeping the order of equals, unless
 // they already are. Only a run that times reordered needs it, and it
 // sorts a copy and puts it back piece by piece.
-func (l *OpList) byIndex() {
+func (l *OpList) ByIndex() {
 	for i := 1; i < l.n; i++ {
 		if l.At(i).Index < l.At(i-1).Index {
-			all := l.flat()
+			all := l.Flat()
 			slices.SortStableFunc(all, func(a, b StateOp) int { return cmp.Compare(a.Index, b.Index) })
 			for _, p := range l.parts {
 				all = all[copy(p, all):]
@@ -476,7 +483,7 @@ func (c *stateCollector) mapped(call, result *parse.Event, m StateMapping) {
 	if result != nil {
 		res = gjson.Parse(result.Text)
 		if !res.IsObject() && !res.IsArray() {
-			res = gjson.Parse(`{"text":` + quoteJSON(result.Text) + `}`)
+			res = gjson.Parse(`{"text":` + QuoteJSON(result.Text) + `}`)
 		}
 	}
 	get := func(sel string) gjson.Result {
@@ -504,7 +511,7 @@ func (c *stateCollector) mapped(call, result *parse.Event, m StateMapping) {
 	}
 	clone := strings.Clone
 	op := StateOp{Index: at.Index, Time: clone(at.Time), File: at.File, Line: at.Line, Offset: at.Offset, Turn: call.Turn, Agent: c.agent(call.Agent),
-		Write: m.Op == "write", Key: c.intern(key.String()), Value: c.intern(valueOf(get(m.Value))), Via: c.intern(call.ToolName)}
+		Write: m.Op == "write", Key: c.Intern(key.String()), Value: c.Intern(valueOf(get(m.Value))), Via: c.Intern(call.ToolName)}
 	if r := get(m.Revision); r.Exists() {
 		op.Revision, op.HasRevision = r.Int(), true
 	}
@@ -522,7 +529,7 @@ func valueOf(v gjson.Result) string {
 	return v.Raw
 }
 
-func quoteJSON(s string) string {
+func QuoteJSON(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for _, r := range s {
@@ -549,7 +556,7 @@ func quoteJSON(s string) string {
 }
 
 // todoWrite maps Claude Code's TodoWrite: each todo, by its content, is a
-// key of the agent's own state and its status the value.
+// Key of the agent's own state and its status the value.
 func (c *stateCollector) todoWrite(ev *parse.Event) {
 	for _, t := range gjson.GetBytes(ev.Args, "todos").Array() {
 		content := strings.TrimSpace(t.Get("content").String())
@@ -557,7 +564,7 @@ func (c *stateCollector) todoWrite(ev *parse.Event) {
 			continue
 		}
 		c.addOp(StateOp{Index: ev.Index, Time: strings.Clone(ev.Time), File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
-			Agent: c.agent(ev.Agent), Write: true, Key: c.intern("todo: " + content), Value: c.intern(t.Get("status").String()), Private: true, Via: "TodoWrite"})
+			Agent: c.agent(ev.Agent), Write: true, Key: c.Intern("todo: " + content), Value: c.Intern(t.Get("status").String()), Private: true, Via: "TodoWrite"})
 	}
 }
 
@@ -606,38 +613,6 @@ func KeyMatches(key, subject string) bool {
 		}
 	}
 	return false
-}
-
-// OpStep is a state operation in a finding's chain.
-func OpStep(kind string, op StateOp, detail string) Step {
-	verb := "read"
-	if op.Write {
-		verb = "wrote"
-	}
-	text := fmt.Sprintf("%s %s %s", op.Agent, verb, op.Key)
-	if op.Value != "" {
-		text += " = " + lex.Clip(op.Value, 80)
-	}
-	if op.HasRevision {
-		text += fmt.Sprintf(" (revision %d)", op.Revision)
-	}
-	return Step{Kind: kind, File: op.File, Line: op.Line, Turn: op.Turn, Role: op.Agent, Text: text, Detail: detail}
-}
-
-// CompactionStep is a compaction in a finding's chain.
-func CompactionStep(c *Compaction, number int, detail string) Step {
-	return Step{Kind: "compacted", File: c.File, Line: c.Line, Turn: c.Turn, Boundary: number, Role: c.Agent, Detail: detail}
-}
-
-// MessageStep is an outbound message in a finding's chain.
-func MessageStep(kind string, m Message, detail string) Step {
-	return Step{Kind: kind, File: m.File, Line: m.Line, Turn: m.Turn, Role: m.Agent, Text: lex.Clip(m.Text, 300), Detail: detail}
-}
-
-// OpFinding starts a finding located at a state operation.
-func (r *StateRun) OpFinding(op StateOp) Finding {
-	return Finding{File: op.File, Line: op.Line, Turn: op.Turn, Agent: op.Agent, Offset: op.Offset,
-		Boundary: r.CompactionNumber(op.Agent, op.Index)}
 }
 
 // TurnBreadth is how many distinct shared keys an agent wrote in one turn.

@@ -1,4 +1,4 @@
-package audit
+package sharedstate
 
 import (
 	"cmp"
@@ -18,9 +18,9 @@ import (
 // binary search.
 type stateIndex struct {
 	agentOps     map[string][]int32  // an agent's ops
-	byAgentKey   []int32             // every op, by agent, key and position: an agent's ops of one key are a stretch of it
-	readsByKey   []int32             // the reads, the same way
-	valued       []int32             // the ops that carry a value, by key and position
+	ByAgentKey   []int32             // every op, by agent, key and position: an agent's ops of one key are a stretch of it
+	ReadsByKey   []int32             // the reads, the same way
+	Valued       []int32             // the ops that carry a value, by key and position
 	sharedWrites map[string][]int32  // an agent's writes of shared keys
 	sharedKeys   []string            // keys of shared ops, by first op
 	peers        map[string][]string // see Peers
@@ -36,10 +36,10 @@ type stateIndex struct {
 	// the maps took 136 MB for its 562,000 ops.
 }
 
-// index returns the run's index, building it on first use: the run is
+// Index returns the run's index, building it on first use: the run is
 // complete and in order by the time a rule asks anything.
 func (r *StateRun) index() *stateIndex {
-	r.indexOnce.Do(func() { r.ix = newStateIndex(r) })
+	r.indexOnce.Do(func() { r.ix = NewStateIndex(r) })
 	return r.ix
 }
 
@@ -124,7 +124,7 @@ func (r *StateRun) stretch(list []int32, byAgent bool, agent, key string) []int3
 	return list[lo:hi]
 }
 
-func newStateIndex(r *StateRun) *stateIndex {
+func NewStateIndex(r *StateRun) *stateIndex {
 	ix := &stateIndex{agentOps: map[string][]int32{}, sharedWrites: map[string][]int32{}, peers: map[string][]string{},
 		compactions: map[string][]int{}, messages: map[string][]int{}, tests: map[string][]int{}, work: map[string][]int{},
 		shares: map[string]bool{}}
@@ -142,14 +142,14 @@ func newStateIndex(r *StateRun) *stateIndex {
 
 // listsByAgent makes the index's lists of each agent's ops and writes,
 // the ops with a value, the shared keys, and the positions of each
-// agent's compactions, messages, tests and work.
+// Agent's compactions, messages, tests and work.
 func (ix *stateIndex) listsByAgent(r *StateRun, agentRank, keyRank []int32, agents []string, keys int) {
 	// by key and agent rank: a map by key or agent name was a lookup per op
 	sharedKey := make([]bool, keys)
 	agentOps, sharedWrites, shares := make([][]int32, len(agents)), make([][]int32, len(agents)), make([]bool, len(agents))
 	// each list made at its size, or at most its agent's: grown by
 	// appending, the lists of a long run were most of the garbage an
-	// index made (60 MB for 560,000 ops)
+	// Index made (60 MB for 560,000 ops)
 	perAgent := make([]int, len(agents))
 	for _, a := range agentRank {
 		perAgent[a]++
@@ -157,12 +157,12 @@ func (ix *stateIndex) listsByAgent(r *StateRun, agentRank, keyRank []int32, agen
 	for a, n := range perAgent {
 		agentOps[a] = make([]int32, 0, n)
 	}
-	ix.valued = make([]int32, 0, r.Ops.Len())
+	ix.Valued = make([]int32, 0, r.Ops.Len())
 	for i, op := range r.Ops.All() {
 		p, a := int32(i), agentRank[i]
 		agentOps[a] = append(agentOps[a], p)
 		if op.Value != "" {
-			ix.valued = append(ix.valued, p)
+			ix.Valued = append(ix.Valued, p)
 		}
 		if op.Private {
 			continue
@@ -188,7 +188,7 @@ func (ix *stateIndex) listsByAgent(r *StateRun, agentRank, keyRank []int32, agen
 			ix.sharedWrites[name] = sharedWrites[a]
 		}
 	}
-	sortByRank(ix.valued, keyRank, keys, make([]int32, len(ix.valued)))
+	sortByRank(ix.Valued, keyRank, keys, make([]int32, len(ix.Valued)))
 	for i, c := range r.Compactions {
 		ix.compactions[c.Agent] = append(ix.compactions[c.Agent], i)
 	}
@@ -204,30 +204,30 @@ func (ix *stateIndex) listsByAgent(r *StateRun, agentRank, keyRank []int32, agen
 }
 
 // listsByKey makes the index's lists of every op and of the reads by
-// agent, key and position, and the agents' peers.
+// Agent, key and position, and the agents' peers.
 func (ix *stateIndex) listsByKey(r *StateRun, agentRank, keyRank []int32, agents []string, keys int) {
 	// by agent, key and position: the positions are in order, and each
 	// counting pass keeps the order of the last
-	ix.byAgentKey = make([]int32, r.Ops.Len())
-	for i := range ix.byAgentKey {
-		ix.byAgentKey[i] = int32(i)
+	ix.ByAgentKey = make([]int32, r.Ops.Len())
+	for i := range ix.ByAgentKey {
+		ix.ByAgentKey[i] = int32(i)
 	}
-	scratch := make([]int32, len(ix.byAgentKey))
-	sortByRank(ix.byAgentKey, keyRank, keys, scratch)
-	sortByRank(ix.byAgentKey, agentRank, len(agents), scratch)
-	ix.readsByKey = make([]int32, 0, len(ix.byAgentKey))
-	for _, p := range ix.byAgentKey { // the reads are in the same order: no second sort
+	scratch := make([]int32, len(ix.ByAgentKey))
+	sortByRank(ix.ByAgentKey, keyRank, keys, scratch)
+	sortByRank(ix.ByAgentKey, agentRank, len(agents), scratch)
+	ix.ReadsByKey = make([]int32, 0, len(ix.ByAgentKey))
+	for _, p := range ix.ByAgentKey { // the reads are in the same order: no second sort
 		if !r.Ops.At(int(p)).Write {
-			ix.readsByKey = append(ix.readsByKey, p)
+			ix.ReadsByKey = append(ix.ReadsByKey, p)
 		}
 	}
-	ix.peers = peersOf(ix.byAgentKey, agentRank, keyRank, agents, keys, func(p int32) bool { return r.Ops.At(int(p)).Private })
+	ix.peers = peersOf(ix.ByAgentKey, agentRank, keyRank, agents, keys, func(p int32) bool { return r.Ops.At(int(p)).Private })
 }
 
 // peersOf finds each agent's peers (Peers) from the ops by agent and key:
 // each stretch of one agent's ops of one key gives its first op of the
-// key, and whether it shares the key (a private op does not). Agents and
-// keys go by rank (opRanks), so nothing it sorts or looks up holds a
+// Key, and whether it shares the key (a private op does not). Agents and
+// Keys go by rank (opRanks), so nothing it sorts or looks up holds a
 // string.
 func peersOf(byAgentKey, agentRank, keyRank []int32, agents []string, keys int, private func(int32) bool) map[string][]string {
 	type touch struct {
@@ -236,9 +236,9 @@ func peersOf(byAgentKey, agentRank, keyRank []int32, agents []string, keys int, 
 		shared     bool
 	}
 	// One touch for each stretch of one agent's ops of one key, grouped by
-	// key as they are made: what follows takes each key's touches in any
-	// order (the least first op wins). Sorting them was a fifth of the
-	// index's time, and the list grown by appending most of what it made.
+	// Key as they are made: what follows takes each key's touches in any
+	// Order (the least first op wins). Sorting them was a fifth of the
+	// Index's time, and the list grown by appending most of what it made.
 	starts := func(i int) bool {
 		p := byAgentKey[i]
 		return i == 0 || agentRank[p] != agentRank[byAgentKey[i-1]] || keyRank[p] != keyRank[byAgentKey[i-1]]
@@ -370,7 +370,7 @@ func (r *StateRun) MessagesBetween(agent string, from, to int) []Message {
 // ReadBetween reports whether an agent read a key after one event and
 // before another.
 func (r *StateRun) ReadBetween(agent, key string, from, to int) bool {
-	reads := r.stretch(r.index().readsByKey, true, agent, key)
+	reads := r.stretch(r.index().ReadsByKey, true, agent, key)
 	n := countBefore(reads, r.opIndex, from+1)
 	return n < len(reads) && r.Ops.At(int(reads[n])).Index < to
 }
@@ -378,7 +378,7 @@ func (r *StateRun) ReadBetween(agent, key string, from, to int) bool {
 // AgentKeyOps yields an agent's ops of one key after an event, in order,
 // with their positions in Ops: the run's own, not copies.
 func (r *StateRun) AgentKeyOps(agent, key string, after int) iter.Seq2[int, *StateOp] {
-	ops := r.stretch(r.index().byAgentKey, true, agent, key)
+	ops := r.stretch(r.index().ByAgentKey, true, agent, key)
 	return r.opsAt(ops[countBefore(ops, r.opIndex, after+1):])
 }
 
@@ -391,8 +391,8 @@ func (r *StateRun) AgentOps(agent string) iter.Seq2[int, *StateOp] {
 // KeyNumber is a number for the key of the op at position i of Ops, from
 // 0 up to Keys, the same for every op of one key: a rule that follows
 // every key keeps what it knows in a list by number rather than a map by
-// key, whose hashing was most of such a rule's time on a run of as many
-// keys as tasks.
+// Key, whose hashing was most of such a rule's time on a run of as many
+// Keys as tasks.
 func (r *StateRun) KeyNumber(i int) int { return int(r.index().keyRank[i]) }
 
 // Keys is how many keys the run's ops have between them.
@@ -432,7 +432,7 @@ func (r *StateRun) NextWrite(agent string, after int) *StateOp {
 }
 
 // SharedKeys are the keys of the run's shared ops, in order of their first
-// op.
+// Op.
 func (r *StateRun) SharedKeys() []string { return r.index().sharedKeys }
 
 // Shares reports whether an agent touches shared (not private) state.
@@ -445,7 +445,7 @@ func (r *StateRun) Peers(agent string) []string { return r.index().peers[agent] 
 // LastValue is the last value any agent read or wrote for a key before an
 // event, with the op that carried it.
 func (r *StateRun) LastValue(key string, before int) (StateOp, bool) {
-	ops := r.stretch(r.index().valued, false, "", key)
+	ops := r.stretch(r.index().Valued, false, "", key)
 	n := countBefore(ops, r.opIndex, before)
 	if n == 0 {
 		return StateOp{}, false
@@ -473,10 +473,10 @@ func (r *StateRun) WorkedBetween(agent string, from, to int) bool {
 }
 
 // WriteBreadth lists an agent's writing turns with their distinct shared
-// keys, in order.
+// Keys, in order.
 func WriteBreadth(r *StateRun, agent string) []TurnBreadth {
 	writes := r.index().sharedWrites[agent]
-	// at most a turn a write: grown by appending, a long run's list was
+	// At most a turn a write: grown by appending, a long run's list was
 	// copied a dozen times over
 	out := make([]TurnBreadth, 0, len(writes))
 	// the current turn's keys: a turn writes a few, looked through; past
