@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/compaudit/compaudit/audit/ledger"
@@ -18,25 +19,6 @@ func Stated(o *ledger.Obligation) Step {
 	}
 	return Step{Kind: "stated", File: o.Origin.File, Line: o.Origin.Line, Turn: o.Origin.Turn,
 		Role: o.Origin.Source.String(), Text: lex.Clip(text, 300)}
-}
-
-// ErrorLine picks the line of a tool's output that says what failed.
-func ErrorLine(text string) string {
-	var last string
-	for _, l := range strings.Split(text, "\n") {
-		t := strings.TrimSpace(l)
-		if t == "" {
-			continue
-		}
-		last = t
-		low := lex.FoldLower(t)
-		for _, w := range []string{"error", "fatal", "failed", "exception", "denied", "not found", "no such", "does not exist"} {
-			if strings.Contains(low, w) {
-				return lex.Clip(t, 200)
-			}
-		}
-	}
-	return lex.Clip(last, 200)
 }
 
 // AtBoundary is what a boundary did to an obligation.
@@ -147,4 +129,34 @@ func TurnFinding(r *BoundaryReplay, ref Reference, kind, detail string) Finding 
 		f.QuoteCall(ev)
 	}
 	return f
+}
+
+// RecentEvidence gives a finding on o at the boundary under audit its
+// recent trail (see recentFrom): the trail and how many earlier steps it
+// leaves out, and a chain of the statement and each boundary of that trail.
+func (p *Pass) RecentEvidence(o *ledger.Obligation, ev *Evidence) {
+	var trail []TrailStep
+	if r := p.Replay; r.agent != nil {
+		entries := r.trailUpTo(o.ID)
+		from := recentFrom(entries)
+		for _, e := range entries[from:] {
+			trail = append(trail, r.step(e))
+		}
+		ev.TrailOmitted = from
+	}
+	ev.Trail = trail
+	ev.Chain = []Step{Stated(o)}
+	boundaries := p.Boundaries
+	if len(trail) > 0 {
+		// in order, so those before the trail's first are passed by halving
+		boundaries = boundaries[sort.Search(len(boundaries), func(i int) bool { return boundaries[i].Index >= trail[0].Boundary }):]
+	}
+	for _, b := range boundaries {
+		if b.Index > p.Replay.Index {
+			continue
+		}
+		if s := b.Survival(o.ID); s != nil {
+			ev.Chain = append(ev.Chain, AtBoundary(b, s))
+		}
+	}
 }

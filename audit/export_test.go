@@ -11,6 +11,3 @@ func (res *Result) ReadBack() { res.readBack() }
 
 // Quotes counts the texts a finding let go and has yet to read back.
 func (f *Finding) Quotes() int { return len(f.quotes) }
-
-// KeptBytes is what the event counts against its window's budget.
-func (we *WindowEvent) KeptBytes() int { return we.keptBytes() }

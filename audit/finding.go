@@ -62,17 +62,6 @@ type Step struct {
 	quoted eventSpot
 }
 
-// TrailStep is an obligation's survival at one boundary.
-type TrailStep struct {
-	Boundary int    `json:"boundary"`
-	Turn     int    `json:"turn"`
-	Line     int    `json:"line"`
-	State    State  `json:"state"`
-	Detail   string `json:"detail,omitempty"`
-	Excerpt  string `json:"excerpt,omitempty"`
-	Variant  string `json:"variant,omitempty"`
-}
-
 // DiffOp is one piece of a character diff between two texts.
 type DiffOp struct {
 	Op   string `json:"op"` // equal, delete, insert

@@ -203,36 +203,6 @@ func recentFrom(trail []trailEntry) int {
 	return from
 }
 
-// RecentEvidence gives a finding on o at the boundary under audit its
-// recent trail (see recentFrom): the trail and how many earlier steps it
-// leaves out, and a chain of the statement and each boundary of that trail.
-func (p *Pass) RecentEvidence(o *ledger.Obligation, ev *Evidence) {
-	var trail []TrailStep
-	if r := p.Replay; r.agent != nil {
-		entries := r.trailUpTo(o.ID)
-		from := recentFrom(entries)
-		for _, e := range entries[from:] {
-			trail = append(trail, r.step(e))
-		}
-		ev.TrailOmitted = from
-	}
-	ev.Trail = trail
-	ev.Chain = []Step{Stated(o)}
-	boundaries := p.Boundaries
-	if len(trail) > 0 {
-		// in order, so those before the trail's first are passed by halving
-		boundaries = boundaries[sort.Search(len(boundaries), func(i int) bool { return boundaries[i].Index >= trail[0].Boundary }):]
-	}
-	for _, b := range boundaries {
-		if b.Index > p.Replay.Index {
-			continue
-		}
-		if s := b.Survival(o.ID); s != nil {
-			ev.Chain = append(ev.Chain, AtBoundary(b, s))
-		}
-	}
-}
-
 // release drops what only the boundary's rules needed: the window and the
 // summary's search structures. The summary text and its sentences stay: the
 // next boundary's rules look back at them (stale-obligation). Those of the
@@ -413,7 +383,7 @@ func (a *agentReplay) addToWindow(ev *parse.Event, p *reading.Prepared, toks []t
 		we.call = p.Call
 	}
 	if b.Unkept == nil {
-		if size := we.keptBytes(); a.budget.kept+size <= a.budget.limit {
+		if size := we.KeptBytes(); a.budget.kept+size <= a.budget.limit {
 			a.budget.kept += size
 			a.kept += size
 		} else {
@@ -455,9 +425,9 @@ func (a *agentReplay) addToWindow(ev *parse.Event, p *reading.Prepared, toks []t
 	b.Window = append(b.Window, we)
 }
 
-// keptBytes is what a window event holds of the input: its text, and a
+// KeptBytes is what a window event holds of the input: its text, and a
 // call's arguments with the strings read from them.
-func (we *WindowEvent) keptBytes() int {
+func (we *WindowEvent) KeptBytes() int {
 	n := len(we.Text) + len(we.Args)
 	if we.call != nil {
 		n += len(we.call.Command)
