@@ -120,7 +120,7 @@ func BenchmarkSurvival(b *testing.B) {
 // window for near misses, forbidden actions, breaches and re-asks.
 func BenchmarkReferences(b *testing.B) {
 	rs := replayed(b)
-	l := rs[0].agent.ledger
+	l := rs[0].owner.ledger
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, r := range rs {

@@ -56,7 +56,7 @@ func EventText(ev *WindowEvent) string {
 // from the previous boundary's, so a loss is reported once, where it
 // happened, and not again at every later compaction that still lacks it.
 func Changed(r *BoundaryReplay, id string) bool {
-	t := r.agent.trails[id]
+	t := r.owner.trails[id]
 	// the entry of this boundary, found from the end: rules ask right
 	// after it closed
 	i := len(t) - 1
@@ -136,7 +136,7 @@ func TurnFinding(r *BoundaryReplay, ref Reference, kind, detail string) Finding 
 // leaves out, and a chain of the statement and each boundary of that trail.
 func (p *Pass) RecentEvidence(o *ledger.Obligation, ev *Evidence) {
 	var trail []TrailStep
-	if r := p.Replay; r.agent != nil {
+	if r := p.Replay; r.owner != nil {
 		entries := r.trailUpTo(o.ID)
 		from := recentFrom(entries)
 		for _, e := range entries[from:] {

@@ -207,7 +207,7 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 func (res *Result) Trim() {
 	for _, b := range res.Boundaries {
 		b.trim()
-		b.agent = nil
+		b.owner = nil
 	}
 	res.Ledgers = nil
 	res.State = nil

@@ -111,7 +111,7 @@ type BoundaryReplay struct {
 	Unkept *WindowSpot
 
 	context         *postContext
-	agent           *agentReplay   // its trails, read up to this boundary
+	owner           *agentReplay   // its trails, read up to this boundary
 	survivalAt      map[string]int // by obligation, for a long list
 	survivalLookups int            // made before survivalAt
 	refs            *References
@@ -152,7 +152,7 @@ func (r *BoundaryReplay) Survival(id string) *Survival {
 
 // Trail is the obligation's survival at each boundary so far, this one last.
 func (r *BoundaryReplay) Trail(id string) []TrailStep {
-	if r.agent == nil {
+	if r.owner == nil {
 		return nil // trimmed
 	}
 	var out []TrailStep
@@ -165,13 +165,13 @@ func (r *BoundaryReplay) Trail(id string) []TrailStep {
 // trailUpTo is the obligation's trail entries up to this boundary. They are
 // kept in boundary order, so the end is found by halving, not by a walk.
 func (r *BoundaryReplay) trailUpTo(id string) []trailEntry {
-	t := r.agent.trails[id]
-	return t[:sort.Search(len(t), func(i int) bool { return r.agent.boundaries[t[i].boundary].Index > r.Index })]
+	t := r.owner.trails[id]
+	return t[:sort.Search(len(t), func(i int) bool { return r.owner.boundaries[t[i].boundary].Index > r.Index })]
 }
 
 // step is one trail entry as a finding shows it.
 func (r *BoundaryReplay) step(e trailEntry) TrailStep {
-	b := r.agent.boundaries[e.boundary]
+	b := r.owner.boundaries[e.boundary]
 	step := TrailStep{Boundary: b.Index, Turn: b.Turn, Line: b.Line, State: e.state, Detail: e.judgement.Detail,
 		Excerpt: lex.Clip(e.judgement.Excerpt, 240), Variant: e.judgement.Variant}
 	if e.restoredAt > 0 {
@@ -211,7 +211,7 @@ func recentFrom(trail []trailEntry) int {
 func (r *BoundaryReplay) release() {
 	r.Window = nil
 	r.context = &postContext{boundary: r.context.boundary, text: r.context.text, sentences: r.context.sentences}
-	if a := r.agent; a != nil && !a.keepSummaries && r.Index >= 2 {
+	if a := r.owner; a != nil && !a.keepSummaries && r.Index >= 2 {
 		a.boundaries[r.Index-2].forgetSummary()
 	}
 }
@@ -441,7 +441,7 @@ func (we *WindowEvent) KeptBytes() int {
 // openBoundary replays a boundary against the ledger as of its turn.
 func (a *agentReplay) openBoundary(ev *parse.Event) *BoundaryReplay {
 	r := &BoundaryReplay{Agent: a.agent, Index: len(a.boundaries) + 1, File: ev.File, Line: ev.Line, Offset: ev.Offset,
-		Turn: ev.Turn, context: newPostContext(ev, a.project, a.readings), agent: a}
+		Turn: ev.Turn, context: newPostContext(ev, a.project, a.readings), owner: a}
 	a.readings = r.context.folded.readings
 	r.Boundary = r.context.boundary
 	r.context.known = a.knownPaths()
