@@ -8,6 +8,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/reading"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
@@ -77,22 +78,22 @@ func BenchmarkPrepare(b *testing.B) {
 
 // replayed builds the ledger up to each boundary and returns the
 // boundaries' post-contexts with the live obligations to judge.
-func replayed(b *testing.B) []*BoundaryReplay {
+func replayed(b *testing.B) []*replay.BoundaryReplay {
 	b.Helper()
 	evs := incidentEvents(b, "incident-drift-claude.jsonl")
-	a := newAgentReplay(parse.MainAgent, parse.FormatClaudeCode, reading.NewTokenHasher(), DefaultSideEffecting, &windowBudget{limit: DefaultWindowBytes})
-	var out []*BoundaryReplay
+	a := replay.NewAgentReplay(parse.MainAgent, parse.FormatClaudeCode, reading.NewTokenHasher(), DefaultSideEffecting, &replay.WindowBudget{Limit: replay.DefaultWindowBytes})
+	var out []*replay.BoundaryReplay
 	for _, ev := range evs {
 		if ev.Kind == parse.KindBoundary {
-			if r := a.closeWindow(ev.Turn); r != nil {
+			if r := a.CloseWindow(ev.Turn); r != nil {
 				out = append(out, r)
 			}
-			a.openBoundary(ev)
+			a.OpenBoundary(ev)
 			continue
 		}
-		a.observe(ev)
+		a.Observe(ev)
 	}
-	out = append(out, a.closeWindow(0))
+	out = append(out, a.CloseWindow(0))
 	return out
 }
 
@@ -106,11 +107,11 @@ func BenchmarkSurvival(b *testing.B) {
 			// the boundary keeps no texts; the incident's summaries are
 			// its whole post-compaction texts, as it keeps no messages
 			bd := *r.Boundary
-			bd.Summary = r.context.text
-			pc := newPostContext(&parse.Event{Boundary: &bd, Cwd: r.context.cwd}, r.context.project, nil)
-			pc.known = r.context.known
+			bd.Summary = r.Context.Text
+			pc := replay.NewPostContext(&parse.Event{Boundary: &bd, Cwd: r.Context.Cwd}, r.Context.Project, nil)
+			pc.Known = r.Context.Known
 			for _, o := range r.Before {
-				pc.judge(o)
+				pc.Judge(o)
 			}
 		}
 	}
@@ -120,11 +121,11 @@ func BenchmarkSurvival(b *testing.B) {
 // window for near misses, forbidden actions, breaches and re-asks.
 func BenchmarkReferences(b *testing.B) {
 	rs := replayed(b)
-	l := rs[0].owner.ledger
+	l := rs[0].Owner.Ledger
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, r := range rs {
-			findReferences(r, l)
+			replay.FindReferences(r, l)
 		}
 	}
 }

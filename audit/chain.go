@@ -7,6 +7,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/parse"
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -22,7 +23,7 @@ func Stated(o *ledger.Obligation) Step {
 }
 
 // AtBoundary is what a boundary did to an obligation.
-func AtBoundary(r *BoundaryReplay, s *Survival) Step {
+func AtBoundary(r *replay.BoundaryReplay, s *replay.Survival) Step {
 	detail := s.State.String()
 	if s.Detail != "" {
 		detail += ": " + s.Detail
@@ -32,19 +33,19 @@ func AtBoundary(r *BoundaryReplay, s *Survival) Step {
 }
 
 // AtEvent is a later turn in a chain.
-func AtEvent(kind string, ev *WindowEvent, detail string) Step {
+func AtEvent(kind string, ev *replay.WindowEvent, detail string) Step {
 	return Step{Kind: kind, File: ev.File, Line: ev.Line, Turn: ev.Turn, Role: ev.Source.String(),
 		Text: eventExcerpt(ev), Detail: detail, quoted: spotOf(ev)}
 }
 
 // eventExcerpt is what a chain quotes of an event.
-func eventExcerpt(ev *WindowEvent) string { return lex.Clip(EventText(ev), 300) }
+func eventExcerpt(ev *replay.WindowEvent) string { return lex.Clip(EventText(ev), 300) }
 
 // EventText is what an event says: a call's command or arguments, or its
 // text.
-func EventText(ev *WindowEvent) string {
+func EventText(ev *replay.WindowEvent) string {
 	if ev.Kind == parse.KindToolCall {
-		if c := commandOfCall(ev); c != "" {
+		if c := replay.CommandOfCall(ev); c != "" {
 			return c
 		}
 		return ev.ToolName + " " + string(ev.Args)
@@ -55,24 +56,24 @@ func EventText(ev *WindowEvent) string {
 // Changed reports whether an obligation's state at this boundary differs
 // from the previous boundary's, so a loss is reported once, where it
 // happened, and not again at every later compaction that still lacks it.
-func Changed(r *BoundaryReplay, id string) bool {
-	t := r.owner.trails[id]
+func Changed(r *replay.BoundaryReplay, id string) bool {
+	t := r.Owner.Trails[id]
 	// the entry of this boundary, found from the end: rules ask right
 	// after it closed
 	i := len(t) - 1
-	for i >= 0 && int(t[i].boundary) > r.Index-1 {
+	for i >= 0 && int(t[i].Boundary) > r.Index-1 {
 		i--
 	}
-	if i < 1 || int(t[i].boundary) != r.Index-1 {
+	if i < 1 || int(t[i].Boundary) != r.Index-1 {
 		return true
 	}
 	prev, cur := t[i-1], t[i]
-	if prev.boundary != cur.boundary-1 {
+	if prev.Boundary != cur.Boundary-1 {
 		// it was out of context in between (dormant) and a turn stated it
 		// again: losing it now is a new loss
 		return true
 	}
-	return prev.state != cur.state || prev.judgement.Variant != cur.judgement.Variant
+	return prev.State != cur.State || prev.Judgement.Variant != cur.Judgement.Variant
 }
 
 // CharDiff is a character diff of an original against what replaced it.
@@ -98,14 +99,14 @@ func CharDiff(original, variant string) []DiffOp {
 func (f *Finding) Key(parts ...string) { f.key = strings.Join(parts, "\x00") }
 
 // BoundaryName is "boundary 1 (turn 63)".
-func BoundaryName(r *BoundaryReplay) string {
+func BoundaryName(r *replay.BoundaryReplay) string {
 	return fmt.Sprintf("boundary %d (turn %d)", r.Index, r.Turn)
 }
 
 // BoundaryFinding starts a finding about what a boundary did to an
 // obligation: located at the boundary, with the chain from where the
 // obligation was stated to the boundary's judgement.
-func BoundaryFinding(r *BoundaryReplay, s *Survival) Finding {
+func BoundaryFinding(r *replay.BoundaryReplay, s *replay.Survival) Finding {
 	f := Finding{File: r.File, Line: r.Line, Turn: r.Turn, Obligation: s.Obligation, Offset: r.Offset}
 	f.Evidence.Chain = []Step{Stated(s.Obligation), AtBoundary(r, s)}
 	f.Evidence.Summary = s.Excerpt
@@ -114,7 +115,7 @@ func BoundaryFinding(r *BoundaryReplay, s *Survival) Finding {
 
 // TurnFinding starts a finding about what a later turn did: located at the
 // turn, with the chain from the obligation through the boundary to the turn.
-func TurnFinding(r *BoundaryReplay, ref Reference, kind, detail string) Finding {
+func TurnFinding(r *replay.BoundaryReplay, ref replay.Reference, kind, detail string) Finding {
 	ev := ref.Event
 	f := Finding{File: ev.File, Line: ev.Line, Turn: ev.Turn, Obligation: ref.Obligation, Offset: ev.Offset}
 	if o := ref.Obligation; o != nil {
@@ -135,12 +136,12 @@ func TurnFinding(r *BoundaryReplay, ref Reference, kind, detail string) Finding 
 // recent trail (see recentFrom): the trail and how many earlier steps it
 // leaves out, and a chain of the statement and each boundary of that trail.
 func (p *Pass) RecentEvidence(o *ledger.Obligation, ev *Evidence) {
-	var trail []TrailStep
-	if r := p.Replay; r.owner != nil {
-		entries := r.trailUpTo(o.ID)
-		from := recentFrom(entries)
+	var trail []replay.TrailStep
+	if r := p.Replay; r.Owner != nil {
+		entries := r.TrailUpTo(o.ID)
+		from := replay.RecentFrom(entries)
 		for _, e := range entries[from:] {
-			trail = append(trail, r.step(e))
+			trail = append(trail, r.Step(e))
 		}
 		ev.TrailOmitted = from
 	}

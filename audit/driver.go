@@ -9,6 +9,7 @@ import (
 	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/audit/reading"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/audit/sharedstate"
 	"github.com/compaudit/compaudit/parse"
 )
@@ -41,7 +42,7 @@ type Result struct {
 	Format     parse.Format
 	Files      []parse.FileResult
 	Agents     []string
-	Boundaries []*BoundaryReplay // main agent's first, each agent's in order
+	Boundaries []*replay.BoundaryReplay // main agent's first, each agent's in order
 	Ledgers    map[string]*ledger.Ledger
 	Turns      map[string]int        // each agent's last turn
 	State      *sharedstate.StateRun // shared-state history across agents
@@ -68,7 +69,7 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 		isEffect = DefaultSideEffecting
 	}
 	res := &Result{Path: t.Path, Ledgers: map[string]*ledger.Ledger{}, Turns: map[string]int{}}
-	agents := map[string]*agentReplay{}
+	agents := map[string]*replay.AgentReplay{}
 	var order []string
 	state := sharedstate.NewStateCollector(opts.StateMappings, isEffect)
 	hasher := reading.NewTokenHasher()
@@ -89,18 +90,18 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 		return f
 	}
 	report := func(f Finding) { res.Findings = append(res.Findings, keep(f)) }
-	budget := &windowBudget{limit: cmp.Or(max(opts.WindowBytes, 0), DefaultWindowBytes)}
+	budget := &replay.WindowBudget{Limit: cmp.Or(max(opts.WindowBytes, 0), replay.DefaultWindowBytes)}
 	var unkept []parse.Diagnostic // windows that stopped keeping, in stream order
-	run := func(a *agentReplay, r *BoundaryReplay) {
+	run := func(a *replay.AgentReplay, r *replay.BoundaryReplay) {
 		if r == nil {
 			return
 		}
 		if u := r.Unkept; u != nil {
 			held := fmt.Sprintf("the turns after the compaction at %s:%d hold more than %s of the agent's words and calls, more than a model's context holds",
-				r.File, r.Line, sizeName(budget.limit))
+				r.File, r.Line, replay.SizeName(budget.Limit))
 			if u.Shared {
 				held = fmt.Sprintf("the turns after the compaction at %s:%d and the other agents' open windows hold more than %s of words and calls between them, more than their contexts hold",
-					r.File, r.Line, sizeName(budget.limit))
+					r.File, r.Line, replay.SizeName(budget.Limit))
 			}
 			unkept = append(unkept, parse.Diagnostic{Severity: parse.Warning, File: u.File, Line: u.Line,
 				Message: fmt.Sprintf("%s: from here (turn %d) to the agent's next compaction, references, forbidden actions and breached thresholds are not looked for",
@@ -111,14 +112,14 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 			if rule.Scope != ScopeBoundary {
 				continue
 			}
-			p := &Pass{Transcript: t.Path, Format: a.format, Agent: a.agent, Ledger: a.ledger, Replay: r,
-				Boundaries: a.boundaries, rule: rule}
+			p := &Pass{Transcript: t.Path, Format: a.Format, Agent: a.Agent, Ledger: a.Ledger, Replay: r,
+				Boundaries: a.Boundaries, rule: rule}
 			p.report = report
 			rule.Run(p)
 		}
 		// the rules have read the window; only the events that findings and
 		// references point at stay, so memory does not grow with the file
-		r.release()
+		r.Release()
 	}
 	files, err := t.Read(popts, func(ev *parse.Event) error {
 		a := agents[ev.Agent]
@@ -126,22 +127,22 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 			// the name is a piece of the agent's first record: every map
 			// and result that keeps it would hold the whole record
 			name := strings.Clone(ev.Agent)
-			a = newAgentReplay(name, ev.Format, hasher, isEffect, budget)
-			a.keepSummaries = opts.KeepSummaries
-			a.ledger.Tagging = opts.Tagging
+			a = replay.NewAgentReplay(name, ev.Format, hasher, isEffect, budget)
+			a.KeepSummaries = opts.KeepSummaries
+			a.Ledger.Tagging = opts.Tagging
 			agents[name] = a
 			order = append(order, name)
 		}
 		// a map stores a string key again with every assignment: the kept
 		// name, not this record's piece of it
-		res.Turns[a.agent] = max(res.Turns[a.agent], ev.Turn)
+		res.Turns[a.Agent] = max(res.Turns[a.Agent], ev.Turn)
 		state.Observe(ev)
 		if ev.Kind == parse.KindBoundary {
-			run(a, a.closeWindow(ev.Turn))
-			a.openBoundary(ev)
+			run(a, a.CloseWindow(ev.Turn))
+			a.OpenBoundary(ev)
 			return nil
 		}
-		a.observe(ev)
+		a.Observe(ev)
 		return nil
 	})
 	res.Files = files
@@ -151,9 +152,9 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 	sortAgents(order, func(s string) string { return s })
 	for _, name := range order {
 		a := agents[name]
-		run(a, a.closeWindow(0))
-		res.Ledgers[name] = a.ledger
-		a.seen, a.calls = reading.TokenIndex{}, nil // the trails stay; the token index is done
+		run(a, a.CloseWindow(0))
+		res.Ledgers[name] = a.Ledger
+		a.Seen, a.Calls = reading.TokenIndex{}, nil // the trails stay; the token index is done
 	}
 	// a swarm of agents can stop keeping hundreds of windows: each file
 	// names the first ones, like any repeated reading problem, and counts
@@ -174,7 +175,7 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 		}
 	}
 	for _, name := range order {
-		for _, o := range agents[name].ledger.Overfull {
+		for _, o := range agents[name].Ledger.Overfull {
 			fr := res.fileResult(o.File)
 			fr.Diagnostics = append(fr.Diagnostics, parse.Diagnostic{Severity: parse.Warning, File: o.File, Line: o.Line,
 				Message: fmt.Sprintf("the message at turn %d states more than %d obligations, more than any instructions do: it reads as a pasted document, and from byte %d of its text on nothing more of it is tagged",
@@ -192,7 +193,7 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 	for i, n := range order {
 		rank[n] = i
 	}
-	slices.SortStableFunc(res.Boundaries, func(x, y *BoundaryReplay) int {
+	slices.SortStableFunc(res.Boundaries, func(x, y *replay.BoundaryReplay) int {
 		return cmp.Or(cmp.Compare(rank[x.Agent], rank[y.Agent]), cmp.Compare(x.Index, y.Index))
 	})
 	finishFindings(res.Findings, rank)
@@ -206,8 +207,8 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 // then stay small.
 func (res *Result) Trim() {
 	for _, b := range res.Boundaries {
-		b.trim()
-		b.owner = nil
+		b.Trim()
+		b.Owner = nil
 	}
 	res.Ledgers = nil
 	res.State = nil
@@ -230,7 +231,7 @@ func finishFindings(fs []Finding, agentRank map[string]int) {
 		fp := fs[i].fingerprint("")
 		seen[fp]++
 		if n := seen[fp]; n > 1 {
-			fp = fs[i].fingerprint("#" + itoa(n))
+			fp = fs[i].fingerprint("#" + replay.Itoa(n))
 		}
 		fs[i].Fingerprint = fp
 	}

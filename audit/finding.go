@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit/ledger"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/audit/tag"
 )
 
@@ -70,9 +71,9 @@ type DiffOp struct {
 
 // Evidence is what a finding rests on.
 type Evidence struct {
-	Chain   []Step      `json:"chain"`
-	Summary string      `json:"summary,omitempty"` // the summary excerpt
-	Trail   []TrailStep `json:"trail,omitempty"`
+	Chain   []Step             `json:"chain"`
+	Summary string             `json:"summary,omitempty"` // the summary excerpt
+	Trail   []replay.TrailStep `json:"trail,omitempty"`
 	// TrailOmitted counts the earlier boundaries of the trail not shown
 	// (Pass.RecentEvidence); the replay view shows them all.
 	TrailOmitted int `json:"trail_omitted,omitempty"`
@@ -97,11 +98,11 @@ type Evidence struct {
 
 // LostItem is one obligation a boundary lost.
 type LostItem struct {
-	ID    string   `json:"id"`
-	Kind  tag.Kind `json:"kind"`
-	Text  string   `json:"text"`
-	State State    `json:"state"`
-	Turn  int      `json:"turn"`
+	ID    string       `json:"id"`
+	Kind  tag.Kind     `json:"kind"`
+	Text  string       `json:"text"`
+	State replay.State `json:"state"`
+	Turn  int          `json:"turn"`
 }
 
 // Finding is one problem a rule found. Every rule and every output format

@@ -8,6 +8,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/reading"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/audit/sharedstate"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
@@ -91,21 +92,21 @@ func FuzzJudgeIndexed(f *testing.F) {
 		l.ObserveRead(&parse.Event{Kind: parse.KindMessage, Role: parse.RoleUser, Agent: parse.MainAgent, Text: user, Turn: 1}, nil)
 		l.ObserveRead(&parse.Event{Kind: parse.KindMessage, Role: parse.RoleAssistant, Agent: parse.MainAgent, Text: assistant, Turn: 2}, nil)
 		ev := &parse.Event{Kind: parse.KindBoundary, Turn: 3, Boundary: &parse.Boundary{Readable: true, Summary: summary}}
-		walked, indexed := newPostContext(ev, "", nil), newPostContext(ev, "", nil)
-		walked.folded.indexed, indexed.folded.indexed = false, true
+		walked, indexed := replay.NewPostContext(ev, "", nil), replay.NewPostContext(ev, "", nil)
+		walked.Folded.Indexed, indexed.Folded.Indexed = false, true
 		// the previous boundary kept the user's message and the summary
 		// after its first sentence; it judged everything, so its readings
 		// hold statuses
 		_, rest, _ := strings.Cut(summary, ". ")
-		prev := newPostContext(&parse.Event{Kind: parse.KindBoundary, Turn: 3, Boundary: &parse.Boundary{Readable: true,
+		prev := replay.NewPostContext(&parse.Event{Kind: parse.KindBoundary, Turn: 3, Boundary: &parse.Boundary{Readable: true,
 			Summary: rest, Kept: []parse.KeptItem{{Role: parse.RoleUser, Text: user}}}}, "", nil)
 		for _, o := range l.Obligations {
-			prev.judge(o)
+			prev.Judge(o)
 		}
-		carried := newPostContext(ev, "", prev.folded.readings)
-		carried.folded.indexed = true
+		carried := replay.NewPostContext(ev, "", prev.Folded.Readings)
+		carried.Folded.Indexed = true
 		for _, o := range l.Obligations {
-			a, b, c := walked.judge(o), indexed.judge(o), carried.judge(o)
+			a, b, c := walked.Judge(o), indexed.Judge(o), carried.Judge(o)
 			if a.State != b.State || *a.Judgement != *b.Judgement {
 				t.Fatalf("%s %q: walked %+v, indexed %+v", o.Kind, o.Text, *a.Judgement, *b.Judgement)
 			}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -17,7 +18,7 @@ type eventSpot struct {
 	at   parse.Spot
 }
 
-func spotOf(ev *WindowEvent) eventSpot {
+func spotOf(ev *replay.WindowEvent) eventSpot {
 	return eventSpot{file: ev.File, at: parse.Spot{Offset: ev.Offset, Part: ev.Part}}
 }
 
@@ -64,7 +65,7 @@ func (f *Finding) letGo(step int, spot eventSpot, line int, text string, rereada
 }
 
 // QuoteCall puts a later call in the evidence: its tool and arguments.
-func (f *Finding) QuoteCall(ev *WindowEvent) {
+func (f *Finding) QuoteCall(ev *replay.WindowEvent) {
 	f.Evidence.Tool, f.Evidence.Arguments, f.Evidence.call = ev.ToolName, string(ev.Args), spotOf(ev)
 }
 
@@ -74,7 +75,7 @@ func quoteText(ev *parse.Event, step int) string {
 	if step == argumentsQuote {
 		return string(ev.Args)
 	}
-	return eventExcerpt(windowEventOf(ev))
+	return eventExcerpt(replay.WindowEventOf(ev))
 }
 
 // readBack reads the texts the findings let go back from their files, each

@@ -7,6 +7,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/reading"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
@@ -23,7 +24,7 @@ func FuzzSpacedIn(f *testing.F) {
 			return
 		}
 		texts := strings.Split(joined, "\x00")
-		if got, want := spacedIn(texts, word), strings.Contains(" "+strings.Join(texts, " ")+" ", " "+word+" "); got != want {
+		if got, want := replay.SpacedIn(texts, word), strings.Contains(" "+strings.Join(texts, " ")+" ", " "+word+" "); got != want {
 			t.Fatalf("spacedIn(%q, %q) = %v, want %v", texts, word, got, want)
 		}
 	})
@@ -38,16 +39,16 @@ func FuzzCallSignature(f *testing.F) {
 	f.Add("Bash\x00a b", "Bash\x00ab")
 	f.Add("Bash\x00x", "Edit\x00x")
 	f.Add("Bash\x00\u00a0x\u2003y", "Bash\x00x y")
-	call := func(s string) *WindowEvent {
+	call := func(s string) *replay.WindowEvent {
 		parts := strings.Split(s, "\x00")
-		return &WindowEvent{ToolName: parts[0], call: &reading.CallReading{Texts: parts[1:]}}
+		return &replay.WindowEvent{ToolName: parts[0], Call: &reading.CallReading{Texts: parts[1:]}}
 	}
-	was := func(ev *WindowEvent) string {
-		return ev.ToolName + "\x00" + strings.Join(strings.Fields(strings.Join(callTexts(ev), " ")), " ")
+	was := func(ev *replay.WindowEvent) string {
+		return ev.ToolName + "\x00" + strings.Join(strings.Fields(strings.Join(replay.CallTexts(ev), " ")), " ")
 	}
 	f.Fuzz(func(t *testing.T, a, b string) {
 		x, y := call(a), call(b)
-		if same, want := callSignature(x) == callSignature(y), was(x) == was(y); same != want {
+		if same, want := replay.CallSignature(x) == replay.CallSignature(y), was(x) == was(y); same != want {
 			t.Fatalf("calls %q and %q: same signature %v, same string %v", a, b, same, want)
 		}
 	})
@@ -65,18 +66,18 @@ func FuzzNearMissIndex(f *testing.F) {
 		for _, l := range strings.Fields(literals) {
 			cands = append(cands, ledger.WindowObligation{O: &ledger.Obligation{Kind: tag.KindLiteral, Literal: l}, Lit: true})
 		}
-		x := newNearMissIndex(cands)
+		x := replay.NewNearMissIndex(cands)
 		for _, tok := range strings.Fields(tokens) {
 			want := -1
 			for i, c := range cands {
-				if nearMiss(tok, c.O.Literal) {
+				if replay.NearMiss(tok, c.O.Literal) {
 					want = i
 					break
 				}
 			}
 			got := -1
-			for _, i := range x.candidates(ledger.NormLiteral(tok)) {
-				if nearMiss(tok, cands[i].O.Literal) {
+			for _, i := range x.Candidates(ledger.NormLiteral(tok)) {
+				if replay.NearMiss(tok, cands[i].O.Literal) {
 					got = i
 					break
 				}
@@ -94,21 +95,21 @@ func FuzzNearMissIndex(f *testing.F) {
 // arguments are its command line, read as text only.
 func TestKeyValuesOfStructuredArguments(t *testing.T) {
 	args := []byte(`{"max_workers": 8, "timeout_ms": 900, "target": "acme-stage-07", "flags": [3]}`)
-	read := func(we *WindowEvent) string {
+	read := func(we *replay.WindowEvent) string {
 		var got []string
-		for _, kv := range keyValuesOf(we) {
-			got = append(got, fmt.Sprintf("%s=%g %v", kv.key, kv.value, kv.parts))
+		for _, kv := range replay.KeyValuesOf(we) {
+			got = append(got, fmt.Sprintf("%s=%g %v", kv.Key, kv.Value, kv.Parts))
 		}
 		return strings.Join(got, "; ")
 	}
 	want := "max_workers=8 [max worker]; timeout_ms=900 [timeout ms]"
 	for _, name := range []string{"mcp__loadtest__run", "Bash"} {
 		ev := &parse.Event{Kind: parse.KindToolCall, ToolName: name, ToolID: "toolu_01", Args: args}
-		unprepared := windowEventOf(ev)
+		unprepared := replay.WindowEventOf(ev)
 		p := reading.NewTokenHasher().Prepare(ev)
-		prepared := windowEventOf(ev)
-		prepared.call = p.Call
-		for how, we := range map[string]*WindowEvent{"unprepared": unprepared, "prepared": prepared} {
+		prepared := replay.WindowEventOf(ev)
+		prepared.Call = p.Call
+		for how, we := range map[string]*replay.WindowEvent{"unprepared": unprepared, "prepared": prepared} {
 			got := read(we)
 			if name == "Bash" && strings.Contains(got, "max_workers") || name != "Bash" && got != want {
 				t.Errorf("%s call, %s: %q, want %q", name, how, got, want)
@@ -123,7 +124,7 @@ func FuzzExtendsPath(f *testing.F) {
 		f.Add(c[0], c[1])
 	}
 	f.Fuzz(func(t *testing.T, s, p string) {
-		if got, want := extendsPath(s, p), strings.HasPrefix(s, p+"/"); got != want {
+		if got, want := replay.ExtendsPath(s, p), strings.HasPrefix(s, p+"/"); got != want {
 			t.Fatalf("extendsPath(%q, %q) = %v, want %v", s, p, got, want)
 		}
 	})

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"github.com/compaudit/compaudit/audit/ledger"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/audit/sharedstate"
 	"github.com/compaudit/compaudit/parse"
 )
@@ -41,9 +42,9 @@ type Pass struct {
 	Agent      string
 	Ledger     *ledger.Ledger
 	// Replay is the boundary under audit (nil for agent rules).
-	Replay *BoundaryReplay
+	Replay *replay.BoundaryReplay
 	// Boundaries are the agent's boundaries so far, Replay last.
-	Boundaries []*BoundaryReplay
+	Boundaries []*replay.BoundaryReplay
 	// State is the run's shared-state history, for run rules.
 	State *sharedstate.StateRun
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/audit/reading"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse/parsetest"
 	"github.com/tidwall/gjson"
@@ -215,12 +216,12 @@ func FuzzMayMention(f *testing.F) {
 	f.Add("Builds go to s3://acme-stage-07 now", "touch s3://acme-stage-07/")
 	f.Add("The agent deployed build 7 to s3://acme-stag-7/ after review.", "touch prod-7")
 	f.Fuzz(func(t *testing.T, text, phrase string) {
-		ft := newFoldedText(text, nil)
+		ft := replay.NewFoldedText(text, nil)
 		obj := tag.MakeObject(phrase)
-		if ft.couldMention(obj) {
+		if ft.CouldMention(obj) {
 			return
 		}
-		if _, excerpt, found := objectForceIn(ft.sentences, ft.terms, obj); found {
+		if _, excerpt, found := replay.ObjectForceIn(ft.Sentences, ft.Terms, obj); found {
 			t.Fatalf("%q mentions %q in %q, yet the whole text said it could not", text, phrase, excerpt)
 		}
 	})
@@ -236,18 +237,18 @@ func FuzzIndexLowerIn(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text, lit string) {
 		lh, ln := lex.FoldLower(text), lex.FoldLower(lit)
 		want := lex.IndexLower(lh, ln)
-		walked, indexed := &foldedText{lower: lh}, &foldedText{lower: lh, sa: suffixarray.New([]byte(lh))}
-		for _, ft := range []*foldedText{walked, indexed} {
-			if got := ft.indexLower(ln); got != want {
-				t.Fatalf("indexLower(%q, %q) = %d (with a suffix array: %v), the search from the start %d", lh, ln, got, ft.sa != nil, want)
+		walked, indexed := &replay.FoldedText{Lower: lh}, &replay.FoldedText{Lower: lh, Sa: suffixarray.New([]byte(lh))}
+		for _, ft := range []*replay.FoldedText{walked, indexed} {
+			if got := ft.IndexLower(ln); got != want {
+				t.Fatalf("indexLower(%q, %q) = %d (with a suffix array: %v), the search from the start %d", lh, ln, got, ft.Sa != nil, want)
 			}
 			if ln != "" {
-				if has := ft.hasText(ln); has != strings.Contains(lh, ln) {
-					t.Fatalf("hasText(%q, %q) = %v (with a suffix array: %v)", lh, ln, has, ft.sa != nil)
+				if has := ft.HasText(ln); has != strings.Contains(lh, ln) {
+					t.Fatalf("hasText(%q, %q) = %v (with a suffix array: %v)", lh, ln, has, ft.Sa != nil)
 				}
 			}
 		}
-		if ln != "" && !slices.Equal(slices.Collect(walked.occurrences(ln)), slices.Collect(indexed.occurrences(ln))) {
+		if ln != "" && !slices.Equal(slices.Collect(walked.Occurrences(ln)), slices.Collect(indexed.Occurrences(ln))) {
 			t.Fatalf("occurrences of %q in %q differ with a suffix array", ln, lh)
 		}
 	})
@@ -277,26 +278,26 @@ func FuzzIsTLD(f *testing.F) {
 func TestCandidatesCarried(t *testing.T) {
 	lastText := "Deploys go to s3://acme-stage-07/ via deploy-v2.sh.\nRetries for job-7 stay under 3.\n```\nrm -rf build/ && make release-2026.03\n```\nThe checkout-rounding fix is in."
 	text := "Summary: the export to s3://acme-ledger-07/ is done.\nRetries for job-7 stay under 3.\nThe checkout-rounding fix is in.\nDeploys go to s3://acme-stage-07/ via deploy-v2.sh.\n\nRetries for job-7 stay under 3."
-	last := newFoldedText(lastText, nil)
-	last.candidates()
-	carried, fresh := newFoldedText(text, last.readings), newFoldedText(text, nil)
-	got, want := carried.candidates(), fresh.candidates()
+	last := replay.NewFoldedText(lastText, nil)
+	last.Candidates()
+	carried, fresh := replay.NewFoldedText(text, last.Readings), replay.NewFoldedText(text, nil)
+	got, want := carried.Candidates(), fresh.Candidates()
 	if len(got) != len(want) || len(want) < 6 {
 		t.Fatalf("carried %d candidates, fresh %d", len(got), len(want))
 	}
 	lastStart := uintptr(unsafe.Pointer(unsafe.StringData(lastText)))
 	for i := range want {
-		if got[i].value != want[i].value || !maps.Equal(got[i].parts, want[i].parts) {
-			t.Errorf("candidate %d: carried %q %v, fresh %q %v", i, got[i].value, got[i].parts, want[i].value, want[i].parts)
+		if got[i].Value != want[i].Value || !maps.Equal(got[i].Parts, want[i].Parts) {
+			t.Errorf("candidate %d: carried %q %v, fresh %q %v", i, got[i].Value, got[i].Parts, want[i].Value, want[i].Parts)
 		}
-		if p := uintptr(unsafe.Pointer(unsafe.StringData(got[i].value))); p >= lastStart && p < lastStart+uintptr(len(lastText)) {
-			t.Errorf("candidate %q is a piece of the last boundary's text", got[i].value)
+		if p := uintptr(unsafe.Pointer(unsafe.StringData(got[i].Value))); p >= lastStart && p < lastStart+uintptr(len(lastText)) {
+			t.Errorf("candidate %q is a piece of the last boundary's text", got[i].Value)
 		}
 	}
 	shared := 0
 	textStart := uintptr(unsafe.Pointer(unsafe.StringData(text)))
-	for line, r := range carried.readings.lines {
-		if prev, ok := last.readings.lines[line]; ok && len(r.cands) > 0 && prev == r {
+	for line, r := range carried.Readings.Lines {
+		if prev, ok := last.Readings.Lines[line]; ok && len(r.Cands) > 0 && prev == r {
 			shared++
 		}
 		if p := uintptr(unsafe.Pointer(unsafe.StringData(line))); len(line) > 0 && p >= textStart && p < textStart+uintptr(len(text)) {

@@ -4,18 +4,18 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/audit/ledger"
+	"github.com/compaudit/compaudit/audit/replay"
 )
 
 // TestSurvivalLookup: a boundary finds each obligation's survival the same
 // way before and after it indexes them (past 32 lookups of 32 survivals):
 // the first survival of the obligation, as it holds it, or none.
 func TestSurvivalLookup(t *testing.T) {
-	r := &audit.BoundaryReplay{}
+	r := &replay.BoundaryReplay{}
 	for i := range 100 {
 		// obligation 7 is judged twice: the first judgement is the one
-		r.Survivals = append(r.Survivals, audit.Survival{Obligation: &ledger.Obligation{ID: fmt.Sprintf("o%d", min(i, 100-i+7)%100)}, RestoredAt: i})
+		r.Survivals = append(r.Survivals, replay.Survival{Obligation: &ledger.Obligation{ID: fmt.Sprintf("o%d", min(i, 100-i+7)%100)}, RestoredAt: i})
 	}
 	for round := range 3 { // the first 32 lookups walk, the rest read the index
 		for i, s := range r.Survivals {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/audit/rules"
 	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/parse/parsetest"
@@ -71,9 +72,9 @@ func windowWarnings(res *audit.Result) []parse.Diagnostic {
 }
 
 // windowProbe is a rule that records what each window kept.
-func windowProbe(kept *[][]*audit.WindowEvent) *audit.Rule {
+func windowProbe(kept *[][]*replay.WindowEvent) *audit.Rule {
 	return &audit.Rule{ID: "window-probe", Scope: audit.ScopeBoundary, Run: func(p *audit.Pass) {
-		*kept = append(*kept, append([]*audit.WindowEvent(nil), p.Replay.Window...))
+		*kept = append(*kept, append([]*replay.WindowEvent(nil), p.Replay.Window...))
 	}}
 }
 
@@ -92,7 +93,7 @@ func TestWindowBudget(t *testing.T) {
 	const budget = 64 << 10
 	path := incidentWithWrite(t, budget)
 	tr := parse.Transcript{Path: path, Files: []parse.File{{Path: path, Agent: parse.MainAgent}}}
-	var kept [][]*audit.WindowEvent
+	var kept [][]*replay.WindowEvent
 	all := append(rules.All(), windowProbe(&kept))
 
 	whole, err := audit.Audit(tr, parse.Options{}, audit.Options{Rules: all})
@@ -139,7 +140,7 @@ func TestWindowBudget(t *testing.T) {
 	if len(kept) != 1 {
 		t.Fatalf("%d windows, want 1", len(kept))
 	}
-	var deploy *audit.WindowEvent
+	var deploy *replay.WindowEvent
 	for _, ev := range kept[0] {
 		if ev.Line >= 271 {
 			t.Errorf("the window kept line %d, past its budget", ev.Line)
@@ -164,7 +165,7 @@ func TestWindowBudgetEachWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := parse.Transcript{Path: path, Files: []parse.File{{Path: path, Agent: parse.MainAgent}}}
-	var kept [][]*audit.WindowEvent
+	var kept [][]*replay.WindowEvent
 	res, err := audit.Audit(tr, parse.Options{}, audit.Options{Rules: []*audit.Rule{windowProbe(&kept)}, WindowBytes: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +201,7 @@ func TestWindowBudgetEachWindow(t *testing.T) {
 	// With 1 KiB the first window outgrows its budget; the next ones start
 	// afresh, and each keeps the turns a window without a budget keeps, up
 	// to the first it did not keep.
-	var whole, part [][]*audit.WindowEvent
+	var whole, part [][]*replay.WindowEvent
 	if _, err := audit.Audit(tr, parse.Options{}, audit.Options{Rules: []*audit.Rule{windowProbe(&whole)}}); err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +327,7 @@ func FuzzWindowBudget(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte, budget uint16) {
 		tr := parse.Transcript{Path: "-", Files: []parse.File{{Path: "-"}}}
-		var kept [][]*audit.WindowEvent
+		var kept [][]*replay.WindowEvent
 		res, err := audit.Audit(tr, parse.Options{Stdin: bytes.NewReader(data)},
 			audit.Options{Rules: append(rules.All(), windowProbe(&kept)), WindowBytes: int(budget) + 1})
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
@@ -44,7 +45,7 @@ type boundaryDoc struct {
 	Survival          survivalDoc        `json:"survival"`
 	// Unkept is where the window stopped keeping turns, past its budget:
 	// from there on, references and forbidden actions were not looked for.
-	Unkept *audit.WindowSpot `json:"unkept,omitempty"`
+	Unkept *replay.WindowSpot `json:"unkept,omitempty"`
 }
 
 type transcriptDoc struct {
@@ -79,13 +80,13 @@ type auditDoc struct {
 	Totals      totalsDoc       `json:"totals"`
 }
 
-func boundaryDocOf(b *audit.BoundaryReplay) boundaryDoc {
+func boundaryDocOf(b *replay.BoundaryReplay) boundaryDoc {
 	c := b.Counts()
 	return boundaryDoc{Agent: b.Agent, Index: b.Index, File: b.File, Line: b.Line, Turn: b.Turn, Kind: b.Boundary.Kind,
 		Trigger: b.Boundary.Trigger, PreTokens: b.Boundary.PreTokens, Readable: b.Boundary.Readable,
 		Unreadable: b.Boundary.Unreadable, ObligationsBefore: b.Obligations(), ObligationsAfter: b.After(),
-		Survival: survivalDoc{Preserved: c[audit.Preserved], Paraphrased: c[audit.Paraphrased], Softened: c[audit.Softened],
-			Drifted: c[audit.Drifted], Dropped: c[audit.Dropped], Inverted: c[audit.Inverted], Unverifiable: c[audit.Unverifiable]},
+		Survival: survivalDoc{Preserved: c[replay.Preserved], Paraphrased: c[replay.Paraphrased], Softened: c[replay.Softened],
+			Drifted: c[replay.Drifted], Dropped: c[replay.Dropped], Inverted: c[replay.Inverted], Unverifiable: c[replay.Unverifiable]},
 		Unkept: b.Unkept}
 }
 
@@ -258,7 +259,7 @@ func NewAuditText(w io.Writer, v AuditView, o Options) Stream {
 		}}
 }
 
-func boundaryLine(bd *audit.BoundaryReplay, c map[audit.State]int) string {
+func boundaryLine(bd *replay.BoundaryReplay, c map[replay.State]int) string {
 	parts := []string{fmt.Sprintf("turn %d", bd.Turn), fmt.Sprintf("line %d", bd.Line), bd.Boundary.Kind.String()}
 	if bd.Boundary.Trigger != "" {
 		parts = append(parts, bd.Boundary.Trigger)
@@ -273,7 +274,7 @@ func boundaryLine(bd *audit.BoundaryReplay, c map[audit.State]int) string {
 		parts = append(parts, fmt.Sprintf("window stopped keeping turns at line %d", u.Line))
 	}
 	var states []string
-	for _, s := range audit.States() {
+	for _, s := range replay.States() {
 		if c[s] > 0 {
 			states = append(states, fmt.Sprintf("%d %s", c[s], s))
 		}
@@ -356,7 +357,7 @@ func writeFinding(b *strings.Builder, st styles, f audit.Finding) {
 		}
 		for _, t := range f.Evidence.Trail {
 			s := fmt.Sprintf("b%d %s", t.Boundary, t.State)
-			if t.Variant != "" && t.State != audit.Preserved {
+			if t.Variant != "" && t.State != replay.Preserved {
 				s += fmt.Sprintf(" %q", t.Variant)
 			}
 			steps = append(steps, s)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/audit/ledger"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/audit/tag"
 )
 
@@ -190,7 +191,7 @@ func htmlAgentOf(r *audit.Result, name string, v AuditView, redact bool) htmlAge
 	for t := 1; t <= maxTurn; t += step {
 		tl.Axis = append(tl.Axis, htmlTick{X: x(t), Label: fmt.Sprint(t)})
 	}
-	var bs []*audit.BoundaryReplay
+	var bs []*replay.BoundaryReplay
 	for _, b := range r.Boundaries {
 		if b.Agent == name {
 			bs = append(bs, b)
@@ -227,7 +228,7 @@ func htmlAgentOf(r *audit.Result, name string, v AuditView, redact bool) htmlAge
 }
 
 // ledgerChart draws the ledger's size before and after each boundary.
-func ledgerChart(bs []*audit.BoundaryReplay) htmlChart {
+func ledgerChart(bs []*replay.BoundaryReplay) htmlChart {
 	c := htmlChart{Width: timelineW, Height: 170}
 	if len(bs) == 0 {
 		return c
@@ -256,7 +257,7 @@ func ledgerChart(bs []*audit.BoundaryReplay) htmlChart {
 
 // trails lists every obligation judged at some boundary with its state at
 // each one.
-func trails(bs []*audit.BoundaryReplay, redact bool) []htmlTrail {
+func trails(bs []*replay.BoundaryReplay, redact bool) []htmlTrail {
 	type entry struct {
 		o     *ledger.Obligation
 		order int

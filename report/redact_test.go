@@ -15,6 +15,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/audit/ledger"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
@@ -340,7 +341,7 @@ func TestRedactEscapedForms(t *testing.T) {
 		}
 		for _, q := range quotes {
 			r := &audit.Result{Path: "s.jsonl", Format: "claude-code",
-				Boundaries: []*audit.BoundaryReplay{{Agent: parse.MainAgent, Index: 1, Line: 1, Turn: 1,
+				Boundaries: []*replay.BoundaryReplay{{Agent: parse.MainAgent, Index: 1, Line: 1, Turn: 1,
 					Boundary: &parse.Boundary{Kind: parse.BoundaryCompact, Readable: true}}},
 				Findings: []audit.Finding{{Rule: "dropped-literal", Severity: audit.SeverityError, File: "s.jsonl",
 					Line: 1, Turn: 1, Boundary: 1, Agent: parse.MainAgent, Message: "stated: " + q,

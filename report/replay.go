@@ -7,6 +7,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/audit/ledger"
+	"github.com/compaudit/compaudit/audit/replay"
 )
 
 // ReplayView selects boundaries to show.
@@ -17,8 +18,8 @@ type ReplayView struct {
 
 type replaySurvivalDoc struct {
 	Obligation *ledger.Obligation `json:"obligation"`
-	audit.Survival
-	Trail []audit.TrailStep `json:"trail"`
+	replay.Survival
+	Trail []replay.TrailStep `json:"trail"`
 }
 
 type replayBoundaryDoc struct {
@@ -27,7 +28,7 @@ type replayBoundaryDoc struct {
 	Obligations []replaySurvivalDoc `json:"obligations"`
 }
 
-func (v ReplayView) selects(b *audit.BoundaryReplay) bool {
+func (v ReplayView) selects(b *replay.BoundaryReplay) bool {
 	return (v.Boundary == 0 || b.Index == v.Boundary) && (v.Agent == "" || b.Agent == v.Agent)
 }
 
@@ -35,7 +36,7 @@ type replayTranscriptDoc struct {
 	Path       string              `json:"path"`
 	Boundaries []replayBoundaryDoc `json:"boundaries"`
 
-	selected []*audit.BoundaryReplay // made into Boundaries one by one (splice)
+	selected []*replay.BoundaryReplay // made into Boundaries one by one (splice)
 }
 
 // splice writes the selected boundaries one by one, each made only when
@@ -46,7 +47,7 @@ func (t replayTranscriptDoc) splice() (any, string, int, func(int) any) {
 		func(i int) any { return replayBoundaryOf(t.selected[i]) }
 }
 
-func replayBoundaryOf(b *audit.BoundaryReplay) replayBoundaryDoc {
+func replayBoundaryOf(b *replay.BoundaryReplay) replayBoundaryDoc {
 	bd := replayBoundaryDoc{boundaryDoc: boundaryDocOf(b), Summary: b.Summary(), Obligations: []replaySurvivalDoc{}}
 	for _, s := range b.Survivals {
 		bd.Obligations = append(bd.Obligations, replaySurvivalDoc{Obligation: s.Obligation, Survival: s, Trail: b.Trail(s.Obligation.ID)})
@@ -87,16 +88,16 @@ func NewReplayText(w io.Writer, v ReplayView, o Options) Stream {
 			for _, s := range bd.Survivals {
 				state := fmt.Sprintf("%-12s", s.State)
 				switch s.State {
-				case audit.Preserved:
+				case replay.Preserved:
 					state = st.added.Render(state)
-				case audit.Unverifiable:
+				case replay.Unverifiable:
 					state = st.dim.Render(state)
 				default:
 					state = st.rm.Render(state)
 				}
 				fmt.Fprintf(b, "    %s %s\n", state, obligationLine(st, s.Obligation))
 				var why []string
-				if s.Via != "" && s.State == audit.Preserved {
+				if s.Via != "" && s.State == replay.Preserved {
 					why = append(why, "via "+s.Via)
 				}
 				if s.Detail != "" {

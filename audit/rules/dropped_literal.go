@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/audit/tag"
 )
 
@@ -41,14 +42,14 @@ func runDroppedLiteral(p *audit.Pass) {
 	for i := range r.Survivals {
 		s := &r.Survivals[i]
 		o := s.Obligation
-		if o.Kind != tag.KindLiteral || s.State != audit.Dropped || !audit.Changed(r, o.ID) {
+		if o.Kind != tag.KindLiteral || s.State != replay.Dropped || !audit.Changed(r, o.ID) {
 			continue
 		}
 		f := audit.BoundaryFinding(r, s)
 		need := refs.For(o.ID)
-		var needed []audit.Reference
+		var needed []replay.Reference
 		for _, n := range need {
-			if n.Kind == audit.RefNearMiss || n.Kind == audit.RefFailed || n.Kind == audit.RefReask {
+			if n.Kind == replay.RefNearMiss || n.Kind == replay.RefFailed || n.Kind == replay.RefReask {
 				needed = append(needed, n)
 			}
 		}
@@ -56,18 +57,18 @@ func runDroppedLiteral(p *audit.Pass) {
 		case len(needed) > 0:
 			f.Severity = audit.SeverityError
 			n := needed[0]
-			how := map[audit.RefKind]string{
-				audit.RefNearMiss: "used " + n.Token + " in its place",
-				audit.RefFailed:   "a call failed without it",
-				audit.RefReask:    "the agent asked for it again",
+			how := map[replay.RefKind]string{
+				replay.RefNearMiss: "used " + n.Token + " in its place",
+				replay.RefFailed:   "a call failed without it",
+				replay.RefReask:    "the agent asked for it again",
 			}[n.Kind]
 			f.Message = fmt.Sprintf("%s (stated at turn %d) is not in the context after %s, and turn %d needed it: %s",
 				o.Literal, o.Origin.Turn, audit.BoundaryName(r), n.Event.Turn, how)
 			// one link per event, saying every way it needed the literal
-			var last *audit.WindowEvent
+			var last *replay.WindowEvent
 			for _, n := range needed {
-				what := map[audit.RefKind]string{audit.RefNearMiss: "used the near miss " + n.Token,
-					audit.RefFailed: "failed: " + n.Detail, audit.RefReask: "asked: " + n.Detail}[n.Kind]
+				what := map[replay.RefKind]string{replay.RefNearMiss: "used the near miss " + n.Token,
+					replay.RefFailed: "failed: " + n.Detail, replay.RefReask: "asked: " + n.Detail}[n.Kind]
 				if n.Event == last {
 					c := &f.Evidence.Chain[len(f.Evidence.Chain)-1]
 					c.Detail += "; " + what

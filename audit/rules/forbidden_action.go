@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/replay"
 )
 
 // ForbiddenAction reports a side-effecting call on the object of a live
@@ -38,7 +39,7 @@ the summary says.`,
 
 func runForbiddenAction(p *audit.Pass) {
 	r := p.Replay
-	for _, ref := range r.References().Of(audit.RefTouch) {
+	for _, ref := range r.References().Of(replay.RefTouch) {
 		o := ref.Obligation
 		ev := ref.Event
 		f := audit.TurnFinding(r, ref, "violated", "touched "+ref.Token)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -35,7 +36,7 @@ side-effecting calls whose identifiers do not bind to the ledger exactly.`,
 
 func runParaphraseReference(p *audit.Pass) {
 	r := p.Replay
-	for _, ref := range r.References().Of(audit.RefNearMiss) {
+	for _, ref := range r.References().Of(replay.RefNearMiss) {
 		o := ref.Obligation
 		ev := ref.Event
 		f := audit.TurnFinding(r, ref, "used", "near miss: "+ref.Token)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/audit/tag"
 )
 
@@ -38,7 +39,7 @@ func runParaphrasedLiteral(p *audit.Pass) {
 	for i := range r.Survivals {
 		s := &r.Survivals[i]
 		o := s.Obligation
-		if o.Kind != tag.KindLiteral || s.State != audit.Paraphrased || !audit.Changed(r, o.ID) {
+		if o.Kind != tag.KindLiteral || s.State != replay.Paraphrased || !audit.Changed(r, o.ID) {
 			continue
 		}
 		f := audit.BoundaryFinding(r, s)

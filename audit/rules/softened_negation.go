@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/audit/tag"
 )
 
@@ -39,7 +40,7 @@ func runSoftenedNegation(p *audit.Pass) {
 		if o.Kind != tag.KindProhibition || !audit.Changed(r, o.ID) {
 			continue
 		}
-		if s.State != audit.Softened && s.State != audit.Dropped && s.State != audit.Inverted {
+		if s.State != replay.Softened && s.State != replay.Dropped && s.State != replay.Inverted {
 			continue
 		}
 		f := audit.BoundaryFinding(r, s)
@@ -51,7 +52,7 @@ func runSoftenedNegation(p *audit.Pass) {
 			f.Evidence.Diff = audit.CharDiff(o.Span.Text, s.Excerpt)
 		}
 		for _, ref := range r.References().For(o.ID) {
-			if ref.Kind == audit.RefTouch {
+			if ref.Kind == replay.RefTouch {
 				f.Evidence.Chain = append(f.Evidence.Chain, audit.AtEvent("violated", ref.Event, "touched "+ref.Token))
 			}
 		}

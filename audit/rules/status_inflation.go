@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/audit/tag"
 )
 
@@ -50,7 +51,7 @@ func runStatusInflation(p *audit.Pass) {
 	for i := range r.Survivals {
 		s := &r.Survivals[i]
 		o := s.Obligation
-		if o.Kind != tag.KindState || s.State != audit.Inverted || !audit.Changed(r, o.ID) {
+		if o.Kind != tag.KindState || s.State != replay.Inverted || !audit.Changed(r, o.ID) {
 			continue
 		}
 		f := audit.BoundaryFinding(r, s)

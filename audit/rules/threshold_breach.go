@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/replay"
 )
 
 // ThresholdBreach reports a side-effecting call past a live limit.
@@ -29,7 +30,7 @@ Fix: check call arguments against the ledger's thresholds before executing.`,
 
 func runThresholdBreach(p *audit.Pass) {
 	r := p.Replay
-	for _, ref := range r.References().Of(audit.RefBreach) {
+	for _, ref := range r.References().Of(replay.RefBreach) {
 		o := ref.Obligation
 		ev := ref.Event
 		t := o.Threshold

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/audit/tag"
 )
 
@@ -42,7 +43,7 @@ func runThresholdDrift(p *audit.Pass) {
 	for i := range r.Survivals {
 		s := &r.Survivals[i]
 		o := s.Obligation
-		if o.Kind != tag.KindThreshold || (s.State != audit.Drifted && s.State != audit.Dropped) || !audit.Changed(r, o.ID) {
+		if o.Kind != tag.KindThreshold || (s.State != replay.Drifted && s.State != replay.Dropped) || !audit.Changed(r, o.ID) {
 			continue
 		}
 		f := audit.Finding{File: r.File, Line: r.Line, Turn: r.Turn, Obligation: o, Offset: r.Offset}
@@ -56,7 +57,7 @@ func runThresholdDrift(p *audit.Pass) {
 		}
 		for _, t := range f.Evidence.Trail {
 			switch {
-			case t.State == audit.Preserved:
+			case t.State == replay.Preserved:
 				path = append(path, "preserved")
 			case t.Variant != "":
 				path = append(path, fmt.Sprintf("%q", t.Variant))

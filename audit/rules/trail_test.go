@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/report"
 )
@@ -55,19 +56,19 @@ func TestDriftTrailIsRecent(t *testing.T) {
 			long := false
 			for _, f := range res.Findings {
 				tr, n := f.Evidence.Trail, f.Evidence.TrailOmitted
-				if len(tr) == 0 || len(tr) > audit.MaxRecentTrail {
+				if len(tr) == 0 || len(tr) > replay.MaxRecentTrail {
 					t.Fatalf("boundary %d: a trail of %d steps", f.Boundary, len(tr))
 				}
 				if last := tr[len(tr)-1].Boundary; last != f.Boundary || n+len(tr) != f.Boundary {
 					t.Errorf("boundary %d: trail ends at %d, %d shown and %d omitted; want it to end here and count every boundary so far", f.Boundary, last, len(tr), n)
 				}
 				for _, s := range tr[1:max(1, len(tr)-1)] {
-					if s.State == audit.Preserved {
+					if s.State == replay.Preserved {
 						t.Errorf("boundary %d: the trail shows an intact boundary %d before the last one it came through", f.Boundary, s.Boundary)
 					}
 				}
-				if intact := tr[0].State == audit.Preserved; n > 0 && !intact && len(tr) != audit.MaxRecentTrail {
-					t.Errorf("boundary %d: %d omitted, yet the trail neither starts intact nor is cut to %d: %+v", f.Boundary, n, audit.MaxRecentTrail, tr)
+				if intact := tr[0].State == replay.Preserved; n > 0 && !intact && len(tr) != replay.MaxRecentTrail {
+					t.Errorf("boundary %d: %d omitted, yet the trail neither starts intact nor is cut to %d: %+v", f.Boundary, n, replay.MaxRecentTrail, tr)
 				}
 				if (n > 0) != strings.Contains(f.Message, fmt.Sprintf("(%d earlier boundaries)", n)) {
 					t.Errorf("boundary %d: %d omitted, message %q", f.Boundary, n, f.Message)
@@ -75,7 +76,7 @@ func TestDriftTrailIsRecent(t *testing.T) {
 				if steps := len(f.Evidence.Chain) - 1; steps != len(tr) {
 					t.Errorf("boundary %d: the chain has %d boundaries, the trail %d", f.Boundary, steps, len(tr))
 				}
-				long = long || f.Boundary > audit.MaxRecentTrail+1
+				long = long || f.Boundary > replay.MaxRecentTrail+1
 			}
 			if !long {
 				t.Fatal("no finding past the first boundaries; the case does not test the bound")
@@ -123,7 +124,7 @@ func TestBreachTrailIsRecent(t *testing.T) {
 	f := res.Findings[0]
 	tr, n := f.Evidence.Trail, f.Evidence.TrailOmitted
 	// the last boundary wore it down, the one before kept it
-	if len(tr) != 2 || tr[0].Boundary != compactions-1 || tr[0].State != audit.Preserved || tr[1].Boundary != compactions || n != compactions-2 {
+	if len(tr) != 2 || tr[0].Boundary != compactions-1 || tr[0].State != replay.Preserved || tr[1].Boundary != compactions || n != compactions-2 {
 		t.Errorf("trail %+v with %d omitted; want boundaries %d (intact) and %d, and %d omitted", tr, n, compactions-1, compactions, compactions-2)
 	}
 	if got := len(f.Evidence.Chain); got != 1+len(tr)+1 {

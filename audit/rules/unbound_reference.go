@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/replay"
 )
 
 // UnboundReference reports a call using an identifier the agent could no
@@ -31,7 +32,7 @@ let the model reconstruct it.`,
 
 func runUnboundReference(p *audit.Pass) {
 	r := p.Replay
-	for _, ref := range r.References().Of(audit.RefUnbound) {
+	for _, ref := range r.References().Of(replay.RefUnbound) {
 		ev := ref.Event
 		f := audit.TurnFinding(r, ref, "used", "unbound: "+ref.Token)
 		f.Message = fmt.Sprintf("turn %d: %s uses %s, which stood only before %s and was not visible since",

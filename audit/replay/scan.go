@@ -1,4 +1,4 @@
-package audit
+package replay
 
 import (
 	"index/suffixarray"
@@ -16,14 +16,14 @@ import (
 // The hot path. Every tool output and message passes through here, so it
 // looks at each byte once and allocates nothing for ordinary words.
 
-// foldedText is a text prepared for many case-insensitive searches: a
-// summary is searched once per obligation in the ledger.
-type foldedText struct {
+// FoldedText is a text prepared for many case-insensitive searches: a
+// Summary is searched once per obligation in the ledger.
+type FoldedText struct {
 	text      string
-	lower     string
-	sentences []lex.Sentence
-	terms     []lex.TermSet    // per sentence
-	indexed   bool             // long enough to index for a boundary's judgements
+	Lower     string
+	Sentences []lex.Sentence
+	Terms     []lex.TermSet    // per sentence
+	Indexed   bool             // long enough to index for a boundary's judgements
 	allTerms  lex.TermSet      // their union, made when first asked
 	byTerm    map[string][]int // term → the sentences holding it, when first asked
 	// every threshold stated, and by subject, when first asked
@@ -31,11 +31,11 @@ type foldedText struct {
 	limitsBy      map[string][]int
 	genericLimits []int
 	lookups       int // of literals in lower, before sa is built
-	sa            *suffixarray.Index
+	Sa            *suffixarray.Index
 	hits          []tag.LiteralHit
 	hitsDone      bool
 	read          []*textReading // per sentence
-	readings      *readings      // the same, and the candidates by line, for the next boundary
+	Readings      *readings      // the same, and the candidates by line, for the next boundary
 	last          *readings      // the last boundary's
 	cands         []candidate
 	candsDone     bool
@@ -45,20 +45,20 @@ type foldedText struct {
 
 // candidate is a token of a summary that could stand in for a literal.
 type candidate struct {
-	value string
-	parts map[string]bool
+	Value string
+	Parts map[string]bool
 }
 
-// candidates are the identifier-shaped tokens of the text with their
+// Candidates are the identifier-shaped tokens of the text with their
 // stemmed parts, found once: a plain word stands in for nothing.
 // They are read a line at a time, as no token spans a line, and a line the
 // last boundary read is taken from it.
-func (f *foldedText) candidates() []candidate {
+func (f *FoldedText) Candidates() []candidate {
 	if !f.candsDone {
 		f.candsDone = true
 		var last map[string]*textReading
 		if f.last != nil {
-			last = f.last.lines
+			last = f.last.Lines
 		}
 		lines := map[string]*textReading{}
 		for line := range strings.SplitSeq(f.text, "\n") {
@@ -68,12 +68,12 @@ func (f *foldedText) candidates() []candidate {
 			}
 			if r == nil {
 				own := strings.Clone(line)
-				r = &textReading{text: own, cands: lineCandidates(own)}
+				r = &textReading{text: own, Cands: lineCandidates(own)}
 			}
 			lines[r.text] = r
-			f.cands = append(f.cands, r.cands...)
+			f.cands = append(f.cands, r.Cands...)
 		}
-		f.readings.lines = lines
+		f.Readings.Lines = lines
 	}
 	return f.cands
 }
@@ -86,19 +86,19 @@ func lineCandidates(line string) []candidate {
 		if len(v) < 3 || !identShaped(v) {
 			continue
 		}
-		cs = append(cs, candidate{value: v, parts: ledger.PartSet(v)})
+		cs = append(cs, candidate{Value: v, Parts: ledger.PartSet(v)})
 	}
 	return cs
 }
 
 // candidatesSharing lists, in order, the candidates that share a part with
-// parts: only they can be near variants, and a ledger holds hundreds of
+// Parts: only they can be near variants, and a ledger holds hundreds of
 // literals to compare with each summary.
-func (f *foldedText) candidatesSharing(parts map[string]bool) []int {
+func (f *FoldedText) candidatesSharing(parts map[string]bool) []int {
 	if f.byPart == nil {
 		f.byPart = map[string][]int{}
-		for i, c := range f.candidates() {
-			for p := range c.parts {
+		for i, c := range f.Candidates() {
+			for p := range c.Parts {
 				f.byPart[p] = append(f.byPart[p], i)
 			}
 		}
@@ -112,7 +112,7 @@ func (f *foldedText) candidatesSharing(parts map[string]bool) []int {
 }
 
 // thresholds are the numeric limits of the i-th sentence.
-func (f *foldedText) thresholds(i int) []tag.ThresholdHit {
+func (f *FoldedText) thresholds(i int) []tag.ThresholdHit {
 	r := f.read[i]
 	if !r.limitsRead {
 		r.limits, r.limitsRead = tag.FindThresholds(r.text), true
@@ -135,11 +135,11 @@ const indexFrom = 32
 // on subject (sameThresholdSubject): of a short text every one; of a long
 // one those on the subject and those on a generic subject, or every one
 // when the subject is generic. A boundary judges each threshold of the
-// ledger, and walking every sentence for each cost their product.
-func (f *foldedText) limitsFor(subject string) iter.Seq[thresholdAt] {
+// Ledger, and walking every sentence for each cost their product.
+func (f *FoldedText) limitsFor(subject string) iter.Seq[thresholdAt] {
 	return func(yield func(thresholdAt) bool) {
-		if !f.indexed {
-			for i := range f.sentences {
+		if !f.Indexed {
+			for i := range f.Sentences {
 				for _, h := range f.thresholds(i) {
 					if !yield(thresholdAt{i, h}) {
 						return
@@ -150,7 +150,7 @@ func (f *foldedText) limitsFor(subject string) iter.Seq[thresholdAt] {
 		}
 		if f.limitsBy == nil {
 			f.limitsBy = map[string][]int{}
-			for i := range f.sentences {
+			for i := range f.Sentences {
 				for _, h := range f.thresholds(i) {
 					k := len(f.allLimits)
 					f.allLimits = append(f.allLimits, thresholdAt{i, h})
@@ -186,12 +186,12 @@ func (f *foldedText) limitsFor(subject string) iter.Seq[thresholdAt] {
 }
 
 // sentencesWith yields, in order, the sentences that can hold one of
-// terms: of a short text every one, of a long one those whose terms hold
+// Terms: of a short text every one, of a long one those whose terms hold
 // one of them. The caller still checks each.
-func (f *foldedText) sentencesWith(terms ...string) iter.Seq[int] {
+func (f *FoldedText) sentencesWith(terms ...string) iter.Seq[int] {
 	return func(yield func(int) bool) {
-		if !f.indexed {
-			for i := range f.sentences {
+		if !f.Indexed {
+			for i := range f.Sentences {
 				if !yield(i) {
 					return
 				}
@@ -213,10 +213,10 @@ func (f *foldedText) sentencesWith(terms ...string) iter.Seq[int] {
 
 // holding are, in order, the sentences of a long text whose terms hold
 // term.
-func (f *foldedText) holding(term string) []int {
+func (f *FoldedText) holding(term string) []int {
 	if f.byTerm == nil {
 		f.byTerm = map[string][]int{}
-		for i, ts := range f.terms {
+		for i, ts := range f.Terms {
 			for t := range ts {
 				f.byTerm[t] = append(f.byTerm[t], i)
 			}
@@ -225,10 +225,10 @@ func (f *foldedText) holding(term string) []int {
 	return f.byTerm[term]
 }
 
-// hasText reports whether the lowered text holds key anywhere, word
-// boundaries or not.
-func (f *foldedText) hasText(key string) bool {
-	for range f.occurrences(key) {
+// HasText reports whether the lowered text holds key anywhere, word
+// Boundaries or not.
+func (f *FoldedText) HasText(key string) bool {
+	for range f.Occurrences(key) {
 		return true
 	}
 	return false
@@ -236,7 +236,7 @@ func (f *foldedText) hasText(key string) bool {
 
 // statuses are the status claims of the i-th sentence: a boundary judges
 // every task and run status of the ledger against the same sentences.
-func (f *foldedText) statuses(i int) []tag.Status {
+func (f *FoldedText) statuses(i int) []tag.Status {
 	r := f.read[i]
 	if !r.statesRead {
 		r.states, r.statesRead = tag.TextStatuses(r.text), true
@@ -246,7 +246,7 @@ func (f *foldedText) statuses(i int) []tag.Status {
 
 // textReading is what was read of one sentence of a post-compaction text
 // (its terms, status claims and thresholds) or of one line (its
-// candidates). A Codex compaction carries the user's recent messages
+// Candidates). A Codex compaction carries the user's recent messages
 // through, tens of kilobytes, so most of a boundary's sentences and lines
 // stood in the last one's too, and reading them again was most of a long
 // rollout's boundary work. A reading reads its own copy of the text, and
@@ -258,29 +258,29 @@ type textReading struct {
 	statesRead bool
 	limits     []tag.ThresholdHit
 	limitsRead bool
-	cands      []candidate
+	Cands      []candidate
 }
 
-// readings are what a boundary read of its text, by sentence and by line,
-// for the next boundary to take where it repeats them.
+// Readings are what a boundary read of its text, by sentence and by line,
+// For the next boundary to take where it repeats them.
 type readings struct {
 	sentences map[string]*textReading
-	lines     map[string]*textReading // nil until the candidates are read
+	Lines     map[string]*textReading // nil until the candidates are read
 }
 
-// newFoldedText reads text, taking what last read of a sentence or a line
+// NewFoldedText reads text, taking what last read of a sentence or a line
 // where it is the same; last may be nil.
-func newFoldedText(text string, last *readings) *foldedText {
-	f := &foldedText{text: text, lower: lex.FoldLower(text), sentences: lex.Sentences(text), last: last}
-	f.indexed = len(f.sentences) > indexFrom
-	f.terms = make([]lex.TermSet, len(f.sentences))
-	f.read = make([]*textReading, len(f.sentences))
-	f.readings = &readings{sentences: make(map[string]*textReading, len(f.sentences))}
+func NewFoldedText(text string, last *readings) *FoldedText {
+	f := &FoldedText{text: text, Lower: lex.FoldLower(text), Sentences: lex.Sentences(text), last: last}
+	f.Indexed = len(f.Sentences) > indexFrom
+	f.Terms = make([]lex.TermSet, len(f.Sentences))
+	f.read = make([]*textReading, len(f.Sentences))
+	f.Readings = &readings{sentences: make(map[string]*textReading, len(f.Sentences))}
 	if last != nil {
-		f.readings.lines = last.lines // passed on, should this boundary not read them
+		f.Readings.Lines = last.Lines // passed on, should this boundary not read them
 	}
-	for i, s := range f.sentences {
-		r := f.readings.sentences[s.Text]
+	for i, s := range f.Sentences {
+		r := f.Readings.sentences[s.Text]
 		if r == nil && last != nil {
 			r = last.sentences[s.Text]
 		}
@@ -288,32 +288,32 @@ func newFoldedText(text string, last *readings) *foldedText {
 			own := strings.Clone(s.Text)
 			r = &textReading{text: own, terms: lex.TermsOf(own)}
 		}
-		f.readings.sentences[r.text] = r
-		f.read[i], f.terms[i] = r, r.terms
+		f.Readings.sentences[r.text] = r
+		f.read[i], f.Terms[i] = r, r.terms
 	}
 	return f
 }
 
 // mayMention reports whether a sentence of the text could mention obj
 // (mentions): the text of one of its literals stands somewhere in the
-// text, or enough of its terms stand in the sentences together. A sentence
+// Text, or enough of its terms stand in the sentences together. A sentence
 // holds no text the whole lacks and no term outside the union of them all,
 // so a "no" is exact.
-func (f *foldedText) mayMention(obj *tag.Object) bool {
-	if !f.indexed {
+func (f *FoldedText) mayMention(obj *tag.Object) bool {
+	if !f.Indexed {
 		return true // walking them costs less than the test
 	}
-	return f.couldMention(obj)
+	return f.CouldMention(obj)
 }
 
 // mayMentionIn yields, ascending, the sentences that could mention obj
 // (mentions): those its literals' text stands in, and those holding one
-// of its terms. A sentence of neither cannot, so the rest go unread:
+// Of its terms. A sentence of neither cannot, so the rest go unread:
 // walking every sentence of a summary that restates ten thousand rules,
-// for each rule, cost their product. A short text yields every sentence.
-func (f *foldedText) mayMentionIn(obj *tag.Object) iter.Seq[int] {
-	if !f.indexed {
-		return slices.Values(indexesOf(f.sentences))
+// For each rule, cost their product. A short text yields every sentence.
+func (f *FoldedText) mayMentionIn(obj *tag.Object) iter.Seq[int] {
+	if !f.Indexed {
+		return slices.Values(indexesOf(f.Sentences))
 	}
 	return func(yield func(int) bool) {
 		var at []int
@@ -322,8 +322,8 @@ func (f *foldedText) mayMentionIn(obj *tag.Object) iter.Seq[int] {
 			if key == "" {
 				continue
 			}
-			for i := range f.occurrences(key) {
-				if k := sort.Search(len(f.sentences), func(j int) bool { return f.sentences[j].Start > i }) - 1; k >= 0 {
+			for i := range f.Occurrences(key) {
+				if k := sort.Search(len(f.Sentences), func(j int) bool { return f.Sentences[j].Start > i }) - 1; k >= 0 {
 					at = append(at, k)
 				}
 			}
@@ -342,19 +342,19 @@ func (f *foldedText) mayMentionIn(obj *tag.Object) iter.Seq[int] {
 	}
 }
 
-// couldMention is mayMention's test.
-func (f *foldedText) couldMention(obj *tag.Object) bool {
+// CouldMention is mayMention's test.
+func (f *FoldedText) CouldMention(obj *tag.Object) bool {
 	for _, l := range obj.Literals {
 		// every sentence that holds l (containsLiteral) holds this text;
 		// it is looked for as plain text, since a sentence's edges count as
 		// word boundaries where the whole text may have none
-		if k := ledger.NormLiteral(l); k != "" && f.hasText(k) {
+		if k := ledger.NormLiteral(l); k != "" && f.HasText(k) {
 			return true
 		}
 	}
 	if f.allTerms == nil {
 		f.allTerms = lex.TermSet{}
-		for _, ts := range f.terms {
+		for _, ts := range f.Terms {
 			maps.Copy(f.allTerms, ts)
 		}
 	}
@@ -373,16 +373,16 @@ func (f *foldedText) couldMention(obj *tag.Object) bool {
 
 // contains reports a literal standing verbatim in the text (see
 // containsLiteral).
-func (f *foldedText) contains(lit string) bool {
+func (f *FoldedText) contains(lit string) bool {
 	lit = strings.Trim(lit, "`'\"")
 	if lit == "" {
 		return false
 	}
-	if f.indexLower(lex.FoldLower(lit)) >= 0 {
+	if f.IndexLower(lex.FoldLower(lit)) >= 0 {
 		return true
 	}
 	if len(lit) > 1 && strings.HasSuffix(lit, "/") {
-		return f.indexLower(lex.FoldLower(strings.TrimSuffix(lit, "/"))) >= 0
+		return f.IndexLower(lex.FoldLower(strings.TrimSuffix(lit, "/"))) >= 0
 	}
 	return false
 }
@@ -397,21 +397,21 @@ const (
 	suffixArrayLookups = 64       // lookups before the array is built
 )
 
-// occurrences yields, ascending, every index at which key (not empty)
+// Occurrences yields, ascending, every index at which key (not empty)
 // stands in the lowered text, overlapping ones too.
-func (f *foldedText) occurrences(key string) iter.Seq[int] {
+func (f *FoldedText) Occurrences(key string) iter.Seq[int] {
 	return func(yield func(int) bool) {
 		if key == "" {
 			return
 		}
-		if f.sa == nil {
+		if f.Sa == nil {
 			f.lookups++
-			if len(f.lower) >= suffixArrayFrom && f.lookups >= suffixArrayLookups {
-				f.sa = suffixarray.New([]byte(f.lower))
+			if len(f.Lower) >= suffixArrayFrom && f.lookups >= suffixArrayLookups {
+				f.Sa = suffixarray.New([]byte(f.Lower))
 			}
 		}
-		if f.sa != nil {
-			at := f.sa.Lookup([]byte(key), -1)
+		if f.Sa != nil {
+			at := f.Sa.Lookup([]byte(key), -1)
 			slices.Sort(at)
 			for _, i := range at {
 				if !yield(i) {
@@ -421,7 +421,7 @@ func (f *foldedText) occurrences(key string) iter.Seq[int] {
 			return
 		}
 		for from := 0; ; {
-			i := strings.Index(f.lower[from:], key)
+			i := strings.Index(f.Lower[from:], key)
 			if i < 0 || !yield(from+i) {
 				return
 			}
@@ -430,10 +430,10 @@ func (f *foldedText) occurrences(key string) iter.Seq[int] {
 	}
 }
 
-// indexLower is indexLower(f.lower, ln).
-func (f *foldedText) indexLower(ln string) int {
-	for i := range f.occurrences(ln) {
-		if lex.WordAt(f.lower, i, ln) {
+// IndexLower is indexLower(f.lower, ln).
+func (f *FoldedText) IndexLower(ln string) int {
+	for i := range f.Occurrences(ln) {
+		if lex.WordAt(f.Lower, i, ln) {
 			return i
 		}
 	}
@@ -441,7 +441,7 @@ func (f *foldedText) indexLower(ln string) int {
 }
 
 // literals are the literal hits of the text, found once.
-func (f *foldedText) literals() []tag.LiteralHit {
+func (f *FoldedText) literals() []tag.LiteralHit {
 	if !f.hitsDone {
 		f.hits, f.hitsDone = tag.FindLiterals(f.text), true
 	}

@@ -1,4 +1,4 @@
-package audit
+package replay
 
 import (
 	"iter"
@@ -32,8 +32,8 @@ func literalIndex(text, lit string) int {
 	return -1
 }
 
-// resolvePath makes a path absolute against the working directory.
-func resolvePath(p, cwd string) string {
+// ResolvePath makes a path absolute against the working directory.
+func ResolvePath(p, cwd string) string {
 	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || cwd == "" {
 		return path.Clean(p)
 	}
@@ -50,23 +50,23 @@ func underPath(p, dir string) bool {
 	if dir == "/" {
 		return strings.HasPrefix(p, "/")
 	}
-	return extendsPath(p, dir)
+	return ExtendsPath(p, dir)
 }
 
 // pathVisible reports whether a path literal is visible in text, verbatim
 // or as a relative path that resolves to it against the working directory.
 // It returns the relative form that resolves elsewhere when one stands in
 // its place ("src/app.go" for /home/dev/other/src/app.go), for diffs.
-func pathVisible(text *foldedText, lit, cwd string, known map[string]bool) (visible bool, variant string) {
+func pathVisible(text *FoldedText, lit, cwd string, known map[string]bool) (visible bool, variant string) {
 	if text.contains(lit) {
 		return true, ""
 	}
 	if cwd == "" {
 		return false, ""
 	}
-	abs := resolvePath(lit, cwd)
+	abs := ResolvePath(lit, cwd)
 	base := path.Base(strings.TrimSuffix(abs, "/"))
-	if !strings.Contains(text.lower, lex.FoldLower(base)) {
+	if !strings.Contains(text.Lower, lex.FoldLower(base)) {
 		// every way below of naming the file names its base
 		return false, ""
 	}
@@ -95,7 +95,7 @@ type resolvedPath struct {
 
 // resolvedPaths are the text's paths resolved against cwd, worked out once
 // per directory: every path of the ledger is compared with them.
-func (f *foldedText) resolvedPaths(cwd string) []resolvedPath {
+func (f *FoldedText) resolvedPaths(cwd string) []resolvedPath {
 	if rp, ok := f.resolved[cwd]; ok {
 		return rp
 	}
@@ -104,7 +104,7 @@ func (f *foldedText) resolvedPaths(cwd string) []resolvedPath {
 		if h.Kind != "path" && h.Kind != "file" {
 			continue
 		}
-		out = append(out, resolvedPath{value: h.Value, abs: resolvePath(h.Value, cwd), base: path.Base(strings.TrimSuffix(h.Value, "/")),
+		out = append(out, resolvedPath{value: h.Value, abs: ResolvePath(h.Value, cwd), base: path.Base(strings.TrimSuffix(h.Value, "/")),
 			relative: !strings.HasPrefix(h.Value, "/") && strings.Contains(h.Value, "/")})
 	}
 	if f.resolved == nil {
@@ -137,10 +137,10 @@ func tailAfterCommon(a, b string) (string, string) {
 	return strings.Join(sa[i:], "/"), strings.Join(sb[i:], "/")
 }
 
-// nearMiss reports whether token t is a near variant of literal lit: not
+// NearMiss reports whether token t is a near variant of literal lit: not
 // the same, not a use of it (lit/sub), but sharing most of its distinctive
-// parts: acme-staging for acme-stage-07.
-func nearMiss(t, lit string) bool {
+// Parts: acme-staging for acme-stage-07.
+func NearMiss(t, lit string) bool {
 	return nearMissNorm(ledger.NormLiteral(t), ledger.NormLiteral(lit))
 }
 
@@ -152,7 +152,7 @@ func nearMissNorm(nt, nl string) bool {
 		return false
 	}
 	// a use of the literal, or the literal with more after it, is not a miss
-	if extendsPath(nt, nl) || extendsPath(nl, nt) {
+	if ExtendsPath(nt, nl) || ExtendsPath(nl, nt) {
 		return false
 	}
 	if sameShape := (strings.Contains(nt, "://") == strings.Contains(nl, "://")) &&
@@ -197,9 +197,9 @@ func nearMissNorm(nt, nl string) bool {
 	return editDistance(ta, tb) <= 2 && len(tb) >= 6
 }
 
-// extendsPath reports whether s is p, a slash and more: strings.HasPrefix(s,
+// ExtendsPath reports whether s is p, a slash and more: strings.HasPrefix(s,
 // p+"/") without building p+"/".
-func extendsPath(s, p string) bool {
+func ExtendsPath(s, p string) bool {
 	return len(s) > len(p) && s[len(p)] == '/' && strings.HasPrefix(s, p)
 }
 
@@ -339,14 +339,14 @@ func clauses(s string) []string {
 // object, and the sentence that gives it. found is false when nothing
 // mentions it.
 func objectForce(ctx []lex.Sentence, obj *tag.Object) (force Force, excerpt string, found bool) {
-	return objectForceIn(ctx, nil, obj)
+	return ObjectForceIn(ctx, nil, obj)
 }
 
 // forceRank orders forces from the strongest binding down.
 var forceRank = map[Force]int{ForceForbid: 5, ForceRequire: 4, ForcePreference: 3, ForcePermit: 2, ForceNone: 1}
 
-// objectForceIn is objectForce with the sentences' terms computed already.
-func objectForceIn(ctx []lex.Sentence, terms []lex.TermSet, obj *tag.Object) (force Force, excerpt string, found bool) {
+// ObjectForceIn is objectForce with the sentences' terms computed already.
+func ObjectForceIn(ctx []lex.Sentence, terms []lex.TermSet, obj *tag.Object) (force Force, excerpt string, found bool) {
 	return objectForceAt(ctx, terms, slices.Values(indexesOf(ctx)), obj)
 }
 

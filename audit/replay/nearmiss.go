@@ -1,4 +1,4 @@
-package audit
+package replay
 
 import (
 	"iter"
@@ -19,14 +19,14 @@ const nearMissIndexFrom = 32
 // testing each: every new token of a call or of the agent's words is
 // checked against every literal an instruction bound, and thousands of
 // both cost their product. A near miss (nearMiss) shares a distinctive
-// part with the literal — the parts of the tails it compares are parts of
+// Part with the literal — the parts of the tails it compares are parts of
 // the whole — and a path is one only of a path in the same folder.
 type nearMissIndex struct {
 	byPart map[string][]int // distinctive part → literal candidates, ascending
 	byDir  map[string][]int // folder → path-like literal candidates, ascending
 }
 
-func newNearMissIndex(cands []ledger.WindowObligation) *nearMissIndex {
+func NewNearMissIndex(cands []ledger.WindowObligation) *nearMissIndex {
 	x := &nearMissIndex{byPart: map[string][]int{}, byDir: map[string][]int{}}
 	for i, c := range cands {
 		if !c.Lit {
@@ -45,9 +45,9 @@ func newNearMissIndex(cands []ledger.WindowObligation) *nearMissIndex {
 	return x
 }
 
-// candidates are, ascending, the literal candidates the normalized token
+// Candidates are, ascending, the literal candidates the normalized token
 // nt can be a near miss of.
-func (x *nearMissIndex) candidates(nt string) []int {
+func (x *nearMissIndex) Candidates(nt string) []int {
 	if isPathLike(nt) {
 		return x.byDir[folderOf(nt)]
 	}
@@ -60,11 +60,11 @@ func (x *nearMissIndex) candidates(nt string) []int {
 }
 
 // inForce yields, in order, the literals in force that the normalized
-// token nt can be a near miss of: the ones live.list(live.lits) yields
+// Token nt can be a near miss of: the ones live.list(live.lits) yields
 // that nearMiss can accept.
 func (x *nearMissIndex) inForce(live *ledger.InForce, nt string) iter.Seq[*ledger.Obligation] {
 	return func(yield func(*ledger.Obligation) bool) {
-		for _, i := range x.candidates(nt) {
+		for _, i := range x.Candidates(nt) {
 			if live.IsLit(i) && !yield(live.Cands[i].O) {
 				return
 			}

@@ -1,4 +1,4 @@
-package audit
+package replay
 
 import (
 	"hash/maphash"
@@ -73,8 +73,8 @@ func (rs *References) firstNeed(id string) int {
 	return first
 }
 
-// findReferences scans a window for what its turns did with the ledger.
-func findReferences(r *BoundaryReplay, l *ledger.Ledger) *References {
+// FindReferences scans a window for what its turns did with the ledger.
+func FindReferences(r *BoundaryReplay, l *ledger.Ledger) *References {
 	rs := &References{}
 	lost := map[string]bool{}
 	for _, s := range r.Survivals {
@@ -111,8 +111,8 @@ func findReferences(r *BoundaryReplay, l *ledger.Ledger) *References {
 		isCall := ev.Kind == parse.KindToolCall
 		isText := ev.Kind == parse.KindMessage && ev.Source == reading.SourceAssistant
 		// near misses of the instructions' literals, in calls and in the
-		// agent's own words; a literal an instruction bound before this
-		// event is never a near miss of another
+		// Agent's own words; a literal an instruction bound before this
+		// Event is never a near miss of another
 		if isCall || isText {
 			for _, tok := range ev.Tokens {
 				if !tok.Novel {
@@ -123,7 +123,7 @@ func findReferences(r *BoundaryReplay, l *ledger.Ledger) *References {
 					continue
 				}
 				if near == nil && tested > nearMissIndexFrom*nearMissIndexFrom {
-					near = newNearMissIndex(candidates)
+					near = NewNearMissIndex(candidates)
 				}
 				lits := live.List(live.Lits)
 				if near != nil {
@@ -270,30 +270,30 @@ func failedWithout(ev *WindowEvent, o *ledger.Obligation) bool {
 // prohibition and threshold in force looks at a call. A call's comes
 // prepared from the reading workers.
 func callOf(ev *WindowEvent) *reading.CallReading {
-	if ev.call == nil {
-		ev.call = reading.ReadCallArgs(ev.Args)
+	if ev.Call == nil {
+		ev.Call = reading.ReadCallArgs(ev.Args)
 	}
-	return ev.call
+	return ev.Call
 }
 
-// callTexts are the strings of a call that say what it does — the command
-// of a shell call, the paths of an edit, the file headers of a patch.
-func callTexts(ev *WindowEvent) []string { return callOf(ev).Texts }
+// CallTexts are the strings of a call that say what it does — the command
+// Of a shell call, the paths of an edit, the file headers of a patch.
+func CallTexts(ev *WindowEvent) []string { return callOf(ev).Texts }
 
 // callLiterals are the literals of each of callTexts.
 func callLiterals(ev *WindowEvent) [][]tag.LiteralHit { return callOf(ev).Lits }
 
-// commandOfCall is a call's shell command, or "".
-func commandOfCall(ev *WindowEvent) string { return callOf(ev).Command }
+// CommandOfCall is a call's shell command, or "".
+func CommandOfCall(ev *WindowEvent) string { return callOf(ev).Command }
 
 // readOnlyCall reports a call whose command only reads.
 func readOnlyCall(ev *WindowEvent) bool { return callOf(ev).ReadOnly }
 
 // touches reports whether a call reaches the object of a prohibition: one
-// of its literals (a path by components), or all of its terms and its
+// Of its literals (a path by components), or all of its terms and its
 // action. It returns what matched.
 func touches(ev *WindowEvent, obj *tag.Object) (string, bool) {
-	texts := callTexts(ev)
+	texts := CallTexts(ev)
 	for _, lit := range obj.Literals {
 		if strings.EqualFold(ev.ToolName, lit) || strings.EqualFold(strings.TrimPrefix(ev.ToolName, "mcp__"), lit) {
 			return ev.ToolName, true
@@ -302,7 +302,7 @@ func touches(ev *WindowEvent, obj *tag.Object) (string, bool) {
 		for k, t := range texts {
 			if isPath && !strings.Contains(lit, "://") {
 				for _, h := range callLiterals(ev)[k] {
-					if (h.Kind == "path" || h.Kind == "file") && underPath(resolvePath(h.Value, ""), resolvePath(lit, "")) {
+					if (h.Kind == "path" || h.Kind == "file") && underPath(ResolvePath(h.Value, ""), ResolvePath(lit, "")) {
 						return h.Value, true
 					}
 				}
@@ -334,7 +334,7 @@ func touches(ev *WindowEvent, obj *tag.Object) (string, bool) {
 	if obj.Verb != "" {
 		ok := false
 		for _, v := range tag.SpecificVerbs[obj.Verb] {
-			if all[lex.Stem(v)] || spacedIn(texts, v) {
+			if all[lex.Stem(v)] || SpacedIn(texts, v) {
 				ok = true
 				break
 			}
@@ -346,10 +346,10 @@ func touches(ev *WindowEvent, obj *tag.Object) (string, bool) {
 	return strings.Join(obj.Terms, " "), true
 }
 
-// spacedIn reports whether word, which holds no space, stands between
+// SpacedIn reports whether word, which holds no space, stands between
 // spaces in the texts joined by spaces — without joining them, since a
-// call's strings can be megabytes.
-func spacedIn(texts []string, word string) bool {
+// Call's strings can be megabytes.
+func SpacedIn(texts []string, word string) bool {
 	for _, t := range texts {
 		for at := 0; ; {
 			i := strings.Index(t[at:], word)
@@ -381,15 +381,15 @@ func valuesFor(ev *WindowEvent, t *tag.Threshold) []observedValue {
 		return nil
 	}
 	var out []observedValue
-	for _, kv := range keyValuesOf(ev) {
+	for _, kv := range KeyValuesOf(ev) {
 		hit := false
-		for _, p := range kv.parts {
+		for _, p := range kv.Parts {
 			if p == t.Subject {
 				hit = true
 			}
 		}
 		if hit {
-			out = append(out, observedValue{value: kv.value, unit: unitFromKey(kv.key, kv.unit), text: kv.text})
+			out = append(out, observedValue{value: kv.Value, unit: unitFromKey(kv.Key, kv.unit), text: kv.text})
 		}
 	}
 	return out
@@ -398,13 +398,13 @@ func valuesFor(ev *WindowEvent, t *tag.Threshold) []observedValue {
 // keyValue is a number a call's arguments give under a name:
 // --retries=8, {"timeout_ms": 900}.
 type keyValue struct {
-	key, unit, text string
-	parts           []string // the key's stemmed parts
-	value           float64
+	Key, unit, text string
+	Parts           []string // the key's stemmed parts
+	Value           float64
 }
 
-// keyValuesOf reads a call's named numbers once per event.
-func keyValuesOf(ev *WindowEvent) []keyValue {
+// KeyValuesOf reads a call's named numbers once per event.
+func KeyValuesOf(ev *WindowEvent) []keyValue {
 	if ev.kvRead {
 		return ev.kvs
 	}
@@ -414,13 +414,13 @@ func keyValuesOf(ev *WindowEvent) []keyValue {
 		if err != nil {
 			return
 		}
-		kv := keyValue{key: key, unit: unit, text: strings.TrimSpace(text), value: v}
+		kv := keyValue{Key: key, unit: unit, text: strings.TrimSpace(text), Value: v}
 		for _, p := range lex.SplitIdent(lex.FoldLower(key)) {
-			kv.parts = append(kv.parts, lex.Stem(p))
+			kv.Parts = append(kv.Parts, lex.Stem(p))
 		}
 		ev.kvs = append(ev.kvs, kv)
 	}
-	for _, s := range callTexts(ev) {
+	for _, s := range CallTexts(ev) {
 		for _, m := range tag.KeyValueMatches(s) {
 			add(m[1], m[2], m[3], m[0])
 		}
@@ -522,17 +522,17 @@ func newRetryCounter() *retryCounter { return &retryCounter{reportedT: map[retry
 // callSeed keys call signatures, which never leave the process.
 var callSeed = maphash.MakeSeed()
 
-// callSignature tells calls apart by tool and by the words of their
+// CallSignature tells calls apart by tool and by the words of their
 // strings, spacing aside. It is a hash of the tool, a NUL and the fields
 // joined by single spaces, fed field by field: a call can carry a
 // megabyte, and two different calls share a signature once in 2^64.
-func callSignature(ev *WindowEvent) uint64 {
+func CallSignature(ev *WindowEvent) uint64 {
 	var h maphash.Hash
 	h.SetSeed(callSeed)
 	h.WriteString(ev.ToolName)
 	h.WriteByte(0)
 	first := true
-	for _, t := range callTexts(ev) {
+	for _, t := range CallTexts(ev) {
 		for f := range strings.FieldsSeq(t) {
 			if !first {
 				h.WriteByte(' ')
@@ -544,10 +544,10 @@ func callSignature(ev *WindowEvent) uint64 {
 	return h.Sum64()
 }
 
-// observe returns the number of retries so far when this call repeats a
-// call that failed.
+// Observe returns the number of retries so far when this call repeats a
+// Call that failed.
 func (c *retryCounter) observe(ev *WindowEvent) (int, bool) {
-	sig := callSignature(ev)
+	sig := CallSignature(ev)
 	if sig == c.last && c.failures > 0 {
 		c.repeats++
 	} else {
@@ -570,4 +570,4 @@ func (c *retryCounter) reported(id string) bool {
 	return false
 }
 
-func itoa(n int) string { return strconv.Itoa(n) }
+func Itoa(n int) string { return strconv.Itoa(n) }

@@ -1,4 +1,4 @@
-package audit
+package replay
 
 import (
 	"strings"
@@ -46,27 +46,27 @@ func (r *BoundaryReplay) StaleRestatement(o *ledger.Obligation, l *ledger.Ledger
 		if l.LiveLiteral(o.Literal, r.Turn) {
 			return "", false // stated again as current since
 		}
-		for _, s := range r.context.sentences {
+		for _, s := range r.Context.sentences {
 			if containsLiteral(s.Text, o.Literal) && !narrates(s.Text) {
 				return s.Text, true
 			}
 		}
 	case tag.KindProhibition:
-		force, excerpt, found := objectForce(r.context.sentences, o.Object)
+		force, excerpt, found := objectForce(r.Context.sentences, o.Object)
 		if found && force == ForceForbid && !narrates(excerpt) && !permits(excerpt) {
 			return excerpt, true
 		}
 	case tag.KindThreshold:
-		if f := r.context.folded; f != nil {
+		if f := r.Context.Folded; f != nil {
 			// only the limits that could be on its subject, in order
 			for at := range f.limitsFor(o.Threshold.Subject) {
-				if sameThresholdSubject(at.hit.T, *o.Threshold) && equivalentThreshold(at.hit.T, *o.Threshold) && !narrates(f.sentences[at.sentence].Text) {
-					return f.sentences[at.sentence].Text, true
+				if sameThresholdSubject(at.hit.T, *o.Threshold) && equivalentThreshold(at.hit.T, *o.Threshold) && !narrates(f.Sentences[at.sentence].Text) {
+					return f.Sentences[at.sentence].Text, true
 				}
 			}
 			return "", false
 		}
-		for _, s := range r.context.sentences {
+		for _, s := range r.Context.sentences {
 			for _, h := range tag.FindThresholds(s.Text) {
 				if sameThresholdSubject(h.T, *o.Threshold) && equivalentThreshold(h.T, *o.Threshold) && !narrates(s.Text) {
 					return s.Text, true

@@ -1,4 +1,4 @@
-package audit
+package replay
 
 import (
 	"cmp"
@@ -52,7 +52,7 @@ type Survival struct {
 	// judged alike: once a boundary is closed, equal judgements share one.
 	*Judgement
 	// RestoredAt is the later turn that stated it again verbatim, before the
-	// agent needed it.
+	// Agent needed it.
 	RestoredAt int `json:"restored_at,omitempty"`
 }
 
@@ -80,20 +80,20 @@ func (s *Survival) Lost() bool { return s.State != Preserved && s.State != Unver
 // postContext is what the agent can see right after a boundary.
 type postContext struct {
 	boundary  *parse.Boundary
-	text      string // summary and kept items
-	folded    *foldedText
+	Text      string // summary and kept items
+	Folded    *FoldedText
 	sentences []lex.Sentence
-	cwd       string // the shell's directory at the boundary
-	project   string // the session's first directory: summaries speak relative to it
+	Cwd       string // the shell's directory at the boundary
+	Project   string // the session's first directory: summaries speak relative to it
 	keptTurns map[int]bool
 	cleared   map[string]bool
-	// known holds every path literal of the ledger, resolved: a summary's
+	// Known holds every path literal of the ledger, resolved: a summary's
 	// relative path that resolves to one of them names that file.
-	known map[string]bool
+	Known map[string]bool
 }
 
 // last is what the agent's previous boundary read of its text.
-func newPostContext(ev *parse.Event, project string, last *readings) *postContext {
+func NewPostContext(ev *parse.Event, project string, last *readings) *postContext {
 	b := ev.Boundary
 	var parts []string
 	if b.Readable {
@@ -103,8 +103,8 @@ func newPostContext(ev *parse.Event, project string, last *readings) *postContex
 		parts = append(parts, k.Text)
 	}
 	text := strings.Join(parts, "\n\n")
-	folded := newFoldedText(text, last)
-	pc := &postContext{boundary: withoutTexts(b), text: text, folded: folded, sentences: folded.sentences, cwd: ev.Cwd, project: project,
+	folded := NewFoldedText(text, last)
+	pc := &postContext{boundary: withoutTexts(b), Text: text, Folded: folded, sentences: folded.Sentences, Cwd: ev.Cwd, Project: project,
 		keptTurns: map[int]bool{}, cleared: map[string]bool{}}
 	for _, t := range b.KeptTurns {
 		pc.keptTurns[t] = true
@@ -118,15 +118,15 @@ func newPostContext(ev *parse.Event, project string, last *readings) *postContex
 // withoutTexts is a boundary without its summary and kept messages, which
 // the post-compaction text (Summary) already holds joined: a Codex
 // compaction keeps tens of kilobytes of the user's messages, and each
-// boundary held them twice.
+// Boundary held them twice.
 func withoutTexts(b *parse.Boundary) *parse.Boundary {
 	c := *b
 	c.Summary, c.Kept = "", nil
 	return &c
 }
 
-// judge decides an obligation's survival across a boundary.
-func (pc *postContext) judge(o *ledger.Obligation) Survival {
+// Judge decides an obligation's survival across a boundary.
+func (pc *postContext) Judge(o *ledger.Obligation) Survival {
 	s := Survival{Obligation: o, Judgement: &Judgement{}}
 	switch {
 	case o.Standing:
@@ -144,7 +144,7 @@ func (pc *postContext) judge(o *ledger.Obligation) Survival {
 		return s
 	}
 	// What was kept verbatim counts even when the summary is unreadable.
-	if pc.text == "" && !pc.boundary.Readable {
+	if pc.Text == "" && !pc.boundary.Readable {
 		s.State, s.Detail = Unverifiable, "the summary cannot be read: "+pc.boundary.Unreadable
 		return s
 	}
@@ -170,14 +170,14 @@ func (pc *postContext) judge(o *ledger.Obligation) Survival {
 }
 
 // forceIn is objectForceIn over the summary, once a test of the whole
-// summary says a sentence could mention the object: a ledger of thousands
-// of prohibitions would otherwise walk every sentence of a long summary
-// for each of them.
+// Summary says a sentence could mention the object: a ledger of thousands
+// Of prohibitions would otherwise walk every sentence of a long summary
+// For each of them.
 func (pc *postContext) forceIn(obj *tag.Object) (Force, string, bool) {
-	if !pc.folded.mayMention(obj) {
+	if !pc.Folded.mayMention(obj) {
 		return ForceNone, "", false
 	}
-	return objectForceAt(pc.sentences, pc.folded.terms, pc.folded.mayMentionIn(obj), obj)
+	return objectForceAt(pc.sentences, pc.Folded.Terms, pc.Folded.mayMentionIn(obj), obj)
 }
 
 // sentenceWith is the first sentence of the summary that holds lit
@@ -190,7 +190,7 @@ func (pc *postContext) sentenceWith(lit string) string {
 		return ""
 	}
 	tried := -1
-	for i := range pc.folded.occurrences(key) {
+	for i := range pc.Folded.Occurrences(key) {
 		k := sort.Search(len(pc.sentences), func(j int) bool { return pc.sentences[j].Start > i }) - 1
 		if k < 0 || k == tried || i+len(key) > pc.sentences[k].Start+len(pc.sentences[k].Text) {
 			continue
@@ -205,13 +205,13 @@ func (pc *postContext) sentenceWith(lit string) string {
 
 func (pc *postContext) judgeLiteral(o *ledger.Obligation, s *Survival) {
 	if o.LiteralKind == "path" || o.LiteralKind == "file" {
-		dir := pc.project
+		dir := pc.Project
 		if dir == "" {
-			dir = pc.cwd
+			dir = pc.Cwd
 		}
-		visible, variant := pathVisible(pc.folded, o.Literal, dir, pc.known)
-		if !visible && pc.cwd != "" && pc.cwd != dir {
-			if v2, _ := pathVisible(pc.folded, o.Literal, pc.cwd, pc.known); v2 {
+		visible, variant := pathVisible(pc.Folded, o.Literal, dir, pc.Known)
+		if !visible && pc.Cwd != "" && pc.Cwd != dir {
+			if v2, _ := pathVisible(pc.Folded, o.Literal, pc.Cwd, pc.Known); v2 {
 				visible = true
 			}
 		}
@@ -221,27 +221,27 @@ func (pc *postContext) judgeLiteral(o *ledger.Obligation, s *Survival) {
 		}
 		if variant != "" {
 			s.State, s.Variant = Paraphrased, variant
-			s.Detail = fmt.Sprintf("%q resolves to %s against %s, not to %s", variant, resolvePath(variant, dir), dir, o.Literal)
+			s.Detail = fmt.Sprintf("%q resolves to %s against %s, not to %s", variant, ResolvePath(variant, dir), dir, o.Literal)
 			s.Excerpt = pc.sentenceWith(variant)
 			return
 		}
-	} else if pc.folded.contains(o.Literal) {
+	} else if pc.Folded.contains(o.Literal) {
 		s.State, s.Via, s.Excerpt = Preserved, "summary", pc.sentenceWith(o.Literal)
 		return
 	}
-	dir := pc.project
+	dir := pc.Project
 	if dir == "" {
-		dir = pc.cwd
+		dir = pc.Cwd
 	}
 	// any token may stand in for a literal: "checkout-rounding" is no
 	// literal of its own, but it is what became of "checkout-rounding-v2"
 	litParts := o.LiteralParts()
-	cands := pc.folded.candidates()
-	for _, i := range pc.folded.candidatesSharing(litParts) {
-		v := cands[i].value
+	cands := pc.Folded.Candidates()
+	for _, i := range pc.Folded.candidatesSharing(litParts) {
+		v := cands[i].Value
 		candidate := v
 		if strings.Contains(v, "/") && !strings.Contains(v, "://") && strings.HasPrefix(o.Literal, "/") {
-			candidate = resolvePath(v, dir) // compare like with like
+			candidate = ResolvePath(v, dir) // compare like with like
 		}
 		if nearMissNorm(ledger.NormLiteral(candidate), o.Normalized()) {
 			s.State, s.Variant = Paraphrased, v
@@ -320,15 +320,15 @@ func (pc *postContext) judgeCommitment(o *ledger.Obligation, s *Survival) {
 		// len(terms)-need+1 rarest: of a long summary only those sentences
 		// are read
 		rare := terms
-		if pc.folded.indexed {
+		if pc.Folded.Indexed {
 			rare = slices.Clone(terms)
 			slices.SortStableFunc(rare, func(a, b string) int {
-				return cmp.Compare(len(pc.folded.holding(a)), len(pc.folded.holding(b)))
+				return cmp.Compare(len(pc.Folded.holding(a)), len(pc.Folded.holding(b)))
 			})
 			rare = rare[:len(terms)-need+1]
 		}
-		for i := range pc.folded.sentencesWith(rare...) {
-			ts, n := pc.folded.terms[i], 0
+		for i := range pc.Folded.sentencesWith(rare...) {
+			ts, n := pc.Folded.Terms[i], 0
 			for _, t := range terms {
 				if ts[t] {
 					n++
@@ -347,7 +347,7 @@ func (pc *postContext) judgeState(o *ledger.Obligation, s *Survival) {
 	st := o.Status
 	var claimDone, acknowledged string
 	for i, sent := range pc.sentences {
-		for _, c := range pc.folded.statuses(i) {
+		for _, c := range pc.Folded.statuses(i) {
 			if !sameSubject(c.Subject, st.Subject) {
 				continue
 			}
@@ -403,7 +403,7 @@ func (pc *postContext) judgeThreshold(o *ledger.Obligation, s *Survival) {
 	t := *o.Threshold
 	var changed *tag.ThresholdHit
 	var changedIn string
-	for at := range pc.folded.limitsFor(t.Subject) {
+	for at := range pc.Folded.limitsFor(t.Subject) {
 		h, st := at.hit, pc.sentences[at.sentence]
 		if !sameThresholdSubject(h.T, t) {
 			continue
@@ -431,8 +431,8 @@ func (pc *postContext) judgeThreshold(o *ledger.Obligation, s *Survival) {
 	var mention string
 	// only a sentence that speaks of its subject; a generic subject has no
 	// word to look for
-	for i := range pc.folded.sentencesWith(t.Subject) {
-		if tag.IsGenericSubject(t.Subject) || !pc.folded.terms[i][t.Subject] {
+	for i := range pc.Folded.sentencesWith(t.Subject) {
+		if tag.IsGenericSubject(t.Subject) || !pc.Folded.Terms[i][t.Subject] {
 			continue
 		}
 		st := pc.sentences[i]
@@ -496,7 +496,7 @@ func baseOf(unit string) string { return baseOfUnit[unit] }
 
 // baseOfUnit is unitScale by the unit shown: every word of one shown unit
 // has the same base, and a walk of the table for each comparison was most
-// of the time a summary of thousands of limits took.
+// Of the time a summary of thousands of limits took.
 var baseOfUnit = func() map[string]string {
 	m := map[string]string{}
 	for _, u := range tag.UnitScale {

@@ -1,4 +1,10 @@
-package audit
+// Package replay owns one agent's compaction boundaries replayed against
+// its ledger: what was in force, what each summary kept, softened,
+// paraphrased or dropped (Survival), the turns after each boundary up to
+// the next (its window), what those turns referenced, and each
+// obligation's trail across boundaries. It knows nothing of rules or
+// findings: they read what it judged.
+package replay
 
 import (
 	"encoding/json"
@@ -40,7 +46,7 @@ type WindowEvent struct {
 	// read once, for every obligation that looks at the event; a call's
 	// reading comes prepared from the reading workers
 	errorLine string               // a failed call's result: the line that says why (ErrorLine)
-	call      *reading.CallReading // what its arguments say (callOf)
+	Call      *reading.CallReading // what its arguments say (callOf)
 	terms     lex.TermSet
 	kvs       []keyValue
 }
@@ -70,7 +76,7 @@ type Token struct {
 }
 
 // maxWindowText bounds the start of a failed call's output that its error
-// line is looked for in, as when windows kept that much of every output.
+// Line is looked for in, as when windows kept that much of every output.
 const maxWindowText = 16 << 10
 
 // DefaultWindowBytes bounds what the windows open at once in a transcript
@@ -81,9 +87,9 @@ const maxWindowText = 16 << 10
 // windows open at once — and without a bound its memory would grow with it.
 const DefaultWindowBytes = 32 << 20
 
-// windowBudget is what the open windows of one transcript may keep.
-type windowBudget struct {
-	limit int
+// WindowBudget is what the open windows of one transcript may keep.
+type WindowBudget struct {
+	Limit int
 	kept  int // by every open window
 }
 
@@ -110,14 +116,14 @@ type BoundaryReplay struct {
 	// it kept all.
 	Unkept *WindowSpot
 
-	context         *postContext
-	owner           *agentReplay   // its trails, read up to this boundary
+	Context         *postContext
+	Owner           *AgentReplay   // its trails, read up to this boundary
 	survivalAt      map[string]int // by obligation, for a long list
 	survivalLookups int            // made before survivalAt
 	refs            *References
 	ledgerLen       int // obligations in the ledger when the boundary opened
 
-	// after trim: the counts alone
+	// After trim: the counts alone
 	trimmed       bool
 	counts        map[State]int
 	before, after int
@@ -152,30 +158,30 @@ func (r *BoundaryReplay) Survival(id string) *Survival {
 
 // Trail is the obligation's survival at each boundary so far, this one last.
 func (r *BoundaryReplay) Trail(id string) []TrailStep {
-	if r.owner == nil {
+	if r.Owner == nil {
 		return nil // trimmed
 	}
 	var out []TrailStep
-	for _, e := range r.trailUpTo(id) {
-		out = append(out, r.step(e))
+	for _, e := range r.TrailUpTo(id) {
+		out = append(out, r.Step(e))
 	}
 	return out
 }
 
-// trailUpTo is the obligation's trail entries up to this boundary. They are
+// TrailUpTo is the obligation's trail entries up to this boundary. They are
 // kept in boundary order, so the end is found by halving, not by a walk.
-func (r *BoundaryReplay) trailUpTo(id string) []trailEntry {
-	t := r.owner.trails[id]
-	return t[:sort.Search(len(t), func(i int) bool { return r.owner.boundaries[t[i].boundary].Index > r.Index })]
+func (r *BoundaryReplay) TrailUpTo(id string) []trailEntry {
+	t := r.Owner.Trails[id]
+	return t[:sort.Search(len(t), func(i int) bool { return r.Owner.Boundaries[t[i].Boundary].Index > r.Index })]
 }
 
-// step is one trail entry as a finding shows it.
-func (r *BoundaryReplay) step(e trailEntry) TrailStep {
-	b := r.owner.boundaries[e.boundary]
-	step := TrailStep{Boundary: b.Index, Turn: b.Turn, Line: b.Line, State: e.state, Detail: e.judgement.Detail,
-		Excerpt: lex.Clip(e.judgement.Excerpt, 240), Variant: e.judgement.Variant}
+// Step is one trail entry as a finding shows it.
+func (r *BoundaryReplay) Step(e trailEntry) TrailStep {
+	b := r.Owner.Boundaries[e.Boundary]
+	step := TrailStep{Boundary: b.Index, Turn: b.Turn, Line: b.Line, State: e.State, Detail: e.Judgement.Detail,
+		Excerpt: lex.Clip(e.Judgement.Excerpt, 240), Variant: e.Judgement.Variant}
 	if e.restoredAt > 0 {
-		step.Detail = strings.TrimSpace(step.Detail + " (restated at turn " + itoa(int(e.restoredAt)) + ")")
+		step.Detail = strings.TrimSpace(step.Detail + " (restated at turn " + Itoa(int(e.restoredAt)) + ")")
 	}
 	return step
 }
@@ -183,7 +189,7 @@ func (r *BoundaryReplay) step(e trailEntry) TrailStep {
 // MaxRecentTrail is how many boundaries of a trail a finding shows at most.
 const MaxRecentTrail = 10
 
-// recentFrom is where the part of a trail a finding shows begins: at the
+// RecentFrom is where the part of a trail a finding shows begins: at the
 // last boundary that preserved it, before the newest, to the newest — how
 // it decayed this time — and at most MaxRecentTrail steps of that. A
 // session compacted hundreds of times, with its limits restated between,
@@ -191,36 +197,36 @@ const MaxRecentTrail = 10
 // 77 KB of evidence each, so that the findings, and the memory they took,
 // grew with the square of the compactions. Only the last MaxRecentTrail
 // entries are looked at, so a finding costs the same at the thousandth
-// boundary as at the first; what comes before is counted as omitted, and
+// Boundary as at the first; what comes before is counted as omitted, and
 // the replay view (compaudit replay) shows every step.
-func recentFrom(trail []trailEntry) int {
+func RecentFrom(trail []trailEntry) int {
 	from := max(0, len(trail)-MaxRecentTrail)
 	for i := len(trail) - 2; i >= from; i-- {
-		if trail[i].state == Preserved {
+		if trail[i].State == Preserved {
 			return i
 		}
 	}
 	return from
 }
 
-// release drops what only the boundary's rules needed: the window and the
-// summary's search structures. The summary text and its sentences stay: the
+// Release drops what only the boundary's rules needed: the window and the
+// Summary's search structures. The summary text and its sentences stay: the
 // next boundary's rules look back at them (stale-obligation). Those of the
-// boundary before, which this one's rules were the last to read, go unless
+// Boundary before, which this one's rules were the last to read, go unless
 // the summaries are kept.
-func (r *BoundaryReplay) release() {
+func (r *BoundaryReplay) Release() {
 	r.Window = nil
-	r.context = &postContext{boundary: r.context.boundary, text: r.context.text, sentences: r.context.sentences}
-	if a := r.owner; a != nil && !a.keepSummaries && r.Index >= 2 {
-		a.boundaries[r.Index-2].forgetSummary()
+	r.Context = &postContext{boundary: r.Context.boundary, Text: r.Context.Text, sentences: r.Context.sentences}
+	if a := r.Owner; a != nil && !a.KeepSummaries && r.Index >= 2 {
+		a.Boundaries[r.Index-2].forgetSummary()
 	}
 }
 
 // forgetSummary lets go of the post-compaction text. The judgements quote
-// sentences of it, so they are copied out first: a piece would hold all of
+// Sentences of it, so they are copied out first: a piece would hold all of
 // it.
 func (r *BoundaryReplay) forgetSummary() {
-	if r.context.text == "" {
+	if r.Context.Text == "" {
 		return
 	}
 	for _, s := range r.Survivals {
@@ -228,7 +234,7 @@ func (r *BoundaryReplay) forgetSummary() {
 			j.Excerpt, j.Variant = strings.Clone(j.Excerpt), strings.Clone(j.Variant)
 		}
 	}
-	r.context = &postContext{boundary: r.context.boundary}
+	r.Context = &postContext{boundary: r.Context.boundary}
 }
 
 // Counts tallies the survivals by state.
@@ -265,44 +271,44 @@ func (r *BoundaryReplay) After() int {
 	return n
 }
 
-// trim keeps the boundary's counts and drops its per-obligation detail.
-func (r *BoundaryReplay) trim() {
+// Trim keeps the boundary's counts and drops its per-obligation detail.
+func (r *BoundaryReplay) Trim() {
 	if r.trimmed {
 		return
 	}
 	r.counts, r.before, r.after = r.Counts(), r.Obligations(), r.After()
 	r.trimmed = true
 	r.Before, r.Survivals, r.Retired, r.refs, r.survivalAt = nil, nil, nil, nil, nil
-	r.context = &postContext{boundary: r.context.boundary}
+	r.Context = &postContext{boundary: r.Context.boundary}
 }
 
 // Summary is the post-boundary text: the summary and the kept messages.
 // Unless Options.KeepSummaries is set, it is let go (empty) once the next
-// boundary's rules have run, and the last boundary's once the audit ends.
-func (r *BoundaryReplay) Summary() string { return r.context.text }
+// Boundary's rules have run, and the last boundary's once the audit ends.
+func (r *BoundaryReplay) Summary() string { return r.Context.Text }
 
 // References are what the turns after a boundary did with the ledger.
 func (r *BoundaryReplay) References() *References { return r.refs }
 
-// agentReplay follows one agent through the stream.
-type agentReplay struct {
-	agent      string
-	format     parse.Format
-	ledger     *ledger.Ledger
-	boundaries []*BoundaryReplay
+// AgentReplay follows one agent through the stream.
+type AgentReplay struct {
+	Agent      string
+	Format     parse.Format
+	Ledger     *ledger.Ledger
+	Boundaries []*BoundaryReplay
 	open       *BoundaryReplay
-	trails     map[string][]trailEntry
+	Trails     map[string][]trailEntry
 
 	hasher   reading.TokenHasher
-	seen     reading.TokenIndex      // every token the agent's events held
+	Seen     reading.TokenIndex      // every token the agent's events held
 	window   int                     // 1-based number of the open window; the epoch after it
-	calls    map[string]*WindowEvent // window calls waiting for results
+	Calls    map[string]*WindowEvent // window calls waiting for results
 	isEffect func(parse.Format, *parse.Event) bool
-	project  string        // the first working directory the agent's events name
-	budget   *windowBudget // shared by the transcript's agents
+	Project  string        // the first working directory the agent's events name
+	budget   *WindowBudget // shared by the transcript's agents
 	kept     int           // bytes the agent's open window keeps
 
-	keepSummaries bool // Options.KeepSummaries
+	KeepSummaries bool // Options.KeepSummaries
 
 	readings     *readings       // what the last boundary read of its text
 	known        map[string]bool // knownPaths, as of knownFrom obligations
@@ -310,18 +316,18 @@ type agentReplay struct {
 	knownProject string
 }
 
-func newAgentReplay(agent string, format parse.Format, hasher reading.TokenHasher, isEffect func(parse.Format, *parse.Event) bool, budget *windowBudget) *agentReplay {
-	return &agentReplay{agent: agent, format: format, ledger: ledger.NewLedger(agent), trails: map[string][]trailEntry{},
-		hasher: hasher, calls: map[string]*WindowEvent{}, isEffect: isEffect, budget: budget}
+func NewAgentReplay(agent string, format parse.Format, hasher reading.TokenHasher, isEffect func(parse.Format, *parse.Event) bool, budget *WindowBudget) *AgentReplay {
+	return &AgentReplay{Agent: agent, Format: format, Ledger: ledger.NewLedger(agent), Trails: map[string][]trailEntry{},
+		hasher: hasher, Calls: map[string]*WindowEvent{}, isEffect: isEffect, budget: budget}
 }
 
-func (a *agentReplay) hash(tok string) uint64 { return a.hasher.Hash(tok) }
+func (a *AgentReplay) hash(tok string) uint64 { return a.hasher.Hash(tok) }
 
-// observe takes one original event: the window keeps it, the ledger tags
+// Observe takes one original event: the window keeps it, the ledger tags
 // it, and its tokens are indexed.
-func (a *agentReplay) observe(ev *parse.Event) {
-	if a.project == "" && ev.Cwd != "" {
-		a.project = ev.Cwd
+func (a *AgentReplay) Observe(ev *parse.Event) {
+	if a.Project == "" && ev.Cwd != "" {
+		a.Project = ev.Cwd
 	}
 	p := a.hasher.PreparedOf(ev)
 	if a.open != nil {
@@ -333,18 +339,18 @@ func (a *agentReplay) observe(ev *parse.Event) {
 		}
 		a.addToWindow(ev, p, toks)
 	}
-	a.ledger.ObserveRead(ev, p)
+	a.Ledger.ObserveRead(ev, p)
 	window := 0
 	if a.open != nil {
 		window = a.window
 	}
 	for _, fp := range p.Prints {
-		a.seen.See(fp, a.window, window)
+		a.Seen.See(fp, a.window, window)
 	}
 }
 
-// windowEventOf is what a window keeps of an event.
-func windowEventOf(ev *parse.Event) *WindowEvent {
+// WindowEventOf is what a window keeps of an event.
+func WindowEventOf(ev *parse.Event) *WindowEvent {
 	return &WindowEvent{Index: ev.Index, File: ev.File, Line: ev.Line, Offset: ev.Offset, Part: ev.Part, Turn: ev.Turn,
 		Kind: ev.Kind, Role: ev.Role, Source: reading.SourceOf(ev), Text: ev.Text, ToolName: ev.ToolName, ToolID: ev.ToolID,
 		Args: ev.Args, IsError: ev.IsError}
@@ -367,7 +373,7 @@ func (we *WindowEvent) forgetOutput() {
 	we.Text, we.ToolID, we.ToolName = "", strings.Clone(we.ToolID), strings.Clone(we.ToolName)
 }
 
-func (a *agentReplay) addToWindow(ev *parse.Event, p *reading.Prepared, toks []tag.LiteralHit) {
+func (a *AgentReplay) addToWindow(ev *parse.Event, p *reading.Prepared, toks []tag.LiteralHit) {
 	switch ev.Kind {
 	case parse.KindReasoning, parse.KindBoundary, parse.KindStateRead, parse.KindStateWrite:
 		// No window rule reads them; state operations are the run rules'
@@ -375,15 +381,15 @@ func (a *agentReplay) addToWindow(ev *parse.Event, p *reading.Prepared, toks []t
 		return
 	}
 	b := a.open
-	we := windowEventOf(ev)
+	we := WindowEventOf(ev)
 	if ev.Kind == parse.KindToolResult {
 		we.forgetOutput()
 	}
 	if ev.Kind == parse.KindToolCall {
-		we.call = p.Call
+		we.Call = p.Call
 	}
 	if b.Unkept == nil {
-		if size := we.KeptBytes(); a.budget.kept+size <= a.budget.limit {
+		if size := we.KeptBytes(); a.budget.kept+size <= a.budget.Limit {
 			a.budget.kept += size
 			a.kept += size
 		} else {
@@ -393,94 +399,94 @@ func (a *agentReplay) addToWindow(ev *parse.Event, p *reading.Prepared, toks []t
 	if ev.Kind == parse.KindToolResult {
 		// past the budget too: each result is clipped, and a call is
 		// judged with its result
-		if call := a.calls[ev.ToolID]; call != nil {
+		if call := a.Calls[ev.ToolID]; call != nil {
 			call.Result = we
-			delete(a.calls, ev.ToolID)
+			delete(a.Calls, ev.ToolID)
 		}
 	}
 	if b.Unkept != nil {
 		return
 	}
 	if ev.Kind == parse.KindToolCall {
-		we.SideEffect = a.isEffect(a.format, ev)
+		we.SideEffect = a.isEffect(a.Format, ev)
 		if ev.ToolID != "" {
-			a.calls[ev.ToolID] = we
+			a.Calls[ev.ToolID] = we
 		}
 	}
 	for _, h := range toks {
 		k := a.hash(h.Value)
-		t, seen := a.seen.Get(k)
+		t, seen := a.Seen.Get(k)
 		inWindow := seen && int(t.Window) == a.window
 		if !seen {
 			// `aws s3 ls` shows acme-stage-08, the call says s3://acme-stage-08/
 			if bare := bareName(h.Value); bare != "" {
-				t, seen = a.seen.Get(a.hash(bare))
+				t, seen = a.Seen.Get(a.hash(bare))
 			}
 		}
 		we.Tokens = append(we.Tokens, Token{Value: h.Value, Kind: h.Kind, Label: h.Label,
 			Novel:   !seen,
 			Before:  seen && int(t.First) < a.window,
-			Visible: inWindow || b.context.folded.contains(h.Value)})
+			Visible: inWindow || b.Context.Folded.contains(h.Value)})
 	}
 	b.Window = append(b.Window, we)
 }
 
 // KeptBytes is what a window event holds of the input: its text, and a
-// call's arguments with the strings read from them.
+// Call's arguments with the strings read from them.
 func (we *WindowEvent) KeptBytes() int {
 	n := len(we.Text) + len(we.Args)
-	if we.call != nil {
-		n += len(we.call.Command)
-		for _, t := range we.call.Texts {
+	if we.Call != nil {
+		n += len(we.Call.Command)
+		for _, t := range we.Call.Texts {
 			n += len(t)
 		}
 	}
 	return n
 }
 
-// openBoundary replays a boundary against the ledger as of its turn.
-func (a *agentReplay) openBoundary(ev *parse.Event) *BoundaryReplay {
-	r := &BoundaryReplay{Agent: a.agent, Index: len(a.boundaries) + 1, File: ev.File, Line: ev.Line, Offset: ev.Offset,
-		Turn: ev.Turn, context: newPostContext(ev, a.project, a.readings), owner: a}
-	a.readings = r.context.folded.readings
-	r.Boundary = r.context.boundary
-	r.context.known = a.knownPaths()
-	for _, o := range a.ledger.Live(ev.Turn) {
+// OpenBoundary replays a boundary against the ledger as of its turn.
+func (a *AgentReplay) OpenBoundary(ev *parse.Event) *BoundaryReplay {
+	r := &BoundaryReplay{Agent: a.Agent, Index: len(a.Boundaries) + 1, File: ev.File, Line: ev.Line, Offset: ev.Offset,
+		Turn: ev.Turn, Context: NewPostContext(ev, a.Project, a.readings), Owner: a}
+	a.readings = r.Context.Folded.Readings
+	r.Boundary = r.Context.boundary
+	r.Context.Known = a.KnownPaths()
+	for _, o := range a.Ledger.Live(ev.Turn) {
 		if a.dormant(o) {
 			continue
 		}
 		r.Before = append(r.Before, o)
-		r.Survivals = append(r.Survivals, r.context.judge(o))
+		r.Survivals = append(r.Survivals, r.Context.Judge(o))
 	}
-	for _, o := range a.ledger.Retired(ev.Turn) {
+	for _, o := range a.Ledger.Retired(ev.Turn) {
 		// a superseded test status is history, not a value a summary can
 		// restate as current: only these kinds can go stale
 		if o.Kind == tag.KindLiteral || o.Kind == tag.KindProhibition || o.Kind == tag.KindThreshold {
 			r.Retired = append(r.Retired, o)
 		}
 	}
-	r.ledgerLen = len(a.ledger.Obligations)
-	a.ledger.Compacted(ev.Turn)
-	a.boundaries = append(a.boundaries, r)
+	r.ledgerLen = len(a.Ledger.Obligations)
+	a.Ledger.Compacted(ev.Turn)
+	a.Boundaries = append(a.Boundaries, r)
 	a.open = r
 	a.window++
-	a.calls = map[string]*WindowEvent{}
+	a.Calls = map[string]*WindowEvent{}
 	return r
 }
 
-// knownPaths is every path literal of the ledger, resolved against the
-// project. It is brought up to date at each boundary rather than made
+// KnownPaths is every path literal of the ledger, resolved against the
+// Project. It is brought up to date at each boundary rather than made
 // again: that cost the whole ledger at every boundary, the square of a
 // long session. The ledger only grows, and nothing adds to the map while
 // a boundary reads it.
-func (a *agentReplay) knownPaths() map[string]bool {
-	if a.known == nil || a.knownProject != a.project {
-		a.known, a.knownFrom, a.knownProject = map[string]bool{}, 0, a.project
+func (a *AgentReplay) KnownPaths() map[string]bool {
+	if a.known == nil || a.knownProject != a.Project {
+		a.known, a.knownFrom, a.knownProject = map[string]bool{}, 0, a.Project
 	}
-	obs := a.ledger.Obligations
+	obs := a.Ledger.Obligations
 	for _, o := range obs[a.knownFrom:] {
 		if o.Kind == tag.KindLiteral && (o.LiteralKind == "path" || o.LiteralKind == "file") {
-			a.known[resolvePath(o.Literal, a.project)] = true
+			a.known[ResolvePath(o.Literal, a.Project)] = true
 		}
 	}
 	a.knownFrom = len(obs)
@@ -488,31 +494,31 @@ func (a *agentReplay) knownPaths() map[string]bool {
 }
 
 // dormant reports a literal from the agent's own tool use that an earlier
-// boundary dropped and no turn has stated since: it is out of the agent's
-// context, and no later summary can lose it again. It is not judged again
+// Boundary dropped and no turn has stated since: it is out of the agent's
+// Context, and no later summary can lose it again. It is not judged again
 // — in a long session these are most of the ledger — until a turn states
 // it once more. Instructions' literals are always judged: a later summary
 // can still bring back a near variant of one.
-func (a *agentReplay) dormant(o *ledger.Obligation) bool {
+func (a *AgentReplay) dormant(o *ledger.Obligation) bool {
 	if o.Kind != tag.KindLiteral || o.Origin.Source.Instructive() {
 		return false
 	}
-	t := a.trails[o.ID]
+	t := a.Trails[o.ID]
 	if len(t) == 0 {
 		return false
 	}
 	last := t[len(t)-1]
-	if last.state != Dropped {
+	if last.State != Dropped {
 		return false
 	}
-	since := a.boundaries[last.boundary].Turn
+	since := a.Boundaries[last.Boundary].Turn
 	n := len(o.Restated)
 	return n == 0 || o.Restated[n-1] < since
 }
 
-// closeWindow ends the open window: it finds the references, lets later
+// CloseWindow ends the open window: it finds the references, lets later
 // restatements restore what the summary lost, and extends the trails.
-func (a *agentReplay) closeWindow(nextTurn int) *BoundaryReplay {
+func (a *AgentReplay) CloseWindow(nextTurn int) *BoundaryReplay {
 	r := a.open
 	if r == nil {
 		return nil
@@ -521,7 +527,7 @@ func (a *agentReplay) closeWindow(nextTurn int) *BoundaryReplay {
 	a.budget.kept -= a.kept
 	a.kept = 0
 	r.NextTurn = nextTurn
-	r.refs = findReferences(r, a.ledger)
+	r.refs = FindReferences(r, a.Ledger)
 	shared := map[Judgement]*Judgement{}
 	for i := range r.Survivals {
 		s := &r.Survivals[i]
@@ -533,7 +539,7 @@ func (a *agentReplay) closeWindow(nextTurn int) *BoundaryReplay {
 		} else {
 			shared[*s.Judgement] = s.Judgement
 		}
-		a.trails[s.Obligation.ID] = append(a.trails[s.Obligation.ID], trailEntry{boundary: int32(len(a.boundaries) - 1), state: s.State, restoredAt: int32(s.RestoredAt), judgement: s.Judgement})
+		a.Trails[s.Obligation.ID] = append(a.Trails[s.Obligation.ID], trailEntry{Boundary: int32(len(a.Boundaries) - 1), State: s.State, restoredAt: int32(s.RestoredAt), Judgement: s.Judgement})
 	}
 	return r
 }
@@ -541,15 +547,15 @@ func (a *agentReplay) closeWindow(nextTurn int) *BoundaryReplay {
 // trailEntry is one step of an obligation's trail as the replay keeps it:
 // the boundary's place and words are looked up when the trail is read.
 type trailEntry struct {
-	boundary   int32 // index into the agent's boundaries
+	Boundary   int32 // index into the agent's boundaries
 	restoredAt int32
-	state      State
-	judgement  *Judgement
+	State      State
+	Judgement  *Judgement
 }
 
 // restore marks an obligation the summary lost as preserved when a later
-// turn stated it again before the agent needed it: it was in the agent's
-// context when it mattered.
+// Turn stated it again before the agent needed it: it was in the agent's
+// Context when it mattered.
 func restore(r *BoundaryReplay, s *Survival) {
 	need := r.refs.firstNeed(s.Obligation.ID)
 	for _, t := range s.Obligation.Restated {
@@ -561,7 +567,7 @@ func restore(r *BoundaryReplay, s *Survival) {
 			break
 		}
 		s.State, s.Via, s.RestoredAt = Preserved, "restated", t
-		s.Detail = "the summary lost it, but turn " + itoa(t) + " stated it again before it was needed"
+		s.Detail = "the summary lost it, but turn " + Itoa(t) + " stated it again before it was needed"
 		return
 	}
 }
@@ -584,15 +590,15 @@ func bareName(v string) string {
 	return ""
 }
 
-// sizeName writes a byte count the way a warning reads best.
-func sizeName(n int) string {
+// SizeName writes a byte count the way a warning reads best.
+func SizeName(n int) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
-		return itoa(n>>20) + " MiB"
+		return Itoa(n>>20) + " MiB"
 	case n >= 1<<10 && n%(1<<10) == 0:
-		return itoa(n>>10) + " KiB"
+		return Itoa(n>>10) + " KiB"
 	case n == 1:
 		return "1 byte"
 	}
-	return itoa(n) + " bytes"
+	return Itoa(n) + " bytes"
 }
