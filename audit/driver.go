@@ -1,3 +1,9 @@
+// Package audit owns a whole audit of one transcript and what it yields:
+// the driver that reads the events, hands them to each agent's ledger and
+// replay and to the shared-state collector, runs the rules and orders,
+// fingerprints and keeps their findings; the Finding with its causal chain
+// of evidence; and Rule and Pass, the rules' only door. It renders
+// nothing and decides no exit code: report and cmd do.
 package audit
 
 import (

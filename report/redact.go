@@ -623,20 +623,10 @@ func SecretsOf(r *audit.Result) []string {
 	return out
 }
 
-// RedactKnown is Redact, and masks as well the pieces of the known secrets
-// (SecretsOf) that b holds: whole, or cut short by an excerpt. Every piece
-// of eleven bytes or more holds one of the eight-byte windows looked for,
-// four bytes apart; a shorter one may.
-func RedactKnown(b []byte, known []string) []byte {
+// redactForms is Redact, and masks as well the pieces of forms that b
+// holds.
+func redactForms(b []byte, forms []string) []byte {
 	b = Redact(b)
-	var forms []string
-	for _, v := range known {
-		// as written, and as the Markdown comment escapes it (ab\_cd)
-		forms = append(forms, v)
-		if e := mdText(v); e != v {
-			forms = append(forms, e)
-		}
-	}
 	spans := knownSpans(b, forms)
 	if spans == nil {
 		return b
