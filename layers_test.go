@@ -15,8 +15,8 @@ const module = "github.com/compaudit/compaudit"
 
 // layers ranks the packages compaudit is built from, bottom up: data flows
 // parse → lex → tag → reading → ledger and sharedstate → replay → audit →
-// rules and report → cmd, and a package may import only packages of a
-// lower rank. docs/architecture.md draws the same map.
+// rules and report → cmd (report/mask, the secrets' masking, stands
+// beside audit), and a package may import only packages of a lower rank. docs/architecture.md draws the same map.
 var layers = map[string]int{
 	"parse":             0,
 	"audit/lex":         1,
@@ -26,6 +26,7 @@ var layers = map[string]int{
 	"audit/sharedstate": 4,
 	"audit/replay":      5,
 	"audit":             6,
+	"report/mask":       6,
 	"audit/rules":       7,
 	"report":            7,
 	"cmd/config":        8,

@@ -10,6 +10,7 @@ import (
 	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
+	"github.com/compaudit/compaudit/report/mask"
 )
 
 // LedgerView selects what a ledger rendering shows.
@@ -295,7 +296,7 @@ func unitSuffix(u string) string {
 // would be shown. Text that is not cut reaches that pass whole.
 func clip(s string, n int, redact bool) string {
 	if redact && len(s) > n {
-		s = string(Redact([]byte(s)))
+		s = string(mask.Redact([]byte(s)))
 	}
 	return oneLine(s, n)
 }

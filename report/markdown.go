@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/report/mask"
 )
 
 // MarkdownLimit keeps a report under the size of a GitHub comment (65,536
@@ -184,7 +185,7 @@ func (e mdEscape) quote(s string) string {
 // it quotes is redacted before it is escaped.
 func (e mdEscape) secretsOut(s string) string {
 	if e.redact {
-		return string(Redact([]byte(s)))
+		return string(mask.Redact([]byte(s)))
 	}
 	return s
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/compaudit/compaudit/audit/replay"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
+	"github.com/compaudit/compaudit/report/mask"
 )
 
 // redactCases are secrets as sessions hold them, with the part that must
@@ -108,7 +109,7 @@ func TestRedact(t *testing.T) {
 		j, _ := json.Marshal(s.in)
 		ja, _ := json.Marshal("\a" + s.in)
 		for _, form := range []string{s.in, Inert(s.in), string(j), html.EscapeString(s.in), string(ja), Inert("\a" + s.in)} {
-			got := string(Redact([]byte(form)))
+			got := string(mask.Redact([]byte(form)))
 			if strings.Contains(got, s.secret) || strings.Contains(got, strings.ReplaceAll(s.secret, "/", `\/`)) {
 				t.Errorf("secret survives in %q", got)
 			}
@@ -118,7 +119,7 @@ func TestRedact(t *testing.T) {
 		}
 	}
 	for _, keep := range redactKeeps {
-		if got := string(Redact([]byte(keep))); got != keep {
+		if got := string(mask.Redact([]byte(keep))); got != keep {
 			t.Errorf("redacted what is no secret: %q → %q", keep, got)
 		}
 	}
@@ -136,7 +137,7 @@ func BenchmarkRedact(b *testing.B) {
 			b.SetBytes(int64(len(doc)))
 			b.ReportAllocs()
 			for b.Loop() {
-				Redact(doc)
+				mask.Redact(doc)
 			}
 		})
 	}
@@ -144,7 +145,7 @@ func BenchmarkRedact(b *testing.B) {
 		b.Run("hostile/"+name, func(b *testing.B) {
 			b.SetBytes(int64(len(doc)))
 			for b.Loop() {
-				Redact(doc)
+				mask.Redact(doc)
 			}
 		})
 	}
@@ -154,29 +155,29 @@ func BenchmarkRedact(b *testing.B) {
 // whole document once one of its hints occurs anywhere in it. Redact
 // searches only the runs around hints, which must find the same.
 func redactWhole(b []byte) []byte {
-	for _, p := range secretPatterns() {
-		view := escapesBlanked(b)
+	for _, p := range mask.SecretPatterns() {
+		view := mask.EscapesBlanked(b)
 		text := view
-		if p.fold {
-			text = asciiLower(view)
+		if p.Fold {
+			text = mask.AsciiLower(view)
 		}
 		found := false
-		for _, h := range p.hints {
+		for _, h := range p.Hints {
 			found = found || bytes.Contains(text, []byte(h))
 		}
 		if !found {
 			continue
 		}
 		var spans [][2]int
-		for _, m := range p.re.FindAllSubmatchIndex(view, -1) {
-			start, end := m[2*p.group], m[2*p.group+1]
-			if start < 0 || end-start < p.min || p.standalone && followsWord(view, m[0]) {
+		for _, m := range p.Re.FindAllSubmatchIndex(view, -1) {
+			start, end := m[2*p.Group], m[2*p.Group+1]
+			if start < 0 || end-start < p.Min || p.Standalone && mask.FollowsWord(view, m[0]) {
 				continue
 			}
 			spans = append(spans, [2]int{start, end})
 		}
 		if spans != nil {
-			b = maskSpans(b, spans)
+			b = mask.MaskSpans(b, spans)
 		}
 	}
 	return b
@@ -211,7 +212,7 @@ func redactSeeds(t testing.TB) [][]byte {
 // line, and what the session says after it is kept.
 func TestRedactKeepsWhatFollowsAKey(t *testing.T) {
 	in := "cat ~/.ssh/deploy_key\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----\nThe deploy then failed: Permission denied (publickey)."
-	got := string(Redact([]byte(in)))
+	got := string(mask.Redact([]byte(in)))
 	if strings.Contains(got, "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ") || !strings.Contains(got, "The deploy then failed: Permission denied (publickey).") {
 		t.Errorf("Redact(%q) = %q", in, got)
 	}
@@ -238,7 +239,7 @@ func TestRedactHostileFinishes(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			Redact(doc)
+			mask.Redact(doc)
 		}()
 		select {
 		case <-done:
@@ -251,7 +252,7 @@ func TestRedactHostileFinishes(t *testing.T) {
 func TestRedactFindsWhatWholeSearchFinds(t *testing.T) {
 	masked := 0
 	for i, doc := range redactSeeds(t) {
-		got, want := Redact(bytes.Clone(doc)), redactWhole(bytes.Clone(doc))
+		got, want := mask.Redact(bytes.Clone(doc)), redactWhole(bytes.Clone(doc))
 		if !bytes.Equal(got, want) {
 			t.Errorf("seed %d: searching runs gives\n%q\nsearching the whole document gives\n%q", i, got, want)
 		}
@@ -270,7 +271,7 @@ func FuzzRedact(f *testing.F) {
 		f.Add(doc[:min(len(doc), 512)])
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		got := Redact(bytes.Clone(doc))
+		got := mask.Redact(bytes.Clone(doc))
 		if want := redactWhole(bytes.Clone(doc)); !bytes.Equal(got, want) {
 			t.Errorf("searching runs gives\n%q\nsearching the whole document gives\n%q", got, want)
 		}
@@ -284,25 +285,25 @@ func FuzzRedact(f *testing.F) {
 // bytes.Contains does, in either case for the patterns that fold, and
 // nothing that is not there.
 func TestHintsPresent(t *testing.T) {
-	patterns := secretPatterns()
+	patterns := mask.SecretPatterns()
 	docs := redactSeeds(t)
 	docs = append(docs, []byte("AUTHORIZATION: BEARER x"), []byte("Pass\rWORD"), []byte("-\r-"), []byte("k"), nil,
 		[]byte("\u212aey=abc123 and \u017fecret: x9y8z7"), // the Kelvin sign and the long s fold to k and s, but not in ASCII
 	)
 	for _, doc := range docs {
-		got := secretHints().present(doc, len(patterns))
-		lower := asciiLower(doc)
+		got := mask.SecretHints().Present(doc, len(patterns))
+		lower := mask.AsciiLower(doc)
 		for k, p := range patterns {
 			text := doc
-			if p.fold {
+			if p.Fold {
 				text = lower
 			}
 			want := false
-			for _, h := range p.hints {
+			for _, h := range p.Hints {
 				want = want || bytes.Contains(text, []byte(h))
 			}
 			if got[k] != want {
-				t.Errorf("%s in %.60q: present says %v, bytes.Contains %v", p.name, doc, got[k], want)
+				t.Errorf("%s in %.60q: present says %v, bytes.Contains %v", p.Name, doc, got[k], want)
 			}
 		}
 	}
@@ -329,7 +330,7 @@ func TestRedactEscapedForms(t *testing.T) {
 		// vendor's prefix, not a value after a name) is quoted after a
 		// control character too, which the formats write as an escape
 		// ending in a letter or digit (\a, \x07)
-		if shownPart(string(Redact([]byte(s.secret))), s.secret) == "" {
+		if shownPart(string(mask.Redact([]byte(s.secret))), s.secret) == "" {
 			quotes = append(quotes, s.in[:at]+"\a"+s.in[at:])
 		}
 		for _, cut := range []int{90, 100, 110, 120, 140, 200, 240} {
@@ -354,7 +355,7 @@ func TestRedactEscapedForms(t *testing.T) {
 				if !strings.Contains(b.String(), "stated") {
 					t.Fatalf("%s shows no finding, so this proves nothing:\n%s", name, b.String())
 				}
-				if part := shownPart(string(Redact(b.Bytes())), s.secret); part != "" {
+				if part := shownPart(string(mask.Redact(b.Bytes())), s.secret); part != "" {
 					t.Errorf("%s: %q of %q survives, quoted %d characters in", name, part, s.secret, len(q)-len(s.in)+at)
 				}
 			}
@@ -396,7 +397,7 @@ func TestEscapesBlanked(t *testing.T) {
 		{`ends\`, `ends\`},
 		{`\x4`, `  4`},
 	} {
-		if got := string(escapesBlanked([]byte(c.in))); got != c.want {
+		if got := string(mask.EscapesBlanked([]byte(c.in))); got != c.want {
 			t.Errorf("escapesBlanked(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
@@ -455,8 +456,8 @@ func TestSecretsOf(t *testing.T) {
 
 func checkKnownSpans(t *testing.T, doc []byte, forms []string) {
 	t.Helper()
-	got, want := spansInOnePass(doc, forms), spansByWindow(doc, forms)
-	if len(got) != len(want) || len(got) > 0 && !slices.Equal(mergeSpans(got), mergeSpans(want)) {
+	got, want := mask.SpansInOnePass(doc, forms), mask.SpansByWindow(doc, forms)
+	if len(got) != len(want) || len(got) > 0 && !slices.Equal(mask.MergeSpans(got), mask.MergeSpans(want)) {
 		t.Errorf("spansInOnePass(%q, %q) = %v, a search per window finds %v", doc, forms, got, want)
 	}
 }
@@ -504,7 +505,7 @@ func BenchmarkRedactKnown(b *testing.B) {
 		for _, how := range []struct {
 			name  string
 			spans func([]byte, []string) [][2]int
-		}{{"onepass", spansInOnePass}, {"bywindow", spansByWindow}} {
+		}{{"onepass", mask.SpansInOnePass}, {"bywindow", mask.SpansByWindow}} {
 			b.Run(fmt.Sprintf("%d/%s", n, how.name), func(b *testing.B) {
 				b.SetBytes(int64(len(doc)))
 				for b.Loop() {

@@ -1,4 +1,9 @@
-package report
+// Package mask finds secret-shaped strings (private keys, cloud and vendor
+// tokens, webhooks, credentials in URLs and headers, assigned secrets) in
+// rendered bytes and masks them, never with a mask longer than the
+// secret. It knows nothing of findings or formats: report and cmd decide
+// what is masked and when.
+package mask
 
 import (
 	"bytes"
@@ -11,9 +16,6 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/compaudit/compaudit/audit"
-	"github.com/compaudit/compaudit/audit/ledger"
 )
 
 // Transcripts hold credentials: keys pasted into prompts, tokens echoed by
@@ -26,26 +28,26 @@ import (
 // secretPattern is one shape of secret. Group names the submatch to mask;
 // 0 masks the whole match.
 type secretPattern struct {
-	name string
-	// hints: one of them occurs inside every match, so only the text around
+	Name string
+	// Hints: one of them occurs inside every match, so only the text around
 	// a hint is searched. A pattern that folds case has its hints in lower
 	// case and looks for them whatever their ASCII case.
-	hints []string
-	fold  bool
-	re    *regexp.Regexp
-	group int
-	min   int // shortest value masked; shorter ones are left as they are
-	// standalone: the match must not follow a letter or a digit
-	standalone bool
+	Hints []string
+	Fold  bool
+	Re    *regexp.Regexp
+	Group int
+	Min   int // shortest value masked; shorter ones are left as they are
+	// Standalone: the match must not follow a letter or a digit
+	Standalone bool
 	// inMatch holds the bytes a match can be made of, read from the
 	// expression itself (matchBytes), so it cannot fall out of step with it.
 	inMatch *[256]bool
 }
 
 func newPattern(name string, hints []string, expr string, group, min int) secretPattern {
-	p := secretPattern{name: name, hints: hints, re: regexp.MustCompile(expr), group: group, min: min}
-	p.fold = strings.HasPrefix(expr, "(?i)")
-	if p.fold {
+	p := secretPattern{Name: name, Hints: hints, Re: regexp.MustCompile(expr), Group: group, Min: min}
+	p.Fold = strings.HasPrefix(expr, "(?i)")
+	if p.Fold {
 		for i, h := range hints {
 			hints[i] = strings.ToLower(h)
 		}
@@ -59,10 +61,10 @@ func newPattern(name string, hints []string, expr string, group, min int) secret
 // is left as it is.
 const secretValue = `[A-Za-z0-9_\-+/.=]*[0-9][A-Za-z0-9_\-+/.=]*[A-Za-z][A-Za-z0-9_\-+/.=]*|[A-Za-z0-9_\-+/.=]*[A-Za-z][A-Za-z0-9_\-+/.=]*[0-9][A-Za-z0-9_\-+/.=]*`
 
-// secretPatterns are compiled on first use: a run that does not redact (the
+// SecretPatterns are compiled on first use: a run that does not redact (the
 // machine formats, unless asked) needs none of them, and compiling them cost
 // every run a few milliseconds at start.
-var secretPatterns = sync.OnceValue(func() []secretPattern {
+var SecretPatterns = sync.OnceValue(func() []secretPattern {
 	patterns := []secretPattern{
 		// a whole block, or what is left of one an excerpt cut short: the
 		// body (base64, an encrypted key's Proc-Type: and DEK-Info: lines,
@@ -112,7 +114,7 @@ var secretPatterns = sync.OnceValue(func() []secretPattern {
 	}
 	for _, v := range vendorTokenShapes {
 		p := newPattern(v.name, []string{v.hint}, v.expr, 0, 0)
-		p.standalone = true
+		p.Standalone = true
 		patterns = append(patterns, p)
 	}
 	for _, v := range inWordTokenShapes {
@@ -134,16 +136,16 @@ var secretPatterns = sync.OnceValue(func() []secretPattern {
 // The patterns search the document with its escapes blanked (escapesBlanked)
 // and mask the same bytes of the document itself.
 func Redact(b []byte) []byte {
-	patterns := secretPatterns()
-	doc := searched{view: escapesBlanked(b)}
-	present := secretHints().present(doc.view, len(patterns))
+	patterns := SecretPatterns()
+	doc := searched{view: EscapesBlanked(b)}
+	present := SecretHints().Present(doc.view, len(patterns))
 	for k, p := range patterns {
 		if !present[k] {
 			continue // none of its hints occurs
 		}
 		if spans := p.spans(&doc); spans != nil {
-			b = maskSpans(b, spans)
-			doc = searched{view: escapesBlanked(b)}
+			b = MaskSpans(b, spans)
+			doc = searched{view: EscapesBlanked(b)}
 		}
 	}
 	return b
@@ -156,11 +158,11 @@ type searched struct{ view, lower []byte }
 
 // text is what p matches its hints in: the view, or its lower case.
 func (d *searched) text(p *secretPattern) []byte {
-	if !p.fold {
+	if !p.Fold {
 		return d.view
 	}
 	if d.lower == nil {
-		d.lower = asciiLower(d.view)
+		d.lower = AsciiLower(d.view)
 	}
 	return d.lower
 }
@@ -171,9 +173,9 @@ func (p *secretPattern) spans(d *searched) [][2]int {
 	var spans [][2]int
 	for lo, hi := range p.runs(view, d.text(p)) {
 		lo, hi = max(lo-1, 0), min(hi+1, len(view))
-		for _, m := range p.re.FindAllSubmatchIndex(view[lo:hi], -1) {
-			start, end := m[2*p.group], m[2*p.group+1]
-			if start < 0 || end-start < p.min || p.standalone && followsWord(view, lo+m[0]) {
+		for _, m := range p.Re.FindAllSubmatchIndex(view[lo:hi], -1) {
+			start, end := m[2*p.Group], m[2*p.Group+1]
+			if start < 0 || end-start < p.Min || p.Standalone && FollowsWord(view, lo+m[0]) {
 				continue
 			}
 			spans = append(spans, [2]int{lo + start, lo + end})
@@ -182,14 +184,14 @@ func (p *secretPattern) spans(d *searched) [][2]int {
 	return spans
 }
 
-// secretPieces is what Redact masks in s, in the pieces a report may quote
+// SecretPieces is what Redact masks in s, in the pieces a report may quote
 // apart from the words around them: each word of a masked span that is
 // long enough to be told again (eight bytes and a digit, or sixteen) — a
 // value without its name, a line of a private key.
-func secretPieces(s string) []string {
-	patterns := secretPatterns()
-	doc := searched{view: escapesBlanked([]byte(s))}
-	present := secretHints().present(doc.view, len(patterns))
+func SecretPieces(s string) []string {
+	patterns := SecretPatterns()
+	doc := searched{view: EscapesBlanked([]byte(s))}
+	present := SecretHints().Present(doc.view, len(patterns))
 	var pieces []string
 	for k, p := range patterns {
 		if !present[k] {
@@ -206,7 +208,7 @@ func secretPieces(s string) []string {
 	return pieces
 }
 
-// escapesBlanked returns b with every backslash escape that ends in a
+// EscapesBlanked returns b with every backslash escape that ends in a
 // letter or a digit — \n, \t, \a, \u0007, \x1b — made spaces of the
 // same length, or b itself when it holds no backslash. A format writes a
 // line break or a control character before a token as such an escape
@@ -219,7 +221,7 @@ func secretPieces(s string) []string {
 // and so are the backslashes before an escape (\\n, a line break in JSON
 // inside a JSON string): no secret holds a backslash, so that only
 // separates more.
-func escapesBlanked(b []byte) []byte {
+func EscapesBlanked(b []byte) []byte {
 	i := bytes.IndexByte(b, '\\')
 	if i < 0 {
 		return b
@@ -286,9 +288,9 @@ func (p *secretPattern) runs(b, text []byte) iter.Seq2[int, int] {
 		// next[i] is where hint i next occurs at or after from, or -1 when
 		// it no longer does; kept from run to run, so each hint is looked
 		// for once over the text, not once a run
-		next := make([]int, len(p.hints))
+		next := make([]int, len(p.Hints))
 		find := func(i, from int) {
-			next[i] = bytes.Index(text[from:], []byte(p.hints[i]))
+			next[i] = bytes.Index(text[from:], []byte(p.Hints[i]))
 			if next[i] >= 0 {
 				next[i] += from
 			}
@@ -332,7 +334,7 @@ func (p *secretPattern) runs(b, text []byte) iter.Seq2[int, int] {
 // in it. Looking for each hint on its own went over the document once a
 // hint, 80 times, and most hints (the vendors' prefixes) occur nowhere: that
 // was most of what redaction cost once patterns searched only around their
-// hints.
+// Hints.
 type hintTable struct {
 	// slot[pair] is 1 + the index in refs of the hints that start with the
 	// two bytes pair (either case for a folding pattern's), or 0
@@ -346,7 +348,7 @@ type hintRef struct {
 	fold    bool // matched whatever its ASCII case
 }
 
-var secretHints = sync.OnceValue(func() *hintTable {
+var SecretHints = sync.OnceValue(func() *hintTable {
 	t := &hintTable{}
 	add := func(pair uint16, r hintRef) {
 		if t.slot[pair] == 0 {
@@ -356,15 +358,15 @@ var secretHints = sync.OnceValue(func() *hintTable {
 		i := t.slot[pair] - 1
 		t.refs[i] = append(t.refs[i], r)
 	}
-	for k, p := range secretPatterns() {
-		for _, h := range p.hints {
+	for k, p := range SecretPatterns() {
+		for _, h := range p.Hints {
 			if len(h) < 2 {
 				panic("redact: a hint needs two bytes: " + h) // the patterns are the package's own
 			}
-			r := hintRef{pattern: k, hint: []byte(h), fold: p.fold}
+			r := hintRef{pattern: k, hint: []byte(h), fold: p.Fold}
 			c0, c1 := h[0], h[1]
 			add(uint16(c0)<<8|uint16(c1), r)
-			if p.fold { // the hints are in lower case; the text may not be
+			if p.Fold { // the hints are in lower case; the text may not be
 				up := strings.ToUpper(h[:2])
 				u0, u1 := up[0], up[1]
 				for _, pair := range []uint16{uint16(u0)<<8 | uint16(c1), uint16(c0)<<8 | uint16(u1), uint16(u0)<<8 | uint16(u1)} {
@@ -381,9 +383,9 @@ var secretHints = sync.OnceValue(func() *hintTable {
 	return t
 })
 
-// present reports, for each of n patterns, whether one of its hints occurs
+// Present reports, for each of n patterns, whether one of its hints occurs
 // in b.
-func (t *hintTable) present(b []byte, n int) []bool {
+func (t *hintTable) Present(b []byte, n int) []bool {
 	found := make([]bool, n)
 	for i := 0; i+1 < len(b); i++ {
 		e := t.slot[uint16(b[i])<<8|uint16(b[i+1])]
@@ -412,8 +414,8 @@ func hasPrefixFold(b, prefix []byte, fold bool) bool {
 	return bytes.Equal(b[:len(prefix)], prefix)
 }
 
-// followsWord reports whether the byte before i is a letter or a digit.
-func followsWord(b []byte, i int) bool {
+// FollowsWord reports whether the byte before i is a letter or a digit.
+func FollowsWord(b []byte, i int) bool {
 	return i > 0 && isAlnum(b[i-1])
 }
 
@@ -425,7 +427,7 @@ func isAlnum(c byte) bool {
 	return isLetter(c) || c >= '0' && c <= '9'
 }
 
-func asciiLower(b []byte) []byte {
+func AsciiLower(b []byte) []byte {
 	l := make([]byte, len(b))
 	for i, c := range b {
 		if c >= 'A' && c <= 'Z' {
@@ -436,8 +438,8 @@ func asciiLower(b []byte) []byte {
 	return l
 }
 
-// maskSpans masks the spans of b, which are in order and do not overlap.
-func maskSpans(b []byte, spans [][2]int) []byte {
+// MaskSpans masks the spans of b, which are in order and do not overlap.
+func MaskSpans(b []byte, spans [][2]int) []byte {
 	var out bytes.Buffer
 	out.Grow(len(b))
 	last := 0
@@ -567,71 +569,15 @@ func matchBytes(expr string) *[256]bool {
 	return &set
 }
 
-// SecretsOf is the secrets the texts of r hold — each obligation's
-// sentence, each step of a finding's evidence, each message an agent sent
-// — as pieces a report may quote apart from the words that tell them for
-// secrets. A value after "Bearer", API_KEY= or "client_secret": is a
-// literal or a reference of its own (a hash, an id), and quoted without
-// its name — in a finding's message, a ledger line, a baseline, an agent's
-// citations — no pattern tells it for a secret; nor one line of a private
-// key. Read before the result is trimmed, when its ledgers still hold
-// every obligation; RedactKnown masks them wherever r's report shows them.
-func SecretsOf(r *audit.Result) []string {
-	read := map[string]bool{}
-	found := map[string]bool{}
-	from := func(text string) {
-		if text == "" || read[text] {
-			return
-		}
-		read[text] = true
-		for _, p := range secretPieces(text) {
-			found[p] = true
-		}
-	}
-	obligation := func(o *ledger.Obligation) {
-		if o != nil {
-			from(o.Sentence)
-			from(o.Text)
-		}
-	}
-	for _, l := range r.Ledgers {
-		for _, o := range l.Obligations {
-			obligation(o)
-		}
-	}
-	for i := range r.Findings {
-		f := &r.Findings[i]
-		obligation(f.Obligation)
-		for _, st := range f.Evidence.Chain {
-			from(st.Text)
-			from(st.Detail)
-		}
-		from(f.Evidence.Use)
-	}
-	if r.State != nil {
-		for _, m := range r.State.Messages {
-			if m.MessageContent != nil {
-				from(m.Text)
-			}
-		}
-	}
-	out := make([]string, 0, len(found))
-	for p := range found {
-		out = append(out, p)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// redactForms is Redact, and masks as well the pieces of forms that b
+// RedactForms is Redact, and masks as well the pieces of forms that b
 // holds.
-func redactForms(b []byte, forms []string) []byte {
+func RedactForms(b []byte, forms []string) []byte {
 	b = Redact(b)
 	spans := knownSpans(b, forms)
 	if spans == nil {
 		return b
 	}
-	return maskSpans(b, mergeSpans(spans))
+	return MaskSpans(b, MergeSpans(spans))
 }
 
 // knownSpans finds where b holds a piece of one of forms: an eight-byte
@@ -650,18 +596,18 @@ func knownSpans(b []byte, forms []string) [][2]int {
 	case n == 0:
 		return nil
 	case n <= byWindowMost:
-		return spansByWindow(b, forms)
+		return SpansByWindow(b, forms)
 	}
-	return spansInOnePass(b, forms)
+	return SpansInOnePass(b, forms)
 }
 
 // byWindowMost is the most windows searched for one by one: a search runs
 // at memory speed, a lookup at every position at a fifth of it.
 const byWindowMost = 8
 
-// spansByWindow searches b for each window of each form, from where its
+// SpansByWindow searches b for each window of each form, from where its
 // last match's piece ended.
-func spansByWindow(b []byte, forms []string) [][2]int {
+func SpansByWindow(b []byte, forms []string) [][2]int {
 	var spans [][2]int
 	for _, v := range forms {
 		for k := 0; k+8 <= len(v); k += 4 {
@@ -693,9 +639,9 @@ func pieceAround(b []byte, i int, v string, k int) (lo, hi int) {
 	return lo, hi
 }
 
-// spansInOnePass finds what spansByWindow finds, looking every position of
+// SpansInOnePass finds what spansByWindow finds, looking every position of
 // b up among the windows of forms.
-func spansInOnePass(b []byte, forms []string) [][2]int {
+func SpansInOnePass(b []byte, forms []string) [][2]int {
 	type window struct {
 		form, at int // the window is forms[form][at:at+8]
 		next     int // where its next match may start, past the last one's piece
@@ -763,8 +709,8 @@ func (f knownFilter) has(x uint64) bool {
 	return f.bits[i]&bit != 0
 }
 
-// mergeSpans sorts spans and joins those that overlap or touch.
-func mergeSpans(spans [][2]int) [][2]int {
+// MergeSpans sorts spans and joins those that overlap or touch.
+func MergeSpans(spans [][2]int) [][2]int {
 	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
 	out := spans[:1]
 	for _, s := range spans[1:] {
