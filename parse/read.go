@@ -348,7 +348,7 @@ func releaseLists(l *batchLists) {
 // reader handing chunks to workers, a worker parked whenever the reader
 // was held up behind the applying goroutine, and a goroutine parked here
 // takes about 55 µs to wake: the trace of one audit of the bench's session
-// had one goroutine running for 40–47 ms of its 320 (docs/performance.md).
+// had one goroutine running for 40–47 ms of its 320 when it was measured.
 func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
 	p := &pipeline{s: s, lr: lr, dec: dec, limit: 2 * workers}
 	p.cond.L = &p.mu

@@ -208,20 +208,20 @@ point() {
 echo "== growth: obligations in play (targets: 100,000 under 10 s and 200 MB)"
 prev_s="" prev_kb=""
 for n in 100 1000 10000 100000; do
-  [ -s "$work/ob$n.jsonl" ] || "$work/sweep" -kind obligations -n "$n" -o "$work/ob$n.jsonl"
+  "$work/sweep" -kind obligations -n "$n" -o "$work/ob$n.jsonl"
   point "$n obligations" "$work/ob$n.jsonl"
 done
 
 echo "== growth: compactions in a 20 MB session (target: 5,000 under 2x the time of 1)"
 prev_s="" prev_kb=""
 for n in 1 10 100 1000 5000; do
-  [ -s "$work/bd$n.jsonl" ] || "$work/sweep" -kind boundaries -n "$n" -size 20MB -o "$work/bd$n.jsonl"
+  "$work/sweep" -kind boundaries -n "$n" -size 20MB -o "$work/bd$n.jsonl"
   point "$n compactions" "$work/bd$n.jsonl"
 done
 
 echo "== growth: one message of distinct limits (target: 64 MB under 10 s, peak under 4x the record + 100 MB)"
 prev_s="" prev_kb=""
 for mb in 1 4 16 64; do
-  [ -s "$work/msg$mb.jsonl" ] || "$work/sweep" -kind message -size "${mb}MB" -o "$work/msg$mb.jsonl"
+  "$work/sweep" -kind message -size "${mb}MB" -o "$work/msg$mb.jsonl"
   point "a $mb MB message (limit $((4 * mb + 100)) MB)" "$work/msg$mb.jsonl"
 done
