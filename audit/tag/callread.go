@@ -182,3 +182,8 @@ func PatchPaths(patch string) []string {
 	}
 	return out
 }
+
+// regexpSpace is \s: [\t\n\f\r ].
+func regexpSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}

@@ -506,11 +506,6 @@ func leadsRunNoun(s string) bool {
 	return i > 3 && hasWordPrefix(s[i:], runNouns)
 }
 
-// regexpSpace is \s: [\t\n\f\r ].
-func regexpSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
-}
-
 // hasWordPrefix reports whether s begins with one of the lower-case
 // prefixes, in ASCII upper or lower case.
 func hasWordPrefix(s string, prefixes []string) bool {
