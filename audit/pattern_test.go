@@ -6,16 +6,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compaudit/compaudit/audit/tag"
+	"github.com/compaudit/compaudit/audit/runstate"
 )
 
 // TestDerivedPatterns: a derived pattern (the anchored status
 // expressions) reads its source's expression.
 func TestDerivedPatterns(t *testing.T) {
-	if got, want := tag.TaskStatusAt().String(), "^(?:"+tag.TaskStatusRE().String()+")"; got != want {
+	if got, want := runstate.TaskStatusAt().String(), "^(?:"+runstate.TaskStatusRE().String()+")"; got != want {
 		t.Errorf("taskStatusAt is %q, want %q", got, want)
 	}
-	if got, want := tag.RunStatusAt().String(), "^(?:"+tag.RunStatusRE().String()+")"; got != want {
+	if got, want := runstate.RunStatusAt().String(), "^(?:"+runstate.RunStatusRE().String()+")"; got != want {
 		t.Errorf("runStatusAt is %q, want %q", got, want)
 	}
 }

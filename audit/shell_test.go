@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compaudit/compaudit/audit/tag"
+	"github.com/compaudit/compaudit/audit/runstate"
 )
 
 // commandsOf splits a command line with nextCommand.
@@ -14,7 +14,7 @@ func commandsOf(line string) []string {
 	var out []string
 	for rest, sep := line, byte('\n'); sep != 0; {
 		var seg string
-		seg, rest, sep = tag.NextCommand(rest)
+		seg, rest, sep = runstate.NextCommand(rest)
 		out = append(out, seg)
 	}
 	return out
@@ -111,7 +111,7 @@ func TestReadOnlyCommand(t *testing.T) {
 		{"LC_ALL=C sort -u names.txt", true},
 		{"timeout 10 tail -n 50 app.log", true},
 	} {
-		if got := tag.ReadOnlyCommand(c.cmd); got != c.want {
+		if got := runstate.ReadOnlyCommand(c.cmd); got != c.want {
 			t.Errorf("readOnlyCommand(%q) = %v, want %v", c.cmd, got, c.want)
 		}
 	}
@@ -127,15 +127,15 @@ func FuzzShellCommands(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		at := 0
-		for cmd := range tag.ShellCommands(line) {
+		for cmd := range runstate.ShellCommands(line) {
 			i := strings.Index(line[at:], cmd)
 			if i < 0 {
 				t.Fatalf("shellCommands(%q) yields %q, not in the line after byte %d", line, cmd, at)
 			}
 			at += i + len(cmd)
 		}
-		if r := tag.RunsOf(line); tag.ReadOnlyCommand(line) && r.Any() {
-			t.Fatalf("%q only reads, yet runs %v", line, r.OutcomeKinds(tag.StatusDone, false))
+		if r := runstate.RunsOf(line); runstate.ReadOnlyCommand(line) && r.Any() {
+			t.Fatalf("%q only reads, yet runs %v", line, r.OutcomeKinds(runstate.StatusDone, false))
 		}
 	})
 }
@@ -154,10 +154,10 @@ func TestShellWords(t *testing.T) {
 		{`bd close x-1 --reason="Done; tests pass"`, []string{"bd", "close", "x-1", "--reason=Done; tests pass"}, []string{"bd", "close", "x-1", "--reason="}},
 		{"", nil, nil},
 	} {
-		if got := tag.ShellWords(c.cmd, true); !slices.Equal(got, c.want) {
+		if got := runstate.ShellWords(c.cmd, true); !slices.Equal(got, c.want) {
 			t.Errorf("shellWords(%q, true) = %q, want %q", c.cmd, got, c.want)
 		}
-		if got := tag.ShellWords(c.cmd, false); !slices.Equal(got, c.bare) {
+		if got := runstate.ShellWords(c.cmd, false); !slices.Equal(got, c.bare) {
 			t.Errorf("shellWords(%q, false) = %q, want %q", c.cmd, got, c.bare)
 		}
 	}
@@ -176,7 +176,7 @@ func TestProgram(t *testing.T) {
 		{"NOW=$(date)", "date"},
 		{"X=$()", ""},
 	} {
-		if got := strings.Join(tag.Program(c.cmd), " "); got != c.want {
+		if got := strings.Join(runstate.Program(c.cmd), " "); got != c.want {
 			t.Errorf("program(%q) = %q, want %q", c.cmd, got, c.want)
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compaudit/compaudit/audit/tag"
+	"github.com/compaudit/compaudit/audit/runstate"
 )
 
 func TestRunOutcome(t *testing.T) {
@@ -14,22 +14,22 @@ func TestRunOutcome(t *testing.T) {
 		status string
 		detail string
 	}{
-		{"ok  \tgithub.com/acme/site/internal/handler\t0.412s\nok  \tgithub.com/acme/site/internal/store\t1.020s\n", tag.StatusDone, "ok"},
-		{"--- FAIL: TestApplyDiscount (0.00s)\n    discount_test.go:31: got true, want false\nFAIL\nFAIL\tgithub.com/acme/shop\t0.214s\n", tag.StatusFailed, "FAIL"},
-		{"=========== 1 failed, 47 passed in 3.21s ===========", tag.StatusFailed, "1 failed"},
-		{"Test Suites: 1 failed, 5 passed, 6 total\nTests:       1 failed, 47 passed, 48 total", tag.StatusFailed, "1 failed"},
-		{"Tests:       48 passed, 48 total", tag.StatusDone, "48 passed"},
-		{"12 examples, 0 failures", tag.StatusDone, "0 failures"},
-		{"npm ERR! code ELIFECYCLE\nnpm ERR! errno 1\nExited with code 2", tag.StatusFailed, "Exited with code 2"},
-		{"build finished\nexit status 0", tag.StatusDone, "exited without error"},
-		{"test result: FAILED. 3 passed; 1 failed; 0 ignored", tag.StatusFailed, "1 failed"},
-		{"test result: ok. 4 passed; 0 failed; 0 ignored", tag.StatusDone, "0 failed"},
-		{"PASS\nok  \tgithub.com/acme/x\t0.1s", tag.StatusDone, "ok"},
-		{"FAILURE: build failed with 3 errors", tag.StatusFailed, "3 errors"},
-		{"compiled successfully", tag.StatusDone, "exited without error"},
-		{"İstanbul ok KELVIN 3 failed", tag.StatusFailed, "3 failed"},
+		{"ok  \tgithub.com/acme/site/internal/handler\t0.412s\nok  \tgithub.com/acme/site/internal/store\t1.020s\n", runstate.StatusDone, "ok"},
+		{"--- FAIL: TestApplyDiscount (0.00s)\n    discount_test.go:31: got true, want false\nFAIL\nFAIL\tgithub.com/acme/shop\t0.214s\n", runstate.StatusFailed, "FAIL"},
+		{"=========== 1 failed, 47 passed in 3.21s ===========", runstate.StatusFailed, "1 failed"},
+		{"Test Suites: 1 failed, 5 passed, 6 total\nTests:       1 failed, 47 passed, 48 total", runstate.StatusFailed, "1 failed"},
+		{"Tests:       48 passed, 48 total", runstate.StatusDone, "48 passed"},
+		{"12 examples, 0 failures", runstate.StatusDone, "0 failures"},
+		{"npm ERR! code ELIFECYCLE\nnpm ERR! errno 1\nExited with code 2", runstate.StatusFailed, "Exited with code 2"},
+		{"build finished\nexit status 0", runstate.StatusDone, "exited without error"},
+		{"test result: FAILED. 3 passed; 1 failed; 0 ignored", runstate.StatusFailed, "1 failed"},
+		{"test result: ok. 4 passed; 0 failed; 0 ignored", runstate.StatusDone, "0 failed"},
+		{"PASS\nok  \tgithub.com/acme/x\t0.1s", runstate.StatusDone, "ok"},
+		{"FAILURE: build failed with 3 errors", runstate.StatusFailed, "3 errors"},
+		{"compiled successfully", runstate.StatusDone, "exited without error"},
+		{"İstanbul ok KELVIN 3 failed", runstate.StatusFailed, "3 failed"},
 	} {
-		st, detail := tag.RunOutcome(c.text, false)
+		st, detail := runstate.RunOutcome(c.text, false)
 		if st != c.status || detail != c.detail {
 			t.Errorf("runOutcome(%.50q) = %s %q, want %s %q", c.text, st, detail, c.status, c.detail)
 		}
@@ -37,14 +37,14 @@ func TestRunOutcome(t *testing.T) {
 		// returned must not change when the next call lowers another text
 		// (each case is upper-cased so that it is lowered)
 		upper := strings.ToUpper(c.text)
-		_, before := tag.RunOutcome(upper, false)
+		_, before := runstate.RunOutcome(upper, false)
 		kept := strings.Clone(before)
-		tag.RunOutcome(strings.Repeat("Z", len(upper)), false)
+		runstate.RunOutcome(strings.Repeat("Z", len(upper)), false)
 		if before != kept {
 			t.Errorf("runOutcome(%.50q) returned %q, which read %q after the next call", upper, kept, before)
 		}
 	}
-	if st, _ := tag.RunOutcome("anything", true); st != tag.StatusFailed {
+	if st, _ := runstate.RunOutcome("anything", true); st != runstate.StatusFailed {
 		t.Errorf("an error result is a failure, got %s", st)
 	}
 }
@@ -73,7 +73,7 @@ func TestStatusMatches(t *testing.T) {
 		checkStatusMatches(t, s)
 	}
 	// a tab or line break after "CI" is a status too
-	if got := tag.TextStatuses("CI\tis green"); len(got) != 1 || got[0].Subject != "ci" || got[0].Value != tag.StatusDone {
+	if got := runstate.TextStatuses("CI\tis green"); len(got) != 1 || got[0].Subject != "ci" || got[0].Value != runstate.StatusDone {
 		t.Errorf("textStatuses(CI tab is green) = %+v", got)
 	}
 }
@@ -87,13 +87,13 @@ func FuzzStatusMatches(f *testing.F) {
 
 func checkStatusMatches(t *testing.T, s string) {
 	t.Helper()
-	tasks, runs := tag.StatusMatches(s)
-	wantTasks, wantRuns := tag.TaskStatusRE().FindAllStringSubmatchIndex(s, -1), tag.RunStatusRE().FindAllStringSubmatchIndex(s, -1)
+	tasks, runs := runstate.StatusMatches(s)
+	wantTasks, wantRuns := runstate.TaskStatusRE().FindAllStringSubmatchIndex(s, -1), runstate.RunStatusRE().FindAllStringSubmatchIndex(s, -1)
 	if strings.ContainsAny(s, "\u017f\u212a") {
 		// long s and the Kelvin sign fold into "s" and "k", so a noun
 		// may be spelled with them; text that is not ASCII is searched
 		// only when it holds a noun in ASCII, as before
-		if !tag.IsASCII(s) {
+		if !runstate.IsASCII(s) {
 			return
 		}
 	}
@@ -175,8 +175,8 @@ var runCases = []struct{ command, kinds, last string }{
 
 func TestRunsOf(t *testing.T) {
 	for _, c := range runCases {
-		r := tag.RunsOf(c.command)
-		kinds, last := strings.Join(r.OutcomeKinds(tag.StatusDone, false), "+"), tag.RunKinds[r.Last]
+		r := runstate.RunsOf(c.command)
+		kinds, last := strings.Join(r.OutcomeKinds(runstate.StatusDone, false), "+"), runstate.RunKinds[r.Last]
 		if kinds != c.kinds || last != c.last {
 			t.Errorf("runsOf(%q) = %q, last %q; want %q, last %q", c.command, kinds, last, c.kinds, c.last)
 		}
@@ -190,17 +190,17 @@ func TestOutcomeKinds(t *testing.T) {
 		isError      bool
 		want         string
 	}{
-		{"npm run build && ./deploy.sh staging", tag.StatusDone, false, "build+deploy"},
-		{"npm run build && ./deploy.sh staging", tag.StatusFailed, true, "deploy"},
-		{"npm test && npm run build", tag.StatusFailed, true, "build"},
+		{"npm run build && ./deploy.sh staging", runstate.StatusDone, false, "build+deploy"},
+		{"npm run build && ./deploy.sh staging", runstate.StatusFailed, true, "deploy"},
+		{"npm test && npm run build", runstate.StatusFailed, true, "build"},
 		// exited 0, yet the output shows failed tests: the last command passed
-		{"npm test; npm run build", tag.StatusFailed, false, "tests"},
-		{"make build && make test", tag.StatusFailed, true, "tests"},
-		{"./deploy.sh prod", tag.StatusFailed, false, "deploy"},
+		{"npm test; npm run build", runstate.StatusFailed, false, "tests"},
+		{"make build && make test", runstate.StatusFailed, true, "tests"},
+		{"./deploy.sh prod", runstate.StatusFailed, false, "deploy"},
 		{"./deploy.sh prod", "", true, ""},
-		{"ls -la", tag.StatusFailed, true, ""},
+		{"ls -la", runstate.StatusFailed, true, ""},
 	} {
-		if got := strings.Join(tag.RunsOf(c.command).OutcomeKinds(c.val, c.isError), "+"); got != c.want {
+		if got := strings.Join(runstate.RunsOf(c.command).OutcomeKinds(c.val, c.isError), "+"); got != c.want {
 			t.Errorf("runsOf(%q).outcomeKinds(%q, %v) = %q, want %q", c.command, c.val, c.isError, got, c.want)
 		}
 	}
@@ -221,7 +221,7 @@ func TestFailureLine(t *testing.T) {
 		{"Chunk ID: 1a2b\nWall time: 0.1 seconds\nProcess exited with code 2\nOriginal token count: 0\nOutput:\n", "Process exited with code 2"},
 		{"", ""},
 	} {
-		if got := tag.FailureLine(c.text); got != c.want {
+		if got := runstate.FailureLine(c.text); got != c.want {
 			t.Errorf("failureLine(%q) = %q, want %q", c.text, got, c.want)
 		}
 	}
@@ -248,8 +248,8 @@ func TestStatusGoals(t *testing.T) {
 		{"I'll make sure the tests pass.", false},
 	} {
 		got := false
-		for _, st := range tag.TextStatuses(c.text) {
-			got = got || st.Value == tag.StatusDone
+		for _, st := range runstate.TextStatuses(c.text) {
+			got = got || st.Value == runstate.StatusDone
 		}
 		if got != c.claim {
 			t.Errorf("textStatuses(%q) claims done: %v, want %v", c.text, got, c.claim)
@@ -273,7 +273,7 @@ func TestRunStatusWords(t *testing.T) {
 		{"No tests fail.", ""},
 	} {
 		got := ""
-		for _, st := range tag.TextStatuses(c.text) {
+		for _, st := range runstate.TextStatuses(c.text) {
 			got = st.Subject + " " + st.Value
 		}
 		if got != c.want {
@@ -315,8 +315,8 @@ func TestDeployedClaims(t *testing.T) {
 	} {
 		// through textStatuses, which summaries and messages are read with
 		got := false
-		for _, st := range tag.TextStatuses(c.text) {
-			got = got || st.Subject == "deploy" && st.Value == tag.StatusDone
+		for _, st := range runstate.TextStatuses(c.text) {
+			got = got || st.Subject == "deploy" && st.Value == runstate.StatusDone
 		}
 		if got != c.claim {
 			t.Errorf("textStatuses(%q) claims a deploy done: %v, want %v", c.text, got, c.claim)

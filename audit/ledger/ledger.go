@@ -10,6 +10,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/audit/reading"
+	"github.com/compaudit/compaudit/audit/runstate"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
@@ -59,7 +60,7 @@ func (l *Ledger) restated(o *Obligation, turn int) {
 // whole record, arguments and all, for the rest of the audit.
 type toolCall struct {
 	command string // clipped, for the state's detail
-	runs    tag.RunSet
+	runs    runstate.RunSet
 }
 
 // MaxMessageObligations bounds the obligations one message adds. The
@@ -220,7 +221,7 @@ func (l *Ledger) message(ev *parse.Event, p *reading.Prepared) []*Obligation {
 				changed = append(changed, l.supersedeThreshold(o, ev.Turn)...)
 				put(o)
 			}
-			for _, st := range tag.TextStatuses(s.Text) {
+			for _, st := range runstate.TextStatuses(s.Text) {
 				changed = append(changed, l.state(st, s, ev, origin)...)
 			}
 		}
@@ -243,7 +244,7 @@ func (l *Ledger) message(ev *parse.Event, p *reading.Prepared) []*Obligation {
 			for _, st := range c.Statuses {
 				// the agent saying a run passed does not undo the failed
 				// run before it; only another run can
-				if st.Value == tag.StatusDone && l.runFailed(st.Subject) {
+				if st.Value == runstate.StatusDone && l.runFailed(st.Subject) {
 					continue
 				}
 				changed = append(changed, l.state(st, s, ev, origin)...)
@@ -419,7 +420,7 @@ func (l *Ledger) state(st tag.Status, s lex.Sentence, ev *parse.Event, origin Or
 // result of a run, as a tool reported it.
 func (l *Ledger) runFailed(subject string) bool {
 	o := l.liveState(subject)
-	return o != nil && o.Origin.Source == reading.SourceTool && o.Status.Value != tag.StatusDone
+	return o != nil && o.Origin.Source == reading.SourceTool && o.Status.Value != runstate.StatusDone
 }
 
 // liveState is subject's state in force, or nil. Subjects are told apart

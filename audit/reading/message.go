@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/runstate"
 	"github.com/compaudit/compaudit/audit/tag"
 )
 
@@ -59,7 +60,7 @@ func ReadMessageContent(text string, literals []tag.LiteralHit, claims []Sentenc
 	}
 	for _, c := range claims {
 		for _, st := range c.Statuses {
-			if st.Value == tag.StatusDone {
+			if st.Value == runstate.StatusDone {
 				m.Completes = append(m.Completes, st.Subject)
 			}
 		}
@@ -89,7 +90,7 @@ func AssistantClaims(text string) []SentenceClaims {
 	for _, s := range lex.Sentences(text) {
 		c := SentenceClaims{Sentence: s}
 		c.Commit, c.HasCommit = tag.FindCommitment(s.Text)
-		c.Statuses = tag.TextStatuses(s.Text)
+		c.Statuses = runstate.TextStatuses(s.Text)
 		if c.HasCommit || len(c.Statuses) > 0 {
 			out = append(out, c)
 		}

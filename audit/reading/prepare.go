@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/runstate"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
@@ -45,10 +46,10 @@ type runResult struct{ value, detail string }
 func OutcomeOf(ev *parse.Event) (string, string) {
 	p, ok := ev.Prepared.(*Prepared)
 	if !ok {
-		return tag.RunOutcome(ev.Text, ev.IsError)
+		return runstate.RunOutcome(ev.Text, ev.IsError)
 	}
 	if p.outcome == nil {
-		value, detail := tag.RunOutcome(ev.Text, ev.IsError)
+		value, detail := runstate.RunOutcome(ev.Text, ev.IsError)
 		p.outcome = &runResult{value, detail}
 	}
 	return p.outcome.value, p.outcome.detail
@@ -56,15 +57,15 @@ func OutcomeOf(ev *parse.Event) (string, string) {
 
 // RunOf is a call's command line and what it runs, as the reader
 // Prepared them or worked out now.
-func RunOf(ev *parse.Event) (command string, runs tag.RunSet) {
+func RunOf(ev *parse.Event) (command string, runs runstate.RunSet) {
 	if p, ok := ev.Prepared.(*Prepared); ok {
 		if p.Call == nil {
-			return "", tag.RunSet{}
+			return "", runstate.RunSet{}
 		}
 		return p.Call.Command, p.Call.runs
 	}
-	command = tag.CommandOf(ev.Args)
-	return command, tag.RunsOf(command)
+	command = runstate.CommandOf(ev.Args)
+	return command, runstate.RunsOf(command)
 }
 
 // CallReading is what a call's arguments say, read once: on the reading
@@ -73,7 +74,7 @@ func RunOf(ev *parse.Event) (command string, runs tag.RunSet) {
 // events do not carry its fields (they were a third of each).
 type CallReading struct {
 	Command  string             // the shell command, or ""
-	runs     tag.RunSet         // what the command runs (runsOf)
+	runs     runstate.RunSet    // what the command runs (runsOf)
 	ReadOnly bool               // every command it chains only reads
 	Texts    []string           // the strings that say what it does (readCall)
 	Lits     [][]tag.LiteralHit // the literals of each of texts
@@ -91,7 +92,7 @@ func ReadCallArgs(args json.RawMessage) *CallReading {
 	}
 	c := &CallReading{}
 	c.Command, c.Texts, c.Numbers = tag.ReadCall(args)
-	c.ReadOnly, c.runs = tag.ReadOnlyCommand(c.Command), tag.RunsOf(c.Command)
+	c.ReadOnly, c.runs = runstate.ReadOnlyCommand(c.Command), runstate.RunsOf(c.Command)
 	for _, s := range c.Texts {
 		c.Lits = append(c.Lits, tag.FindLiterals(s))
 	}

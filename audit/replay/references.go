@@ -8,6 +8,7 @@ import (
 	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/audit/reading"
+	"github.com/compaudit/compaudit/audit/runstate"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
@@ -200,7 +201,7 @@ func firstQuestion(text string) string {
 			return s.Text
 		}
 	}
-	return tag.FirstLine(text)
+	return runstate.FirstLine(text)
 }
 
 // reasks reports an agent's question for a literal it lost: "which bucket

@@ -10,6 +10,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/runstate"
 	"github.com/compaudit/compaudit/audit/tag"
 )
 
@@ -239,7 +240,7 @@ func (f *FoldedText) HasText(key string) bool {
 func (f *FoldedText) statuses(i int) []tag.Status {
 	r := f.read[i]
 	if !r.statesRead {
-		r.states, r.statesRead = tag.TextStatuses(r.text), true
+		r.states, r.statesRead = runstate.TextStatuses(r.text), true
 	}
 	return r.states
 }

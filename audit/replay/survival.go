@@ -9,6 +9,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/runstate"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
@@ -353,20 +354,20 @@ func (pc *postContext) judgeState(o *ledger.Obligation, s *Survival) {
 			}
 			if c.Value == st.Value {
 				acknowledged = sent.Text
-			} else if c.Value == tag.StatusDone {
+			} else if c.Value == runstate.StatusDone {
 				claimDone = sent.Text
-			} else if st.Value != tag.StatusDone {
+			} else if st.Value != runstate.StatusDone {
 				acknowledged = sent.Text // failed vs pending: not a success claim
 			}
 		}
-		if acknowledged == "" && st.Value != tag.StatusDone && mentionsFailure(sent.Text, st.Subject) {
+		if acknowledged == "" && st.Value != runstate.StatusDone && mentionsFailure(sent.Text, st.Subject) {
 			acknowledged = sent.Text
 		}
 	}
 	switch {
 	case acknowledged != "":
 		s.State, s.Via, s.Excerpt = Preserved, "summary", acknowledged
-	case claimDone != "" && st.Value != tag.StatusDone:
+	case claimDone != "" && st.Value != runstate.StatusDone:
 		s.State, s.Excerpt = Inverted, claimDone
 		s.Detail = fmt.Sprintf("the summary claims %s is done; its last authoritative state was %s", st.Subject, strings.ReplaceAll(st.Value, "_", " "))
 	case claimDone != "":

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/runstate"
 	"github.com/compaudit/compaudit/audit/sharedstate"
-	"github.com/compaudit/compaudit/audit/tag"
 )
 
 // FalseCompletion reports a completion asserted over a failed or pending
@@ -139,7 +139,7 @@ func falseTodo(p *audit.Pass, op sharedstate.StateOp, c *sharedstate.Compaction)
 		return
 	}
 	last := p.State.LastTest(op.Agent, op.Index)
-	if last == nil || last.Value != tag.StatusFailed || last.Index > c.Index { // or it ran since
+	if last == nil || last.Value != runstate.StatusFailed || last.Index > c.Index { // or it ran since
 		return
 	}
 	f := audit.OpFinding(p.State, op)

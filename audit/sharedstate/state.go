@@ -17,6 +17,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit/lex"
 	"github.com/compaudit/compaudit/audit/reading"
+	"github.com/compaudit/compaudit/audit/runstate"
 	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 	"github.com/tidwall/gjson"
@@ -227,7 +228,7 @@ type stateCollector struct {
 type pendingCall struct {
 	ev       *parse.Event // only when a mapping reads the result
 	mappings []StateMapping
-	runs     tag.RunSet // what the call runs
+	runs     runstate.RunSet // what the call runs
 }
 
 func NewStateCollector(mappings []StateMapping, isEffect func(parse.Format, *parse.Event) bool) *stateCollector {

@@ -22,7 +22,7 @@ func ReadCall(args []byte) (command string, texts []string, numbers []ArgNumber)
 
 // SkipRegexpSpace passes over \s from s[i].
 func SkipRegexpSpace(s string, i int) int {
-	for i < len(s) && regexpSpace(s[i]) {
+	for i < len(s) && RegexpSpace(s[i]) {
 		i++
 	}
 	return i
@@ -183,7 +183,7 @@ func PatchPaths(patch string) []string {
 	return out
 }
 
-// regexpSpace is \s: [\t\n\f\r ].
-func regexpSpace(c byte) bool {
+// RegexpSpace is \s: [\t\n\f\r ].
+func RegexpSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }

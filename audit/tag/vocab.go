@@ -1,7 +1,7 @@
 // Package tag owns what the audit finds in one text or one tool call:
-// literals (paths, URIs, buckets, ids), directives (prohibitions,
+// Literals (paths, URIs, buckets, ids), directives (prohibitions,
 // requirements, retractions, commitments), thresholds with their units,
-// status claims and the commands a shell line runs, and the vocabulary
+// Status claims and the commands a shell line runs, and the vocabulary
 // they are written in (Kind, Polarity, Comparator, Threshold, Status,
 // Object). Its functions are pure: they know nothing of the ledger, of
 // boundaries or of findings, and read only the text they are given.

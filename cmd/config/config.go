@@ -3,8 +3,6 @@
 // and the line, so a typo never silently disables a setting.
 package config
 
-import "github.com/compaudit/compaudit/audit/sharedstate"
-
 import (
 	"bytes"
 	"errors"
@@ -17,6 +15,7 @@ import (
 	"time"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/sharedstate"
 	"github.com/compaudit/compaudit/parse"
 	"go.yaml.in/yaml/v3"
 )

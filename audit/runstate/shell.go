@@ -1,4 +1,11 @@
-package tag
+// Package runstate owns what a command line runs and the states claimed
+// for runs and tasks: a shell line cut into its commands, each named by
+// the program it starts and sorted into the kinds of run it is (tests,
+// build, deploy); the outcome a tool result reports for a run; and the
+// status claims of prose and todo lists ("tests pass", "Test and
+// validate: completed"). Its functions are pure, read only what they are
+// given, and know nothing of the ledger or of findings.
+package runstate
 
 import (
 	"iter"

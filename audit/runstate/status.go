@@ -1,4 +1,4 @@
-package tag
+package runstate
 
 import (
 	"path"
@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/compaudit/compaudit/audit/lex"
+	"github.com/compaudit/compaudit/audit/tag"
 	"github.com/compaudit/compaudit/parse"
 )
 
@@ -270,7 +271,7 @@ func remoteCopy(f []string) bool {
 
 // CommandOf pulls the command line out of a shell-like tool call.
 func CommandOf(args []byte) string {
-	command, _, _ := ReadCall(args)
+	command, _, _ := tag.ReadCall(args)
 	return command
 }
 
@@ -493,7 +494,7 @@ func lettersThen(s string, colon bool) bool {
 	for j < len(s) && lex.AsciiLetter(s[j]) {
 		j++
 	}
-	return j < len(s) && (regexpSpace(s[j]) || colon && s[j] == ':')
+	return j < len(s) && (tag.RegexpSpace(s[j]) || colon && s[j] == ':')
 }
 
 // leadsRunNoun reports "the" or "all", white space, and one of runNouns:
@@ -502,7 +503,7 @@ func leadsRunNoun(s string) bool {
 	if len(s) < 4 || !hasWordPrefix(s, runLeads) {
 		return false
 	}
-	i := SkipRegexpSpace(s, 3)
+	i := tag.SkipRegexpSpace(s, 3)
 	return i > 3 && hasWordPrefix(s[i:], runNouns)
 }
 
@@ -560,9 +561,9 @@ func IsASCII(s string) bool {
 }
 
 // TextStatuses reads status statements from a sentence.
-func TextStatuses(s string) []Status {
+func TextStatuses(s string) []tag.Status {
 	tasks, runs := StatusMatches(s)
-	var out []Status
+	var out []tag.Status
 	for _, loc := range tasks {
 		val := statusWords[lex.FoldLower(strings.ReplaceAll(s[loc[6]:loc[7]], " ", "_"))]
 		if val == "" {
@@ -573,7 +574,7 @@ func TextStatuses(s string) []Status {
 			noun = "story"
 		}
 		for _, id := range splitList(s[loc[4]:loc[5]]) {
-			out = append(out, Status{Subject: noun + " " + id, Value: val, Detail: s[loc[0]:loc[1]]})
+			out = append(out, tag.Status{Subject: noun + " " + id, Value: val, Detail: s[loc[0]:loc[1]]})
 		}
 	}
 	for _, loc := range runs {
@@ -588,7 +589,7 @@ func TextStatuses(s string) []Status {
 		if val == "" {
 			continue
 		}
-		out = append(out, Status{Subject: runSubject(m[1]), Value: val, Detail: m[0]})
+		out = append(out, tag.Status{Subject: runSubject(m[1]), Value: val, Detail: m[0]})
 	}
 	return append(out, deployedClaims(s)...)
 }
@@ -603,13 +604,13 @@ func TextStatuses(s string) []Status {
 // ("not yet deployed", "hasn't been deployed") or a goal, a condition or a
 // wish in the four words before it ("needs to be deployed", "once
 // deployed", "the user wants it deployed to staging").
-func deployedClaims(s string) []Status {
+func deployedClaims(s string) []tag.Status {
 	if !strings.Contains(s, "eployed") && !strings.Contains(s, "EPLOYED") && !strings.Contains(s, "hipped") &&
 		!strings.Contains(s, "eleased") && !strings.Contains(s, "romoted") {
 		return nil
 	}
 	ws := lex.Words(s)
-	var out []Status
+	var out []tag.Status
 	for i, w := range ws {
 		// shipped, released and promoted deploy only to a named
 		// environment: "released the lock to the worker" is none
@@ -642,7 +643,7 @@ func deployedClaims(s string) []Status {
 		if !placed || deployedHedged(ws, i) {
 			continue
 		}
-		out = append(out, Status{Subject: "deploy", Value: StatusDone, Detail: s[ws[max(0, i-1)].Start:ws[i].End]})
+		out = append(out, tag.Status{Subject: "deploy", Value: StatusDone, Detail: s[ws[max(0, i-1)].Start:ws[i].End]})
 	}
 	return out
 }
@@ -686,10 +687,10 @@ func StatusMatches(s string) (tasks, runs [][]int) {
 	} else {
 		// cheap, and most sentences hold none of them
 		lower := lex.FoldLower(s)
-		if ContainsAny(lower, taskNouns) {
+		if tag.ContainsAny(lower, taskNouns) {
 			tasks = TaskStatusRE().FindAllStringSubmatchIndex(s, -1)
 		}
-		if ContainsAny(lower, runNouns) {
+		if tag.ContainsAny(lower, runNouns) {
 			runs = RunStatusRE().FindAllStringSubmatchIndex(s, -1)
 		}
 	}
