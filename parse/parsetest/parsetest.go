@@ -144,10 +144,31 @@ func ReadOutputs(tb testing.TB) []string {
 // folder down from the module's root finds them. The corpus is only read.
 func Transcripts(tb testing.TB) []string {
 	tb.Helper()
-	shipped, err := filepath.Glob(filepath.Join("..", "testdata", "transcripts", "*.jsonl"))
+	root := moduleRoot(tb)
+	shipped, err := filepath.Glob(filepath.Join(root, "testdata", "transcripts", "*.jsonl"))
 	if err != nil || len(shipped) == 0 {
 		tb.Fatal("no shipped transcripts", err)
 	}
-	corpus, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "*", "*.jsonl"))
+	corpus, _ := filepath.Glob(filepath.Join(root, "..", "shared", "corpus", "*", "*.jsonl"))
 	return append(shipped, corpus...)
+}
+
+// moduleRoot is the folder holding go.mod, found upward from the test's
+// package, however deep it is.
+func moduleRoot(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatal("no go.mod above the test")
+		}
+		dir = parent
+	}
 }

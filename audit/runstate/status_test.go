@@ -1,4 +1,4 @@
-package audit
+package runstate_test
 
 import (
 	"reflect"

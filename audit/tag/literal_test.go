@@ -1,4 +1,4 @@
-package audit
+package tag_test
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package audit
+package ledger_test
 
 import (
 	"fmt"

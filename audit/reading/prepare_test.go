@@ -1,4 +1,4 @@
-package audit
+package reading_test
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package audit
+package replay_test
 
 import (
 	"fmt"
