@@ -74,18 +74,62 @@ func (rs *References) firstNeed(id string) int {
 	return first
 }
 
-// FindReferences scans a window for what its turns did with the ledger.
+// FindReferences scans a window for what its turns did with the ledger:
+// each kind of reference has a method of referenceScan, tried for each
+// event of the window in the same order.
 func FindReferences(r *BoundaryReplay, l *ledger.Ledger) *References {
-	rs := &References{}
+	f := &referenceScan{ledger: l, refs: &References{}, retries: newRetryCounter()}
+	f.candidates = windowCandidates(r, l)
+	f.live = ledger.NewInForce(f.candidates)
+	for _, ev := range r.Window {
+		f.live.At(ev.Turn)
+		isCall := ev.Kind == parse.KindToolCall
+		isText := ev.Kind == parse.KindMessage && ev.Source == reading.SourceAssistant
+		if isCall || isText {
+			f.nearMisses(ev)
+		}
+		if isText && strings.Contains(ev.Text, "?") {
+			f.reasks(ev)
+		}
+		if !isCall || !ev.SideEffect {
+			continue
+		}
+		f.failures(ev)
+		if !readOnlyCall(ev) {
+			f.touches(ev)
+		}
+		f.breaches(ev)
+		f.retryBreaches(ev)
+		f.unbound(ev)
+	}
+	return f.refs
+}
+
+// referenceScan is FindReferences' walk over one window.
+type referenceScan struct {
+	ledger     *ledger.Ledger
+	refs       *References
+	candidates []ledger.WindowObligation
+	live       *ledger.InForce
+	// the near misses of a window's tokens are looked up through an index
+	// once enough tokens were tested against enough literals to pay for it
+	near    *nearMissIndex
+	tested  int
+	retries *retryCounter
+}
+
+func (f *referenceScan) add(ref Reference) { f.refs.List = append(f.refs.List, ref) }
+
+// windowCandidates are the obligations a window's references can be to.
+// What is live changes only between turns, and only among what was live
+// at the boundary or stated since: the rest of the ledger is history.
+func windowCandidates(r *BoundaryReplay, l *ledger.Ledger) []ledger.WindowObligation {
 	lost := map[string]bool{}
 	for _, s := range r.Survivals {
 		if s.Lost() {
 			lost[s.Obligation.ID] = true
 		}
 	}
-	// What is live changes only between turns, and only among what was
-	// live at the boundary or stated since: the rest of the ledger is
-	// history.
 	var candidates []ledger.WindowObligation
 	for _, o := range append(append([]*ledger.Obligation(nil), r.Before...), l.Obligations[r.ledgerLen:]...) {
 		c := ledger.WindowObligation{O: o}
@@ -101,94 +145,105 @@ func FindReferences(r *BoundaryReplay, l *ledger.Ledger) *References {
 			candidates = append(candidates, c)
 		}
 	}
-	live := ledger.NewInForce(candidates)
-	// the near misses of a window's tokens are looked up through an index
-	// once enough tokens were tested against enough literals to pay for it
-	var near *nearMissIndex
-	tested := 0
-	retries := newRetryCounter()
-	for _, ev := range r.Window {
-		live.At(ev.Turn)
-		isCall := ev.Kind == parse.KindToolCall
-		isText := ev.Kind == parse.KindMessage && ev.Source == reading.SourceAssistant
-		// near misses of the instructions' literals, in calls and in the
-		// Agent's own words; a literal an instruction bound before this
-		// Event is never a near miss of another
-		if isCall || isText {
-			for _, tok := range ev.Tokens {
-				if !tok.Novel {
-					continue
-				}
-				norm := ledger.NormLiteral(tok.Value)
-				if at, ok := live.FirstBinding(norm); ok && at < ev.Index {
-					continue
-				}
-				if near == nil && tested > nearMissIndexFrom*nearMissIndexFrom {
-					near = NewNearMissIndex(candidates)
-				}
-				lits := live.List(live.Lits)
-				if near != nil {
-					lits = near.inForce(live, norm)
-				}
-				for o := range lits {
-					tested++
-					if nearMissNorm(norm, o.Normalized()) {
-						rs.List = append(rs.List, Reference{Kind: RefNearMiss, Event: ev, Obligation: o, Token: tok.Value})
-						break
-					}
-				}
-			}
-		}
-		if isText && strings.Contains(ev.Text, "?") {
-			for o := range live.List(live.LostLits) {
-				if reasks(ev.Text, o) {
-					rs.List = append(rs.List, Reference{Kind: RefReask, Event: ev, Obligation: o, Detail: firstQuestion(ev.Text)})
-				}
-			}
-		}
-		if !isCall || !ev.SideEffect {
+	return candidates
+}
+
+// nearMisses finds near misses of the instructions' literals, in calls and
+// in the agent's own words; a literal an instruction bound before this
+// event is never a near miss of another.
+func (f *referenceScan) nearMisses(ev *WindowEvent) {
+	live := f.live
+	for _, tok := range ev.Tokens {
+		if !tok.Novel {
 			continue
 		}
-		readOnly := readOnlyCall(ev)
-		if ev.Result != nil && ev.Result.IsError {
-			for o := range live.List(live.LostLits) {
-				if failedWithout(ev, o) {
-					rs.List = append(rs.List, Reference{Kind: RefFailed, Event: ev, Obligation: o, Detail: ev.Result.errorLine})
-				}
-			}
+		norm := ledger.NormLiteral(tok.Value)
+		if at, ok := live.FirstBinding(norm); ok && at < ev.Index {
+			continue
 		}
-		if !readOnly {
-			for o := range live.List(live.Forbids) {
-				if tok, ok := touches(ev, o.Object); ok {
-					rs.List = append(rs.List, Reference{Kind: RefTouch, Event: ev, Obligation: o, Token: tok})
-				}
-			}
+		if f.near == nil && f.tested > nearMissIndexFrom*nearMissIndexFrom {
+			f.near = NewNearMissIndex(f.candidates)
 		}
-		for o := range live.List(live.Limits) {
-			for _, v := range valuesFor(ev, o.Threshold) {
-				if breaches(v, o.Threshold) {
-					rs.List = append(rs.List, Reference{Kind: RefBreach, Event: ev, Obligation: o, Token: v.text, Value: v.value, Unit: v.unit})
-				}
-			}
+		lits := live.List(live.Lits)
+		if f.near != nil {
+			lits = f.near.inForce(live, norm)
 		}
-		if n, ok := retries.observe(ev); ok {
-			for o := range live.List(live.Limits) {
-				if o.Threshold.Subject == "retry" && !isDurationOrSize(o.Threshold) {
-					v := observedValue{value: float64(n), text: strconv.Itoa(n) + " retries of the same failing call"}
-					if breaches(v, o.Threshold) && !retries.reported(o.ID) {
-						rs.List = append(rs.List, Reference{Kind: RefBreach, Event: ev, Obligation: o, Token: v.text, Value: v.value})
-					}
-				}
+		for o := range lits {
+			f.tested++
+			if nearMissNorm(norm, o.Normalized()) {
+				f.add(Reference{Kind: RefNearMiss, Event: ev, Obligation: o, Token: tok.Value})
+				break
 			}
-		}
-		for _, tok := range ev.Tokens {
-			if !unboundKinds[tok.Kind] || tok.Novel || !tok.Before || tok.Visible || l.HoldsLiteral(tok.Value) {
-				continue
-			}
-			rs.List = append(rs.List, Reference{Kind: RefUnbound, Event: ev, Token: tok.Value})
 		}
 	}
-	return rs
+}
+
+// reasks finds the agent asking for a literal it lost.
+func (f *referenceScan) reasks(ev *WindowEvent) {
+	for o := range f.live.List(f.live.LostLits) {
+		if reasks(ev.Text, o) {
+			f.add(Reference{Kind: RefReask, Event: ev, Obligation: o, Detail: firstQuestion(ev.Text)})
+		}
+	}
+}
+
+// failures finds a failed call that lacked a lost literal.
+func (f *referenceScan) failures(ev *WindowEvent) {
+	if ev.Result == nil || !ev.Result.IsError {
+		return
+	}
+	for o := range f.live.List(f.live.LostLits) {
+		if failedWithout(ev, o) {
+			f.add(Reference{Kind: RefFailed, Event: ev, Obligation: o, Detail: ev.Result.errorLine})
+		}
+	}
+}
+
+// touches finds a call that changes what a prohibition forbids.
+func (f *referenceScan) touches(ev *WindowEvent) {
+	for o := range f.live.List(f.live.Forbids) {
+		if tok, ok := touches(ev, o.Object); ok {
+			f.add(Reference{Kind: RefTouch, Event: ev, Obligation: o, Token: tok})
+		}
+	}
+}
+
+// breaches finds a call's values past a limit in force.
+func (f *referenceScan) breaches(ev *WindowEvent) {
+	for o := range f.live.List(f.live.Limits) {
+		for _, v := range valuesFor(ev, o.Threshold) {
+			if breaches(v, o.Threshold) {
+				f.add(Reference{Kind: RefBreach, Event: ev, Obligation: o, Token: v.text, Value: v.value, Unit: v.unit})
+			}
+		}
+	}
+}
+
+// retryBreaches finds the same failing call retried past a retry limit.
+func (f *referenceScan) retryBreaches(ev *WindowEvent) {
+	n, ok := f.retries.observe(ev)
+	if !ok {
+		return
+	}
+	for o := range f.live.List(f.live.Limits) {
+		if o.Threshold.Subject == "retry" && !isDurationOrSize(o.Threshold) {
+			v := observedValue{value: float64(n), text: strconv.Itoa(n) + " retries of the same failing call"}
+			if breaches(v, o.Threshold) && !f.retries.reported(o.ID) {
+				f.add(Reference{Kind: RefBreach, Event: ev, Obligation: o, Token: v.text, Value: v.value})
+			}
+		}
+	}
+}
+
+// unbound finds identifiers a call used that nothing bound: seen before
+// the boundary, not visible since, and in no obligation.
+func (f *referenceScan) unbound(ev *WindowEvent) {
+	for _, tok := range ev.Tokens {
+		if !unboundKinds[tok.Kind] || tok.Novel || !tok.Before || tok.Visible || f.ledger.HoldsLiteral(tok.Value) {
+			continue
+		}
+		f.add(Reference{Kind: RefUnbound, Event: ev, Token: tok.Value})
+	}
 }
 
 // unboundKinds are the identifiers an agent cannot make up: addresses, ids
