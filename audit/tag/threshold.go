@@ -200,73 +200,75 @@ func indexWord(s, phrase string) int {
 
 // numberAfter reads "<number><unit>" or "<number> <unit>" at i.
 func numberAfter(s string, i int) (num float64, unit string, end int, ok bool) {
-	for i < len(s) && (s[i] == ' ' || s[i] == ':' || s[i] == '=') {
-		i++
+	i = skipWhile(s, i, func(c byte) bool { return c == ' ' || c == ':' || c == '=' })
+	num, j, ok := numberAt(s, i)
+	if !ok {
+		return 0, "", 0, false
 	}
+	// a unit glued on ("30s", "80%") or as the next word ("30 seconds")
+	if k := skipWhile(s, j, isUnitByte); k > j {
+		if _, ok := UnitScale[s[j:k]]; ok {
+			return num, s[j:k], k, true
+		}
+		return 0, "", 0, false // "3rd", "2x"
+	}
+	if unit, k, ok := unitWordAfter(s, j); ok {
+		return num, unit, k, true
+	}
+	return num, "", j, true
+}
+
+// numberAt reads the number at s[i], in digits ("3", "0.5") or as a word
+// ("three"), and returns where it ends.
+func numberAt(s string, i int) (float64, int, bool) {
 	j := i
 	for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.' && j+1 < len(s) && s[j+1] >= '0' && s[j+1] <= '9') {
 		j++
 	}
 	if j > i {
 		n, err := strconv.ParseFloat(s[i:j], 64)
-		if err != nil {
-			return 0, "", 0, false
-		}
-		num = n
-	} else {
-		k := j
-		for k < len(s) && s[k] >= 'a' && s[k] <= 'z' {
-			k++
-		}
-		n, isWord := NumberWords[s[j:k]]
-		if !isWord {
-			return 0, "", 0, false
-		}
-		num, j = n, k
+		return n, j, err == nil
 	}
-	end = j
-	// a unit glued on ("30s", "80%") or as the next word ("30 seconds")
-	k := j
-	for k < len(s) && (s[k] >= 'a' && s[k] <= 'z' || s[k] == '%') {
-		k++
-	}
-	if k > j {
-		if _, ok := UnitScale[s[j:k]]; ok {
-			return num, s[j:k], k, true
-		}
-		return 0, "", 0, false // "3rd", "2x"
-	}
-	w := j
-	for w < len(s) && s[w] == ' ' {
-		w++
-	}
-	k = w
-	for k < len(s) && (s[k] >= 'a' && s[k] <= 'z' || s[k] == '%') {
-		k++
-	}
-	if k > w {
-		word := s[w:k]
-		if _, ok := UnitScale[word]; ok {
-			return num, word, k, true
-		}
-		if countNouns[word] || word == "times" || pluralNoun(word) {
-			return num, word, k, true
-		}
-		// one word between: "400 changed lines", "5 parallel workers"
-		w2 := k
-		for w2 < len(s) && s[w2] == ' ' {
-			w2++
-		}
-		k2 := w2
-		for k2 < len(s) && s[k2] >= 'a' && s[k2] <= 'z' {
-			k2++
-		}
-		if k2 > w2 && w2 > k && (countNouns[s[w2:k2]] || pluralNoun(s[w2:k2])) && !lex.StopWords[word] {
-			return num, s[w2:k2], k2, true
-		}
-	}
-	return num, "", end, true
+	k := skipWhile(s, j, func(c byte) bool { return c >= 'a' && c <= 'z' })
+	n, isWord := NumberWords[s[j:k]]
+	return n, k, isWord
 }
+
+// unitWordAfter reads the unit or counted noun in the word after a number
+// ending at j ("30 seconds", "3 retries"), or in the word after that
+// ("400 changed lines"), and returns where it ends.
+func unitWordAfter(s string, j int) (string, int, bool) {
+	w := skipWhile(s, j, func(c byte) bool { return c == ' ' })
+	k := skipWhile(s, w, isUnitByte)
+	if k == w {
+		return "", 0, false
+	}
+	word := s[w:k]
+	if _, ok := UnitScale[word]; ok {
+		return word, k, true
+	}
+	if countNouns[word] || word == "times" || pluralNoun(word) {
+		return word, k, true
+	}
+	// one word between: "400 changed lines", "5 parallel workers"
+	w2 := skipWhile(s, k, func(c byte) bool { return c == ' ' })
+	k2 := skipWhile(s, w2, func(c byte) bool { return c >= 'a' && c <= 'z' })
+	if k2 > w2 && w2 > k && (countNouns[s[w2:k2]] || pluralNoun(s[w2:k2])) && !lex.StopWords[word] {
+		return s[w2:k2], k2, true
+	}
+	return "", 0, false
+}
+
+// skipWhile is the first index from i whose byte is not in.
+func skipWhile(s string, i int, in func(byte) bool) int {
+	for i < len(s) && in(s[i]) {
+		i++
+	}
+	return i
+}
+
+// isUnitByte is a byte of a unit word: a lower-case letter or "%".
+func isUnitByte(c byte) bool { return c >= 'a' && c <= 'z' || c == '%' }
 
 func parseNumber(w string) (float64, bool) {
 	if n, err := strconv.ParseFloat(w, 64); err == nil {
