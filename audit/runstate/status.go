@@ -211,27 +211,33 @@ func (r RunSet) Has(kind string) bool {
 func kindOf(cmd string) int {
 	c := " " + lex.FoldLower(strings.Join(ShellWords(cmd, false), " ")) + " "
 	switch {
-	case strings.Contains(c, " test ") || strings.Contains(c, " test:") || strings.Contains(c, "pytest") ||
-		strings.Contains(c, "jest") || strings.Contains(c, "vitest") || strings.Contains(c, "rspec") ||
-		strings.Contains(c, "run test") || strings.Contains(c, " tests ") || strings.Contains(c, "phpunit") ||
-		strings.Contains(c, "mocha") || strings.Contains(c, "ctest") || strings.Contains(c, "go test") ||
-		strings.Contains(c, "unittest") || strings.Contains(c, " tox ") || strings.Contains(c, " nox "):
+	case tag.ContainsAny(c, testMarks):
 		return 3
-	case strings.Contains(c, " build ") || strings.Contains(c, " compile") || strings.Contains(c, " tsc ") ||
-		strings.Contains(c, "go build") || strings.Contains(c, "cargo build"):
+	case tag.ContainsAny(c, buildMarks):
 		return 2
-	case deployWord(c) || strings.Contains(c, " s3 sync ") || strings.Contains(c, " s3 cp ") ||
-		strings.Contains(c, "kubectl apply") || strings.Contains(c, "terraform apply") || strings.Contains(c, "helm upgrade") ||
-		strings.Contains(c, "helm install") || strings.Contains(c, "kubectl rollout restart") ||
-		strings.Contains(c, "kubectl set image") || strings.Contains(c, "pulumi up") || strings.Contains(c, "vercel --prod") ||
-		strings.Contains(c, "wrangler publish") || strings.Contains(c, "az webapp up") ||
-		strings.Contains(c, " az storage blob upload") || strings.Contains(c, " gcloud storage ") && strings.Contains(c, " gs://") ||
-		strings.Contains(c, " gsutil ") && strings.Contains(c, " gs://") && (strings.Contains(c, " rsync ") || strings.Contains(c, " cp ")):
+	case deployWord(c) || tag.ContainsAny(c, deployMarks) || cloudUpload(c):
 		return 1
 	case strings.Contains(c, " make "):
 		return 2 // make with no target named above builds
 	}
 	return 0
+}
+
+// The marks of a command's kind, looked for in its words lowered and
+// joined with spaces (kindOf): tests first, then builds, then deploys.
+var (
+	testMarks = []string{" test ", " test:", "pytest", "jest", "vitest", "rspec", "run test", " tests ", "phpunit",
+		"mocha", "ctest", "go test", "unittest", " tox ", " nox "}
+	buildMarks  = []string{" build ", " compile", " tsc ", "go build", "cargo build"}
+	deployMarks = []string{" s3 sync ", " s3 cp ", "kubectl apply", "terraform apply", "helm upgrade", "helm install",
+		"kubectl rollout restart", "kubectl set image", "pulumi up", "vercel --prod", "wrangler publish", "az webapp up",
+		" az storage blob upload"}
+)
+
+// cloudUpload is a copy to Google Cloud Storage, which deploys a site.
+func cloudUpload(c string) bool {
+	return strings.Contains(c, " gcloud storage ") && strings.Contains(c, " gs://") ||
+		strings.Contains(c, " gsutil ") && strings.Contains(c, " gs://") && (strings.Contains(c, " rsync ") || strings.Contains(c, " cp "))
 }
 
 // deployWord reports a word of c that names a deploy (./deploy.sh, fly
