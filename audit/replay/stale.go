@@ -20,27 +20,7 @@ func (r *BoundaryReplay) StaleRestatement(o *ledger.Obligation, l *ledger.Ledger
 	if o.RetiredAt == 0 || o.RetiredAt > r.Turn {
 		return "", false
 	}
-	narrates := func(sent string) bool {
-		low := " " + lex.FoldLower(sent) + " "
-		for _, w := range changeWords {
-			if strings.Contains(low, w) {
-				return true
-			}
-		}
-		if ret := l.Find(o.RetiredBy); ret != nil && ret.Replacement != "" {
-			for _, h := range tag.FindLiterals(ret.Replacement) {
-				if containsLiteral(sent, h.Value) {
-					return true
-				}
-			}
-			for _, f := range strings.Fields(ret.Replacement) {
-				if tag.AllDigits(strings.Trim(f, ".,;:")) && strings.Contains(sent, strings.Trim(f, ".,;:")) {
-					return true
-				}
-			}
-		}
-		return false
-	}
+	narrates := func(sent string) bool { return narratesChange(sent, l.Find(o.RetiredBy)) }
 	switch o.Kind {
 	case tag.KindLiteral:
 		if l.LiveLiteral(o.Literal, r.Turn) {
@@ -57,20 +37,56 @@ func (r *BoundaryReplay) StaleRestatement(o *ledger.Obligation, l *ledger.Ledger
 			return excerpt, true
 		}
 	case tag.KindThreshold:
-		if f := r.Context.Folded; f != nil {
-			// only the limits that could be on its subject, in order
-			for at := range f.limitsFor(o.Threshold.Subject) {
-				if sameThresholdSubject(at.hit.T, *o.Threshold) && equivalentThreshold(at.hit.T, *o.Threshold) && !narrates(f.Sentences[at.sentence].Text) {
-					return f.Sentences[at.sentence].Text, true
-				}
-			}
-			return "", false
+		return r.staleLimit(*o.Threshold, narrates)
+	}
+	return "", false
+}
+
+// narratesChange reports whether a sentence tells of the change rather
+// than restating the old rule: a word of change ("was", "instead"), or
+// what the retraction put in its place.
+func narratesChange(sent string, ret *ledger.Obligation) bool {
+	low := " " + lex.FoldLower(sent) + " "
+	for _, w := range changeWords {
+		if strings.Contains(low, w) {
+			return true
 		}
-		for _, s := range r.Context.sentences {
-			for _, h := range tag.FindThresholds(s.Text) {
-				if sameThresholdSubject(h.T, *o.Threshold) && equivalentThreshold(h.T, *o.Threshold) && !narrates(s.Text) {
-					return s.Text, true
-				}
+	}
+	if ret == nil || ret.Replacement == "" {
+		return false
+	}
+	for _, h := range tag.FindLiterals(ret.Replacement) {
+		if containsLiteral(sent, h.Value) {
+			return true
+		}
+	}
+	for _, f := range strings.Fields(ret.Replacement) {
+		if tag.AllDigits(strings.Trim(f, ".,;:")) && strings.Contains(sent, strings.Trim(f, ".,;:")) {
+			return true
+		}
+	}
+	return false
+}
+
+// staleLimit is the first sentence after the boundary that states a
+// retired limit as if it held.
+func (r *BoundaryReplay) staleLimit(t tag.Threshold, narrates func(string) bool) (string, bool) {
+	stale := func(h tag.Threshold, sent string) bool {
+		return sameThresholdSubject(h, t) && equivalentThreshold(h, t) && !narrates(sent)
+	}
+	if f := r.Context.Folded; f != nil {
+		// only the limits that could be on its subject, in order
+		for at := range f.limitsFor(t.Subject) {
+			if sent := f.Sentences[at.sentence].Text; stale(at.hit.T, sent) {
+				return sent, true
+			}
+		}
+		return "", false
+	}
+	for _, s := range r.Context.sentences {
+		for _, h := range tag.FindThresholds(s.Text) {
+			if stale(h.T, s.Text) {
+				return s.Text, true
 			}
 		}
 	}
