@@ -150,34 +150,67 @@ var ruleNouns = []string{" rule", " constraint", " restriction", " requirement",
 // FindRetraction reads a retraction or supersession from one sentence.
 func FindRetraction(s string) (Directive, bool) {
 	lower := lex.FoldLower(s)
+	for _, find := range retractionFinders {
+		if d, ok := find(s, lower); ok {
+			return d, true
+		}
+	}
+	return Directive{}, false
+}
+
+// retractionFinders are the shapes of a retraction, tried in order; the
+// first that reads the sentence wins. Each gets the sentence and its
+// lowered copy.
+var retractionFinders = []func(s, lower string) (Directive, bool){
+	scratchThat, insteadOf, insteadAtEnd, switchFrom, permitted, liftedTail, retractCue,
+}
+
+// scratchThat: "scratch that", a bare "never mind".
+func scratchThat(s, lower string) (Directive, bool) {
 	trimmed := strings.TrimSpace(lower)
 	if strings.HasPrefix(trimmed, "scratch that") || strings.HasPrefix(trimmed, "never mind") && len(trimmed) < 14 {
 		return Directive{Kind: KindRetraction, Retracts: "the previous instruction", Start: 0, End: len(s)}, true
 	}
-	// supersession: "use Y instead of X", "instead of X, use Y", "switch from X to Y"
-	if k := strings.Index(lower, " instead of "); k >= 0 {
-		old, _ := objectAt(s, k+len(" instead of "))
-		newPart := s[:k]
-		if u := strings.LastIndex(lex.FoldLower(newPart), "use "); u >= 0 {
-			newPart = newPart[u+4:]
-		}
-		if strings.HasPrefix(trimmed, "instead of ") {
-			// "instead of X, use Y"
-			if c := strings.Index(s, ","); c > 0 {
-				old = strings.TrimSpace(s[strings.Index(lower, "instead of ")+len("instead of ") : c])
-				newPart, _ = objectAt(s, c+1)
-				newPart = strings.TrimPrefix(strings.TrimPrefix(newPart, "use "), "Use ")
-			}
-		}
-		return Directive{Kind: KindRetraction, Retracts: strings.TrimSpace(old), Replacement: strings.TrimSpace(newPart), Start: 0, End: len(s)}, true
+	return Directive{}, false
+}
+
+// insteadOf is a supersession: "use Y instead of X", "instead of X, use Y".
+func insteadOf(s, lower string) (Directive, bool) {
+	k := strings.Index(lower, " instead of ")
+	if k < 0 {
+		return Directive{}, false
 	}
-	if k := strings.Index(lower, " instead"); k >= 0 && (strings.HasSuffix(strings.TrimRight(lower, ".! "), " instead") || strings.Contains(lower, " instead,")) {
-		newPart := s[:k]
-		if u := strings.LastIndex(lex.FoldLower(newPart), "use "); u >= 0 {
-			newPart = newPart[u+4:]
-		}
-		return Directive{Kind: KindRetraction, Replacement: strings.TrimSpace(newPart), Start: 0, End: len(s)}, true
+	old, _ := objectAt(s, k+len(" instead of "))
+	newPart := s[:k]
+	if u := strings.LastIndex(lex.FoldLower(newPart), "use "); u >= 0 {
+		newPart = newPart[u+4:]
 	}
+	if strings.HasPrefix(strings.TrimSpace(lower), "instead of ") {
+		// "instead of X, use Y"
+		if c := strings.Index(s, ","); c > 0 {
+			old = strings.TrimSpace(s[strings.Index(lower, "instead of ")+len("instead of ") : c])
+			newPart, _ = objectAt(s, c+1)
+			newPart = strings.TrimPrefix(strings.TrimPrefix(newPart, "use "), "Use ")
+		}
+	}
+	return Directive{Kind: KindRetraction, Retracts: strings.TrimSpace(old), Replacement: strings.TrimSpace(newPart), Start: 0, End: len(s)}, true
+}
+
+// insteadAtEnd: "use port 9090 instead", "use Y instead, …".
+func insteadAtEnd(s, lower string) (Directive, bool) {
+	k := strings.Index(lower, " instead")
+	if k < 0 || !(strings.HasSuffix(strings.TrimRight(lower, ".! "), " instead") || strings.Contains(lower, " instead,")) {
+		return Directive{}, false
+	}
+	newPart := s[:k]
+	if u := strings.LastIndex(lex.FoldLower(newPart), "use "); u >= 0 {
+		newPart = newPart[u+4:]
+	}
+	return Directive{Kind: KindRetraction, Replacement: strings.TrimSpace(newPart), Start: 0, End: len(s)}, true
+}
+
+// switchFrom: "switch from X to Y", "change from", "move from".
+func switchFrom(s, lower string) (Directive, bool) {
 	for _, cue := range []string{"switch from ", "change from ", "move from "} {
 		if k := strings.Index(lower, cue); k >= 0 {
 			rest := s[k+len(cue):]
@@ -187,27 +220,56 @@ func FindRetraction(s string) (Directive, bool) {
 			}
 		}
 	}
+	return Directive{}, false
+}
+
+// cueAtClause is where cue starts in lower, at the sentence's start or
+// after a clause break, or -1.
+func cueAtClause(lower, cue string) int {
+	k := strings.Index(lower, cue)
+	if k < 0 || k > 0 && !strings.ContainsAny(lower[max(0, k-2):k], ",.;: ") {
+		return -1
+	}
+	return k
+}
+
+// permitted lifts a rule: "you can now …", "feel free to …".
+func permitted(s, lower string) (Directive, bool) {
 	for _, cue := range permissionCues {
-		k := strings.Index(lower, cue)
-		if k < 0 || k > 0 && !strings.ContainsAny(lower[max(0, k-2):k], ",.;: ") {
+		k := cueAtClause(lower, cue)
+		if k < 0 {
 			continue
 		}
 		obj, at := objectAt(s, k+len(cue))
 		obj = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSpace(obj), " now"), " again")
 		return Directive{Kind: KindRetraction, Retracts: obj, Lift: true, Start: k, objStart: at, End: at + len(obj)}, true
 	}
-	for _, tail := range []string{" is fine now", " is ok now", " is okay now", " is allowed now", " is no longer forbidden",
-		" is no longer off-limits", " is no longer off limits", " is no longer prohibited", " is no longer blocked",
-		" no longer applies", " is lifted", " is no longer required", " is no longer needed"} {
+	return Directive{}, false
+}
+
+// liftedTails end a sentence that lifts what comes before them.
+var liftedTails = []string{" is fine now", " is ok now", " is okay now", " is allowed now", " is no longer forbidden",
+	" is no longer off-limits", " is no longer off limits", " is no longer prohibited", " is no longer blocked",
+	" no longer applies", " is lifted", " is no longer required", " is no longer needed"}
+
+// liftedTail: "prod is fine now", "the freeze no longer applies".
+func liftedTail(s, lower string) (Directive, bool) {
+	for _, tail := range liftedTails {
 		if k := strings.Index(lower, tail); k > 0 {
 			begin := strings.LastIndexAny(s[:k], ",;:") + 1
 			obj := strings.TrimSpace(s[begin:k])
 			return Directive{Kind: KindRetraction, Retracts: obj, Lift: true, Start: begin, objStart: begin, End: k + len(tail)}, true
 		}
 	}
+	return Directive{}, false
+}
+
+// retractCue: "forget the X rule", "drop the limit", "disregard …"; the
+// cues that name any object ("drop the ") count only for a rule's name.
+func retractCue(s, lower string) (Directive, bool) {
 	for _, cue := range retractCues {
-		k := strings.Index(lower, cue)
-		if k < 0 || k > 0 && !strings.ContainsAny(lower[max(0, k-2):k], ",.;: ") {
+		k := cueAtClause(lower, cue)
+		if k < 0 {
 			continue
 		}
 		obj, at := objectAt(s, k+len(cue))
