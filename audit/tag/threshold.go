@@ -73,49 +73,75 @@ user users message messages email emails deploy deploys deployment deployments`)
 // FindThresholds finds numeric limits in one sentence.
 func FindThresholds(s string) []ThresholdHit {
 	lower := lex.FoldLower(s)
-	var out []ThresholdHit
-	negated := sentenceNegated(lower)
-	seen := map[int]bool{} // numbers already read, by their end
-	for _, cp := range comparatorPhrases {
+	t := &thresholdScan{lower: lower, negated: sentenceNegated(lower), seen: map[int]bool{}}
+	t.phrases()
+	t.symbols()
+	t.trailing()
+	return t.out
+}
+
+// thresholdScan is FindThresholds' reading of one sentence: the limits
+// found, and the numbers already read, by their end.
+type thresholdScan struct {
+	lower   string
+	negated bool
+	seen    map[int]bool
+	out     []ThresholdHit
+}
+
+// occurrences yields the index just past each occurrence of sub in the
+// lowered sentence, and where it starts.
+func (t *thresholdScan) occurrences(sub string, index func(s, sub string) int) func(yield func(k, from int) bool) {
+	return func(yield func(k, from int) bool) {
 		from := 0
 		for {
-			k := indexWord(lower[from:], cp.phrase)
+			k := index(t.lower[from:], sub)
 			if k < 0 {
-				break
+				return
 			}
 			k += from
-			from = k + len(cp.phrase)
+			from = k + len(sub)
+			if !yield(k, from) {
+				return
+			}
+		}
+	}
+}
+
+// phrases reads "at most 3 retries", "under 30s", "no more than 5".
+func (t *thresholdScan) phrases() {
+	lower := t.lower
+	for _, cp := range comparatorPhrases {
+		for k, from := range t.occurrences(cp.phrase, indexWord) {
 			num, unit, nEnd, ok := numberAfter(lower, from)
-			if !ok || seen[nEnd] {
+			if !ok || t.seen[nEnd] {
 				continue
 			}
 			// "up to date", "over the weekend": only a number makes a limit
 			cmp := cp.cmp
-			if negated && (cmp == CmpGT || cmp == CmpLT) {
+			if t.negated && (cmp == CmpGT || cmp == CmpLT) {
 				cmp = flip(cmp)
 			}
 			subject := subjectFor(lower, k, nEnd, unit)
 			if subject == "" {
 				continue
 			}
-			seen[nEnd] = true
-			out = append(out, ThresholdHit{T: makeThreshold(subject, cmp, num, unit), Start: k, End: nEnd})
+			t.seen[nEnd] = true
+			t.out = append(t.out, ThresholdHit{T: makeThreshold(subject, cmp, num, unit), Start: k, End: nEnd})
 		}
 	}
+}
+
+// symbols reads "retries <= 3", "timeout < 30s".
+func (t *thresholdScan) symbols() {
+	lower := t.lower
 	for _, sc := range symbolComparators {
-		from := 0
-		for {
-			k := strings.Index(lower[from:], sc.sym)
-			if k < 0 {
-				break
-			}
-			k += from
-			from = k + len(sc.sym)
+		for k, from := range t.occurrences(sc.sym, strings.Index) {
 			if k > 0 && strings.ContainsRune("<>=", rune(lower[k-1])) {
 				continue
 			}
 			num, unit, nEnd, ok := numberAfter(lower, from)
-			if !ok || seen[nEnd] {
+			if !ok || t.seen[nEnd] {
 				continue
 			}
 			near, _ := lex.NearBefore(lower[:k])
@@ -127,20 +153,17 @@ func FindThresholds(s string) []ThresholdHit {
 			if subject == "" || lex.StopWords[subject] {
 				continue
 			}
-			seen[nEnd] = true
-			out = append(out, ThresholdHit{T: makeThreshold(subject, sc.cmp, num, unit), Start: max(0, k-len(before[len(before)-1])-1), End: nEnd})
+			t.seen[nEnd] = true
+			t.out = append(t.out, ThresholdHit{T: makeThreshold(subject, sc.cmp, num, unit), Start: max(0, k-len(before[len(before)-1])-1), End: nEnd})
 		}
 	}
-	// "5 files max", "3 retries at most"
+}
+
+// trailing reads "5 files max", "3 retries at most".
+func (t *thresholdScan) trailing() {
+	lower := t.lower
 	for _, tl := range trailingLE {
-		from := 0
-		for {
-			k := strings.Index(lower[from:], tl)
-			if k < 0 {
-				break
-			}
-			k += from
-			from = k + len(tl)
+		for k, from := range t.occurrences(tl, strings.Index) {
 			if nEnd := from; nEnd < len(lower) && lex.IsIdentByte(lower[nEnd]) {
 				continue
 			}
@@ -156,18 +179,17 @@ func FindThresholds(s string) []ThresholdHit {
 				continue
 			}
 			start := strings.LastIndex(lower[:k], numWord)
-			if seen[k] {
+			if t.seen[k] {
 				continue
 			}
-			seen[k] = true
+			t.seen[k] = true
 			subject := lex.Stem(noun)
 			if _, ok := UnitScale[noun]; ok {
 				subject = subjectFor(lower, start, k, noun)
 			}
-			out = append(out, ThresholdHit{T: makeThreshold(subject, CmpLE, num, noun), Start: start, End: from})
+			t.out = append(t.out, ThresholdHit{T: makeThreshold(subject, CmpLE, num, noun), Start: start, End: from})
 		}
 	}
-	return out
 }
 
 // sentenceNegated reports a negation before a comparison: "never more
