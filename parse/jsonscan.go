@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // A minimal reader for JSON text that validJSON has already accepted. The
@@ -23,9 +24,6 @@ type jsonText struct {
 	line  string // the record's line, to which the spans' offsets refer
 	spans []span
 }
-
-// text is the reader of the record, valid while its index is.
-func (r record) text() jsonText { return jsonText{r.raw, r.spans} }
 
 // end returns the index just past the value starting at s[i], when s is a
 // piece of the line and the value one of the spans.
@@ -307,4 +305,16 @@ func hex4(s string) (rune, bool) {
 		}
 	}
 	return r, true
+}
+
+// offsetIn returns where in buf s begins, when s is a piece of buf.
+func offsetIn(s, buf string) (int, bool) {
+	if len(s) == 0 || len(buf) == 0 {
+		return 0, false
+	}
+	p, b := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(buf)))
+	if p < b || p >= b+uintptr(len(buf)) {
+		return 0, false
+	}
+	return int(p - b), true
 }

@@ -558,18 +558,6 @@ func within(s, buf string) bool {
 	return ok
 }
 
-// offsetIn returns where in buf s begins, when s is a piece of buf.
-func offsetIn(s, buf string) (int, bool) {
-	if len(s) == 0 || len(buf) == 0 {
-		return 0, false
-	}
-	p, b := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(buf)))
-	if p < b || p >= b+uintptr(len(buf)) {
-		return 0, false
-	}
-	return int(p - b), true
-}
-
 // lineProblem is a line that is not a record, with what to say about it.
 // A line that is not JSON keeps the line instead (a view, valid until it
 // is applied), for apply to say where and why: only the lines a file shows
@@ -893,3 +881,6 @@ func (s *sink) checkTime(ev *Event) {
 func preview(b string, n int) string {
 	return strings.ToValidUTF8(b[:min(len(b), n)], "?")
 }
+
+// text is the reader of the record, valid while its index is.
+func (r record) text() jsonText { return jsonText{r.raw, r.spans} }
