@@ -3,6 +3,8 @@ package parse
 import (
 	"strings"
 	"unsafe"
+
+	"github.com/compaudit/compaudit/parse/jsontext"
 )
 
 // textArena holds the unescaped tool output of one batch's records, for a
@@ -56,7 +58,7 @@ var freeBlocks = make(reuse[[]byte], 32)
 // unescape is the package's unescape, written into the arena.
 func (a *textArena) unescape(body string) string {
 	if len(body) > arenaLarge {
-		return unescape(body)
+		return jsontext.Unescape(body)
 	}
 	if cap(a.cur)-len(a.cur) < len(body) {
 		if a.cur != nil {
@@ -71,7 +73,7 @@ func (a *textArena) unescape(body string) string {
 	start := len(a.cur)
 	// a body the validator read decodes to at most its own length, so this
 	// stays in the block
-	a.cur = appendUnescaped(a.cur, body)
+	a.cur = jsontext.AppendUnescaped(a.cur, body)
 	if len(a.cur) == start {
 		return ""
 	}
@@ -82,7 +84,7 @@ func (a *textArena) unescape(body string) string {
 // arena is none.
 func (a *textArena) jsonString(raw string) string {
 	if a == nil || len(raw) < 2 || raw[0] != '"' {
-		return jsonString(raw)
+		return jsontext.JsonString(raw)
 	}
 	body := raw[1 : len(raw)-1]
 	if strings.IndexByte(body, '\\') < 0 {

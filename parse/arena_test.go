@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/compaudit/compaudit/parse/jsontext"
 )
 
 // An arena's texts stay as written while it fills block after block, and
@@ -19,7 +21,7 @@ func TestArenaKeepsTextsUntilReleased(t *testing.T) {
 	for i := range 200 {
 		body := fmt.Sprintf(`output %d:\n%s\u00e9`, i, strings.Repeat(`ok\tpkg/x\n`, 10*i))
 		texts = append(texts, a.unescape(body))
-		want = append(want, unescape(body))
+		want = append(want, jsontext.Unescape(body))
 	}
 	if len(a.full) < 2 {
 		t.Fatalf("the texts took %d full blocks; the test needs them to cross blocks", len(a.full))
@@ -38,7 +40,7 @@ func TestArenaKeepsTextsUntilReleased(t *testing.T) {
 		t.Errorf("a text held past release reads %q, not NULs", kept[:20])
 	}
 	long := strings.Repeat(`x\n`, arenaLarge)
-	if got := a.unescape(long); got != unescape(long) || a.holds(got) {
+	if got := a.unescape(long); got != jsontext.Unescape(long) || a.holds(got) {
 		t.Errorf("a text over %d bytes: in the arena %v", arenaLarge, a.holds(got))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compaudit/compaudit/parse/jsontext"
 	"github.com/tidwall/gjson"
 )
 
@@ -25,7 +26,7 @@ func newCanonicalDecoder(s *sink) *canonicalDecoder { return &canonicalDecoder{s
 // waited.
 func (d *canonicalDecoder) prepare(rec record, annotate func(*Event)) any {
 	r := &canonicalRead{}
-	cr := newCanonicalRecord(rec.raw, rec.fields)
+	cr := newCanonicalRecord(rec.raw, rec.Fields)
 	readCanonical(&cr, r)
 	for i := range r.drafts {
 		r.drafts[i].repaired = settle(&r.drafts[i].ev, rec.utf8, annotate)
@@ -100,14 +101,14 @@ func (r *canonicalRead) add(ev Event, s side) {
 // canonicalRecord is a validated record and the index of its members.
 type canonicalRecord struct {
 	raw     string
-	fields  []field
+	fields  []jsontext.Field
 	escapes bool // some key is written with escapes
 }
 
-func newCanonicalRecord(raw string, fields []field) canonicalRecord {
+func newCanonicalRecord(raw string, fields []jsontext.Field) canonicalRecord {
 	r := canonicalRecord{raw: raw, fields: fields}
 	for _, f := range fields {
-		if strings.IndexByte(raw[f.k0:f.k1], '\\') >= 0 {
+		if strings.IndexByte(raw[f.K0:f.K1], '\\') >= 0 {
 			r.escapes = true
 			break
 		}
@@ -130,9 +131,9 @@ type canonicalMembers struct {
 func (r *canonicalRecord) members() canonicalMembers {
 	var m canonicalMembers
 	for _, f := range r.fields {
-		k := r.raw[f.k0:f.k1]
+		k := r.raw[f.K0:f.K1]
 		if r.escapes && strings.IndexByte(k, '\\') >= 0 {
-			k = unescape(k)
+			k = jsontext.Unescape(k)
 		}
 		var slot *string
 		switch k {
@@ -194,7 +195,7 @@ func (r *canonicalRecord) members() canonicalMembers {
 			slot = &m.toolCalls
 		}
 		if slot != nil && *slot == "" {
-			*slot = r.raw[f.v0:f.v1]
+			*slot = r.raw[f.V0:f.V1]
 		}
 	}
 	return m
@@ -212,13 +213,13 @@ func rawResult(raw string) gjson.Result {
 // message, into r.
 func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 	m := rec.members()
-	r.agent = jsonString(m.agent)
-	base := Event{Time: jsonString(m.ts)}
-	if cwd := jsonString(m.cwd); cwd != "" {
+	r.agent = jsontext.JsonString(m.agent)
+	base := Event{Time: jsontext.JsonString(m.ts)}
+	if cwd := jsontext.JsonString(m.cwd); cwd != "" {
 		base.Cwd = cwd
 	}
 	if m.typ == "" {
-		if _, ok := rawString(m.role); ok {
+		if _, ok := jsontext.RawString(m.role); ok {
 			readChat(&m, base, r)
 			return
 		}
@@ -228,21 +229,21 @@ func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 	if turn, ok := jsonInt(m.turn); ok {
 		r.turn, r.hasTurn = int(turn), true
 	}
-	switch typ := jsonString(m.typ); typ {
+	switch typ := jsontext.JsonString(m.typ); typ {
 	case "message":
-		role, ok := ParseRole(jsonString(m.role))
+		role, ok := ParseRole(jsontext.JsonString(m.role))
 		if !ok || role == RoleTool {
-			r.skip(Error, "message with role %q (want user, assistant, system or developer): skipped", jsonString(m.role))
+			r.skip(Error, "message with role %q (want user, assistant, system or developer): skipped", jsontext.JsonString(m.role))
 			return
 		}
 		ev := base
-		ev.Kind, ev.Role, ev.Text = KindMessage, role, jsonString(m.content)
+		ev.Kind, ev.Role, ev.Text = KindMessage, role, jsontext.JsonString(m.content)
 		ev.Origin = originField(&m)
 		r.add(ev, sideOf(role))
 	case "tool_call":
 		ev := base
 		ev.Kind, ev.Role = KindToolCall, RoleAssistant
-		ev.ToolID, ev.ToolName = rawID(m.id), jsonString(m.name)
+		ev.ToolID, ev.ToolName = rawID(m.id), jsontext.JsonString(m.name)
 		if ev.ToolName == "" {
 			r.skip(Error, "tool_call without a name: skipped")
 			return
@@ -261,14 +262,14 @@ func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 		ev.IsError = rawResult(m.isError).Bool()
 		r.add(ev, sideTool)
 	case "compaction":
-		b := &Boundary{Kind: BoundaryCompact, Trigger: jsonString(m.trigger),
+		b := &Boundary{Kind: BoundaryCompact, Trigger: jsontext.JsonString(m.trigger),
 			PreTokens: int(rawResult(m.preTokens).Int())}
 		if s := rawResult(m.summary); s.Type == gjson.String {
 			b.Summary, b.Readable = s.Str, true
 		} else {
 			b.Unreadable = "the summary is absent or null (opaque compaction)"
 		}
-		if k := jsonString(m.kind); k == "microcompact" {
+		if k := jsontext.JsonString(m.kind); k == "microcompact" {
 			b.Kind, b.Readable, b.Unreadable = BoundaryMicrocompact, true, ""
 		}
 		for _, k := range rawResult(m.kept).Array() {
@@ -286,17 +287,17 @@ func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 		ev.Kind, ev.Role, ev.Origin, ev.Boundary = KindBoundary, RoleSystem, OriginHarness, b
 		r.add(ev, sideBoundary)
 	case "state":
-		op := jsonString(m.op)
+		op := jsontext.JsonString(m.op)
 		if op != "read" && op != "write" {
 			r.skip(Error, "state event with op %q (want read or write): skipped", op)
 			return
 		}
-		key := jsonString(m.key)
+		key := jsontext.JsonString(m.key)
 		if key == "" {
 			r.skip(Error, "state event without a key: skipped")
 			return
 		}
-		st := &StateOp{Key: key, Value: valueString(m.value), PayloadHash: jsonString(m.payloadHash)}
+		st := &StateOp{Key: key, Value: valueString(m.value), PayloadHash: jsontext.JsonString(m.payloadHash)}
 		if rv, ok := jsonInt(m.revision); ok {
 			st.Revision, st.HasRevision = rv, true
 		}
@@ -318,7 +319,7 @@ func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 // tool message {role: tool, tool_call_id, content}. A chat message's turns
 // are counted, whatever "turn" it carries.
 func readChat(m *canonicalMembers, base Event, r *canonicalRead) {
-	roleName := jsonString(m.role)
+	roleName := jsontext.JsonString(m.role)
 	if roleName == "function" {
 		roleName = "tool"
 	}
@@ -363,7 +364,7 @@ func sideOf(r Role) side {
 
 // originField honours an explicit "origin" (rules or harness).
 func originField(m *canonicalMembers) Origin {
-	switch jsonString(m.origin) {
+	switch jsontext.JsonString(m.origin) {
 	case "rules":
 		return OriginRules
 	case "harness":
@@ -403,11 +404,11 @@ func jsonInt(raw string) (int64, bool) {
 }
 
 // isNumber reports whether a raw JSON value is a number.
-func isNumber(raw string) bool { return raw != "" && (raw[0] == '-' || isDigit(raw[0])) }
+func isNumber(raw string) bool { return raw != "" && (raw[0] == '-' || jsontext.IsDigit(raw[0])) }
 
 // rawID is idString of a raw value.
 func rawID(raw string) string {
-	if s, ok := rawString(raw); ok {
+	if s, ok := jsontext.RawString(raw); ok {
 		return s
 	}
 	return idString(rawResult(raw))
@@ -415,7 +416,7 @@ func rawID(raw string) string {
 
 // rawTextOf is textOf of a raw value.
 func rawTextOf(raw string) string {
-	if s, ok := rawString(raw); ok {
+	if s, ok := jsontext.RawString(raw); ok {
 		return s
 	}
 	return textOf(rawResult(raw))
@@ -449,7 +450,7 @@ func valueString(raw string) string {
 	case raw == "" || raw == "null":
 		return ""
 	case raw[0] == '"':
-		return jsonString(raw)
+		return jsontext.JsonString(raw)
 	}
 	var buf json.RawMessage = []byte(raw)
 	out, err := json.Marshal(buf)

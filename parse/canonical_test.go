@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compaudit/compaudit/parse/jsontext"
 	"github.com/tidwall/gjson"
 )
 
@@ -59,11 +60,11 @@ var canonicalMemberOf = map[string]func(*canonicalMembers) string{
 // with escapes, as it decodes.
 func checkCanonicalMembers(t *testing.T, line string) {
 	t.Helper()
-	rec, ok := readRecord(line, recordIndex{})
+	rec, ok := readRecord(line, jsontext.RecordIndex{})
 	if !ok {
 		return
 	}
-	cr := newCanonicalRecord(rec.raw, rec.fields)
+	cr := newCanonicalRecord(rec.raw, rec.Fields)
 	m := cr.members()
 	whole := gjson.Parse(line)
 	for name, of := range canonicalMemberOf {
@@ -185,14 +186,14 @@ var rawValueCases = []string{`"plain"`, `"esc\"aped\n\u00e9"`, "\"\xff\\n\"", `"
 // gjson's reading of the same value, which they replaced.
 func checkRawValue(t *testing.T, raw string) {
 	t.Helper()
-	if ok, _ := validJSON(raw); !ok || raw != strings.TrimSpace(raw) {
+	if ok, _ := jsontext.ValidJSON(raw); !ok || raw != strings.TrimSpace(raw) {
 		return
 	}
 	v := gjson.Parse(raw)
-	if got := jsonString(raw); got != v.Str {
+	if got := jsontext.JsonString(raw); got != v.Str {
 		t.Fatalf("jsonString(%s) = %q, gjson reads %q", raw, got, v.Str)
 	}
-	if _, ok := rawString(raw); ok != (v.Type == gjson.String) {
+	if _, ok := jsontext.RawString(raw); ok != (v.Type == gjson.String) {
 		t.Fatalf("rawString(%s) says string = %v", raw, ok)
 	}
 	if f, ok := jsonNumber(raw); ok != (v.Type == gjson.Number) || ok && f != v.Num {

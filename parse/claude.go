@@ -9,6 +9,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/compaudit/compaudit/parse/jsontext"
 	"github.com/tidwall/gjson"
 )
 
@@ -92,29 +93,29 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 	r.arena, r.noReasoning = rec.arena, rec.noReasoning
 	var message, attachment, cwd string
 	var isMeta, apiError bool
-	for _, f := range rec.fields {
-		k, v := rec.raw[f.k0:f.k1], rec.raw[f.v0:f.v1]
+	for _, f := range rec.Fields {
+		k, v := rec.raw[f.K0:f.K1], rec.raw[f.V0:f.V1]
 		switch k {
 		case "type":
-			r.typ = jsonString(v)
+			r.typ = jsontext.JsonString(v)
 		case "cwd":
-			cwd = jsonString(v)
+			cwd = jsontext.JsonString(v)
 		case "uuid":
-			r.uuid = jsonString(v)
+			r.uuid = jsontext.JsonString(v)
 		case "parentUuid":
-			r.parentUUID = jsonString(v)
+			r.parentUUID = jsontext.JsonString(v)
 		case "timestamp":
-			r.timestamp = jsonString(v)
+			r.timestamp = jsontext.JsonString(v)
 		case "isSidechain":
-			r.sidechain = jsonBool(v)
+			r.sidechain = jsontext.JsonBool(v)
 		case "agentId":
-			r.agentID = jsonString(v)
+			r.agentID = jsontext.JsonString(v)
 		case "isCompactSummary":
-			r.compactSummary = jsonBool(v)
+			r.compactSummary = jsontext.JsonBool(v)
 		case "isMeta":
-			isMeta = jsonBool(v)
+			isMeta = jsontext.JsonBool(v)
 		case "isApiErrorMessage":
-			apiError = jsonBool(v)
+			apiError = jsontext.JsonBool(v)
 		case "message":
 			message = v
 		case "attachment":
@@ -130,7 +131,7 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 	j := rec.text() // not kept: the index is reused once the record is read
 	switch r.typ {
 	case "user":
-		content := j.member(message, "content")
+		content := j.Member(message, "content")
 		if r.compactSummary {
 			r.summary = strings.Clone(claudeContentText(content))
 			d.stamp(r)
@@ -498,12 +499,12 @@ func (d *claudeDecoder) emitPending() {
 	d.s.put(ev)
 }
 
-func (r *claudeRecord) userDrafts(j jsonText, content string, isMeta bool) {
-	if text, ok := rawString(content); ok {
+func (r *claudeRecord) userDrafts(j jsontext.Text, content string, isMeta bool) {
+	if text, ok := jsontext.RawString(content); ok {
 		r.userText(text, isMeta)
 		return
 	}
-	j.elements(content, func(raw string) bool {
+	j.Elements(content, func(raw string) bool {
 		b := readBlock(j, raw)
 		switch b.typ {
 		case "text":
@@ -561,12 +562,12 @@ func (r *claudeRecord) userText(text string, isMeta bool) {
 // (commandMode task-notification) or another session's message (origin
 // peer) is the harness's. Any other attachment gives "".
 func queuedPrompt(attachment string) (prompt string, human bool) {
-	if attachment == "" || jsonString(member(attachment, "type")) != "queued_command" {
+	if attachment == "" || jsontext.JsonString(jsontext.Member(attachment, "type")) != "queued_command" {
 		return "", false
 	}
-	mode := jsonString(member(attachment, "commandMode"))
-	kind := jsonString(member(member(attachment, "origin"), "kind"))
-	return member(attachment, "prompt"), (mode == "" || mode == "prompt") && (kind == "" || kind == "human")
+	mode := jsontext.JsonString(jsontext.Member(attachment, "commandMode"))
+	kind := jsontext.JsonString(jsontext.Member(jsontext.Member(attachment, "origin"), "kind"))
+	return jsontext.Member(attachment, "prompt"), (mode == "" || mode == "prompt") && (kind == "" || kind == "human")
 }
 
 // attachedContext reads the attachments that put context before the model
@@ -585,16 +586,16 @@ func queuedPrompt(attachment string) (prompt string, human bool) {
 // its words bind nothing, but what they name has been seen. Other
 // attachments give "".
 func attachedContext(attachment, cwd string) (string, Origin) {
-	switch jsonString(member(attachment, "type")) {
+	switch jsontext.JsonString(jsontext.Member(attachment, "type")) {
 	case "nested_memory":
-		content := member(attachment, "content")
-		text, ok := rawString(content)
+		content := jsontext.Member(attachment, "content")
+		text, ok := jsontext.RawString(content)
 		if !ok {
-			text = jsonString(member(content, "content"))
+			text = jsontext.JsonString(jsontext.Member(content, "content"))
 		}
-		file := jsonString(member(content, "path"))
+		file := jsontext.JsonString(jsontext.Member(content, "path"))
 		if file == "" {
-			file = jsonString(member(attachment, "path"))
+			file = jsontext.JsonString(jsontext.Member(attachment, "path"))
 		}
 		if loadedAtStart(file, cwd) {
 			return text, OriginRules
@@ -602,8 +603,8 @@ func attachedContext(attachment, cwd string) (string, Origin) {
 		return text, OriginAuthored
 	case "hook_additional_context":
 		var parts []string
-		each(member(attachment, "content"), func(v string) bool {
-			if t, ok := rawString(v); ok && strings.TrimSpace(t) != "" {
+		each(jsontext.Member(attachment, "content"), func(v string) bool {
+			if t, ok := jsontext.RawString(v); ok && strings.TrimSpace(t) != "" {
 				parts = append(parts, t)
 			}
 			return true
@@ -652,13 +653,13 @@ func (r *claudeRecord) toolResult(text, toolID string, isError bool) {
 	}
 }
 
-func (r *claudeRecord) assistantDrafts(j jsonText, message string, apiError bool, ids *lastCopy) {
+func (r *claudeRecord) assistantDrafts(j jsontext.Text, message string, apiError bool, ids *lastCopy) {
 	// Only the id and the content are read, and the message's usage comes
 	// after them, an object of objects to walk a byte at a time: the walk
 	// stops at the content once the id is known. The first of a repeated
 	// member counts, as with member.
 	var content, id string
-	j.members(message, func(k, v string) bool {
+	j.Members(message, func(k, v string) bool {
 		switch {
 		case k == "id" && id == "":
 			id = v
@@ -667,7 +668,7 @@ func (r *claudeRecord) assistantDrafts(j jsonText, message string, apiError bool
 		}
 		return id == "" || content == ""
 	})
-	r.msgID = ids.keep(jsonString(id))
+	r.msgID = ids.keep(jsontext.JsonString(id))
 	if r.msgID == "" {
 		r.msgID = r.uuid
 	}
@@ -675,11 +676,11 @@ func (r *claudeRecord) assistantDrafts(j jsonText, message string, apiError bool
 	if apiError {
 		role, origin = RoleSystem, OriginHarness
 	}
-	if text, ok := rawString(content); ok {
+	if text, ok := jsontext.RawString(content); ok {
 		r.assistantText(text, role, origin)
 		return
 	}
-	j.elements(content, func(raw string) bool {
+	j.Elements(content, func(raw string) bool {
 		b := readBlock(j, raw)
 		switch b.typ {
 		case "text":
@@ -687,7 +688,7 @@ func (r *claudeRecord) assistantDrafts(j jsonText, message string, apiError bool
 		case "thinking":
 			var text string
 			if !r.noReasoning {
-				text = jsonString(b.thinking)
+				text = jsontext.JsonString(b.thinking)
 			}
 			r.drafts = append(r.drafts, draft{ev: Event{Kind: KindReasoning, Role: RoleAssistant, Text: text}, side: sideAssistant})
 		case "tool_use", "server_tool_use":
@@ -711,28 +712,28 @@ type block struct {
 	isError             bool
 }
 
-func readBlock(j jsonText, raw string) block {
+func readBlock(j jsontext.Text, raw string) block {
 	var b block
-	j.members(raw, func(k, v string) bool {
+	j.Members(raw, func(k, v string) bool {
 		switch k {
 		case "type":
-			b.typ = jsonString(v)
+			b.typ = jsontext.JsonString(v)
 		case "text":
-			b.text = jsonString(v)
+			b.text = jsontext.JsonString(v)
 		case "thinking":
 			b.thinking = v
 		case "name":
-			b.name = jsonString(v)
+			b.name = jsontext.JsonString(v)
 		case "id":
-			b.id = jsonString(v)
+			b.id = jsontext.JsonString(v)
 		case "input":
 			b.input = v
 		case "content":
 			b.content = v
 		case "tool_use_id":
-			b.toolUseID = jsonString(v)
+			b.toolUseID = jsontext.JsonString(v)
 		case "is_error":
-			b.isError = jsonBool(v)
+			b.isError = jsontext.JsonBool(v)
 		}
 		return true
 	})
@@ -816,16 +817,16 @@ func (r *claudeRecord) outputText(raw string) string {
 
 // claudeContentText is claudeText on raw JSON.
 func claudeContentText(raw string) string {
-	if text, ok := rawString(raw); ok {
+	if text, ok := jsontext.RawString(raw); ok {
 		return text
 	}
 	var parts []string
-	elements(raw, func(b string) bool {
-		if text, ok := rawString(b); ok {
+	jsontext.Elements(raw, func(b string) bool {
+		if text, ok := jsontext.RawString(b); ok {
 			parts = append(parts, text)
 			return true
 		}
-		if t, ok := rawString(member(b, "text")); ok {
+		if t, ok := jsontext.RawString(jsontext.Member(b, "text")); ok {
 			parts = append(parts, t)
 		}
 		return true

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/compaudit/compaudit/parse/jsontext"
 )
 
 // codexDecoder reads Codex CLI rollout records.
@@ -38,11 +40,11 @@ func (*codexDecoder) detaches() {}
 
 // prepare reads a rollout record. It keeps no state.
 func (d *codexDecoder) prepare(rec record, annotate func(*Event)) any {
-	r := &codexRecord{time: jsonString(rec.get("timestamp")), arena: rec.arena, noReasoning: rec.noReasoning}
+	r := &codexRecord{time: jsontext.JsonString(rec.get("timestamp")), arena: rec.arena, noReasoning: rec.noReasoning}
 	p := readCodexPayload(rec.get("payload"))
-	switch jsonString(rec.get("type")) {
+	switch jsontext.JsonString(rec.get("type")) {
 	case "session_meta", "turn_context":
-		r.cwd = jsonString(p.cwd)
+		r.cwd = jsontext.JsonString(p.cwd)
 	case "response_item":
 		r.item(p)
 	case "compacted":
@@ -125,7 +127,7 @@ type codexPayload struct {
 // readCodexPayload reads the members of a payload in one pass.
 func readCodexPayload(raw string) codexPayload {
 	var p codexPayload
-	members(raw, func(k, v string) bool {
+	jsontext.Members(raw, func(k, v string) bool {
 		switch k {
 		case "type":
 			p.typ = v
@@ -163,9 +165,9 @@ func (r *codexRecord) add(ev Event, s side) { r.drafts = append(r.drafts, draft{
 
 func (r *codexRecord) item(p codexPayload) {
 	var ev Event
-	switch typ := jsonString(p.typ); typ {
+	switch typ := jsontext.JsonString(p.typ); typ {
 	case "message":
-		roleName := jsonString(p.role)
+		roleName := jsontext.JsonString(p.role)
 		role, ok := ParseRole(roleName)
 		if !ok {
 			r.warning = "message with unknown role " + strconv.Quote(roleName) + ": skipped"
@@ -186,7 +188,7 @@ func (r *codexRecord) item(p codexPayload) {
 		var parts []string
 		if !r.noReasoning {
 			each(p.summary, func(v string) bool {
-				parts = append(parts, jsonString(member(v, "text")))
+				parts = append(parts, jsontext.JsonString(jsontext.Member(v, "text")))
 				return true
 			})
 		}
@@ -194,7 +196,7 @@ func (r *codexRecord) item(p codexPayload) {
 		r.add(ev, sideAssistant)
 	case "function_call", "custom_tool_call", "local_shell_call", "web_search_call":
 		ev.Kind, ev.Role = KindToolCall, RoleAssistant
-		ev.ToolName, ev.ToolID = jsonString(p.name), jsonString(p.callID)
+		ev.ToolName, ev.ToolID = jsontext.JsonString(p.name), jsontext.JsonString(p.callID)
 		switch typ {
 		case "function_call":
 			ev.Args = rawArgs(p.arguments)
@@ -215,7 +217,7 @@ func (r *codexRecord) item(p codexPayload) {
 		r.add(ev, sideAssistant)
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
 		ev.Kind, ev.Role = KindToolResult, RoleTool
-		ev.ToolID = jsonString(p.callID)
+		ev.ToolID = jsontext.JsonString(p.callID)
 		ev.Text, ev.IsError = codexOutput(p.output, r.arena)
 		r.add(ev, sideTool)
 	}
@@ -226,11 +228,11 @@ func (r *codexRecord) item(p codexPayload) {
 // replacement_history with an encrypted compaction item.
 func (r *codexRecord) compacted(p codexPayload) {
 	b := &Boundary{Kind: BoundaryCompact}
-	summary := stripCodexPrefix(jsonString(p.message))
+	summary := stripCodexPrefix(jsontext.JsonString(p.message))
 	encrypted := false
 	each(p.history, func(it string) bool {
 		var typ, role, content, encryptedContent, itSummary string
-		members(it, func(k, v string) bool {
+		jsontext.Members(it, func(k, v string) bool {
 			switch k {
 			case "type":
 				typ = v
@@ -245,15 +247,15 @@ func (r *codexRecord) compacted(p codexPayload) {
 			}
 			return true
 		})
-		switch jsonString(typ) {
+		switch jsontext.JsonString(typ) {
 		case "compaction", "compaction_summary":
 			if encryptedContent != "" {
 				encrypted = true
-			} else if s := jsonString(itSummary); s != "" && summary == "" {
+			} else if s := jsontext.JsonString(itSummary); s != "" && summary == "" {
 				summary = stripCodexPrefix(s)
 			}
 		case "message":
-			role, _ := ParseRole(jsonString(role))
+			role, _ := ParseRole(jsontext.JsonString(role))
 			text := rawText(content)
 			if strings.HasPrefix(strings.TrimSpace(text), codexSummaryPrefix) {
 				if summary == "" {
@@ -287,12 +289,12 @@ func (d *codexDecoder) finish() {}
 // rawText joins the text parts of a message's raw content: a string, or a
 // list of parts with text.
 func rawText(content string) string {
-	if s, ok := rawString(content); ok {
+	if s, ok := jsontext.RawString(content); ok {
 		return s
 	}
 	var parts []string
 	each(content, func(c string) bool {
-		if t, ok := rawString(member(c, "text")); ok {
+		if t, ok := jsontext.RawString(jsontext.Member(c, "text")); ok {
 			parts = append(parts, t)
 		}
 		return true
@@ -306,10 +308,10 @@ func rawArgs(raw string) json.RawMessage {
 	if raw == "" {
 		return nil
 	}
-	if str, ok := rawString(raw); ok {
+	if str, ok := jsontext.RawString(raw); ok {
 		s := strings.TrimSpace(str)
 		if len(s) > 0 && (s[0] == '{' || s[0] == '[') {
-			if ok, _ := validJSON(s); ok {
+			if ok, _ := jsontext.ValidJSON(s); ok {
 				return json.RawMessage(s)
 			}
 		}
@@ -370,9 +372,9 @@ func ExitCodeLine(s string) (int, bool) {
 // codexOutput reads a tool output: a string, a JSON string holding
 // {output, metadata:{exit_code}}, or an object with content and success.
 func codexOutput(raw string, a *textArena) (string, bool) {
-	if t := skipSpace(raw, 0); t < len(raw) && raw[t] == '{' {
+	if t := jsontext.SkipSpace(raw, 0); t < len(raw) && raw[t] == '{' {
 		var content, output, success string
-		members(raw, func(k, v string) bool {
+		jsontext.Members(raw, func(k, v string) bool {
 			switch k {
 			case "content":
 				content = v
@@ -392,9 +394,9 @@ func codexOutput(raw string, a *textArena) (string, bool) {
 	s := a.jsonString(raw)
 	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
 		// validated and indexed in one pass, as a record is
-		if rec, ok := readRecord(t, recordIndex{}); ok {
+		if rec, ok := readRecord(t, jsontext.RecordIndex{}); ok {
 			if out := rec.get("output"); out != "" {
-				code := member(rec.get("metadata"), "exit_code")
+				code := jsontext.Member(rec.get("metadata"), "exit_code")
 				return a.jsonString(out), code != "" && rawInt(code) != 0
 			}
 		}
@@ -411,7 +413,7 @@ func each(raw string, fn func(val string) bool) {
 	switch {
 	case raw == "" || raw == "null":
 	case raw[0] == '[':
-		elements(raw, fn)
+		jsontext.Elements(raw, fn)
 	default:
 		fn(raw)
 	}
@@ -420,7 +422,7 @@ func each(raw string, fn func(val string) bool) {
 // rawBool reads a flag the way a lenient writer may have put it: true, a
 // string such as "false", or a number.
 func rawBool(raw string) bool {
-	if s, ok := rawString(raw); ok {
+	if s, ok := jsontext.RawString(raw); ok {
 		b, _ := strconv.ParseBool(strings.ToLower(s))
 		return b
 	}
@@ -434,7 +436,7 @@ func rawBool(raw string) bool {
 // rawInt reads an integer written as a number or a string of one; true is
 // 1, anything else 0.
 func rawInt(raw string) int64 {
-	if s, ok := rawString(raw); ok {
+	if s, ok := jsontext.RawString(raw); ok {
 		raw = s
 	}
 	if raw == "true" {

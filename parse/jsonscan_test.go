@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/compaudit/compaudit/parse/jsontext"
 )
 
 var unescapeCases = []string{
@@ -24,7 +26,7 @@ func checkUnescape(t *testing.T, body string) {
 	if !utf8.ValidString(body) || json.Unmarshal([]byte(`"`+body+`"`), &want) != nil {
 		return
 	}
-	if got := unescape(body); got != want {
+	if got := jsontext.Unescape(body); got != want {
 		t.Fatalf("unescape(%q) = %q, encoding/json decodes %q", body, got, want)
 	}
 	var a textArena
@@ -42,8 +44,8 @@ func checkUnescape(t *testing.T, body string) {
 // valid or not, appended to a buffer that already holds bytes.
 func checkUnescapeBlocks(t *testing.T, body string) {
 	t.Helper()
-	got := string(appendUnescaped([]byte("kept"), body))
-	want := string(unescapeWords([]byte("kept"), body))
+	got := string(jsontext.AppendUnescaped([]byte("kept"), body))
+	want := string(jsontext.UnescapeWords([]byte("kept"), body))
 	if got != want {
 		t.Fatalf("appendUnescaped(%q) = %q, the word loop gives %q", body, got, want)
 	}

@@ -1,6 +1,10 @@
 package parse
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/compaudit/compaudit/parse/jsontext"
+)
 
 // JSON text the audit reads itself — a call's arguments — with the
 // reader's own walk: members and elements are found at memchr speed and a
@@ -11,16 +15,16 @@ import "strings"
 // ValidJSON reports whether s is one JSON value. Members, Elements and
 // String expect text it accepts.
 func ValidJSON(s string) bool {
-	ok, _ := validJSON(s)
+	ok, _ := jsontext.ValidJSON(s)
 	return ok
 }
 
 // Members calls fn with each member of the JSON object in raw, in order:
 // its key, decoded, and its value's raw text. fn returns false to stop.
 func Members(raw string, fn func(key, val string) bool) {
-	members(raw, func(k, v string) bool {
+	jsontext.Members(raw, func(k, v string) bool {
 		if strings.IndexByte(k, '\\') >= 0 {
-			k = unescape(k)
+			k = jsontext.Unescape(k)
 		}
 		return fn(k, v)
 	})
@@ -28,8 +32,8 @@ func Members(raw string, fn func(key, val string) bool) {
 
 // Elements calls fn with the raw text of each element of the JSON array
 // in raw. fn returns false to stop.
-func Elements(raw string, fn func(val string) bool) { elements(raw, fn) }
+func Elements(raw string, fn func(val string) bool) { jsontext.Elements(raw, fn) }
 
 // String returns the text of a raw JSON string value, and false for any
 // other value.
-func String(raw string) (string, bool) { return rawString(raw) }
+func String(raw string) (string, bool) { return jsontext.RawString(raw) }

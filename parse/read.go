@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/compaudit/compaudit/parse/jsontext"
 	"github.com/tidwall/gjson"
 )
 
@@ -554,7 +555,7 @@ func detaches(dec decoder) bool {
 
 // within reports whether s is a piece of buf: the same bytes, not a copy.
 func within(s, buf string) bool {
-	_, ok := offsetIn(s, buf)
+	_, ok := jsontext.OffsetIn(s, buf)
 	return ok
 }
 
@@ -574,10 +575,10 @@ func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding
 			p = lineProblem{msg: fmt.Sprintf("internal error reading this record (a compaudit bug; please report it): %v; skipped", r)}
 		}
 	}()
-	idx := indexBuffers.Get().(*recordIndex)
+	idx := indexBuffers.Get().(*jsontext.RecordIndex)
 	defer indexBuffers.Put(idx)
 	rec, ok := readRecord(line, *idx)
-	*idx = rec.recordIndex
+	*idx = rec.RecordIndex
 	if !ok {
 		// from its first byte past white space: all that is kept of a long
 		// line that is no record (passing)
@@ -593,7 +594,7 @@ func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding
 			return lineProblem{invalid: line}
 		}
 	}
-	if sk, ok := dec.(skipper); ok && sk.skips(jsonString(rec.get("type"))) {
+	if sk, ok := dec.(skipper); ok && sk.skips(jsontext.JsonString(rec.get("type"))) {
 		return nil
 	}
 	if held == lineView || held == lineInChunk && !detaches(dec) {
@@ -618,7 +619,7 @@ func jsonProblem(line string) string {
 	case msg == "unexpected end of JSON input":
 		return fmt.Sprintf("invalid JSON: the line ends inside the record, after byte %d", at)
 	case strings.HasSuffix(msg, "exceeded max depth"):
-		return fmt.Sprintf("invalid JSON: nested deeper than %d levels at byte %d", maxDepth, at)
+		return fmt.Sprintf("invalid JSON: nested deeper than %d levels at byte %d", jsontext.MaxDepth, at)
 	case strings.HasSuffix(msg, "after top-level value"):
 		if at >= 1 && at <= int64(len(line)) && line[at-1] == '{' {
 			return fmt.Sprintf("two records on one line: the second begins at byte %d", at)
@@ -689,7 +690,7 @@ func cleanOSError(err error) string {
 // parseRecord validates one line as a JSON object. Invalid UTF-8 is tolerated:
 // agents write raw tool output, and a stray byte must not cost the record.
 func parseRecord(line string) (gjson.Result, bool) {
-	rec, ok := readRecord(line, recordIndex{})
+	rec, ok := readRecord(line, jsontext.RecordIndex{})
 	if !ok {
 		return gjson.Result{}, false
 	}
@@ -698,12 +699,12 @@ func parseRecord(line string) (gjson.Result, bool) {
 
 // indexBuffers hold the index of a record while it is prepared; no
 // decoder keeps it.
-var indexBuffers = sync.Pool{New: func() any { return new(recordIndex) }}
+var indexBuffers = sync.Pool{New: func() any { return new(jsontext.RecordIndex) }}
 
 // record is a validated JSON object with its index.
 type record struct {
 	raw string
-	recordIndex
+	jsontext.RecordIndex
 	utf8 bool // every string is UTF-8, so no text read from it needs a check
 	// arena, when set, takes the batch's unescaped tool output
 	arena *textArena
@@ -714,9 +715,9 @@ type record struct {
 // get returns the raw value of a top-level key, or "". Of a key written
 // twice it is the last, as the decoders read the members in order.
 func (r record) get(key string) string {
-	for i := len(r.fields) - 1; i >= 0; i-- {
-		if f := r.fields[i]; r.raw[f.k0:f.k1] == key {
-			return r.raw[f.v0:f.v1]
+	for i := len(r.Fields) - 1; i >= 0; i-- {
+		if f := r.Fields[i]; r.raw[f.K0:f.K1] == key {
+			return r.raw[f.V0:f.V1]
 		}
 	}
 	return ""
@@ -729,8 +730,8 @@ func (r record) json() gjson.Result { return gjson.Parse(r.raw) }
 // (its buffers reused). Invalid UTF-8 does not make a line invalid (the
 // validator, like encoding/json, does not ask for it): the decoders repair
 // the texts they read and warn.
-func readRecord(line string, idx recordIndex) (rec record, ok bool) {
-	idx, valid, validUTF8 := validRecord(line, idx)
+func readRecord(line string, idx jsontext.RecordIndex) (rec record, ok bool) {
+	idx, valid, validUTF8 := jsontext.ValidRecord(line, idx)
 	if !valid {
 		return record{}, false
 	}
@@ -738,7 +739,7 @@ func readRecord(line string, idx recordIndex) (rec record, ok bool) {
 	if len(t) == 0 || t[0] != '{' {
 		return record{}, false
 	}
-	return record{raw: line, recordIndex: idx, utf8: validUTF8}, true
+	return record{raw: line, RecordIndex: idx, utf8: validUTF8}, true
 }
 
 // decoder turns the records of one format into events, in two steps:
@@ -883,4 +884,4 @@ func preview(b string, n int) string {
 }
 
 // text is the reader of the record, valid while its index is.
-func (r record) text() jsonText { return jsonText{r.raw, r.spans} }
+func (r record) text() jsontext.Text { return jsontext.TextOf(r.raw, r.Spans) }

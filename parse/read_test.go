@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/compaudit/compaudit/parse/jsontext"
 )
 
 // claudeLine builds one Claude Code user record carrying text.
@@ -245,7 +247,7 @@ func TestSkippedRecordsAreValidated(t *testing.T) {
 // megabytes; the line is skipped and the records around it still read.
 func TestJSONProblems(t *testing.T) {
 	rec := claudeLine("u2", "second")
-	deep := `{"type":"user","x":` + strings.Repeat("[", maxDepth+5) + strings.Repeat("]", maxDepth+5) + "}"
+	deep := `{"type":"user","x":` + strings.Repeat("[", jsontext.MaxDepth+5) + strings.Repeat("]", jsontext.MaxDepth+5) + "}"
 	for _, c := range []struct{ name, line, want string }{
 		{"cut in the middle of the file", rec[:100],
 			"invalid JSON: the line ends inside the record, after byte 100"},
@@ -261,7 +263,7 @@ func TestJSONProblems(t *testing.T) {
 			fmt.Sprintf("invalid JSON at byte %d: invalid character 'l' in literal false (expecting 'a')", strings.Index(rec, "false")+2)},
 		// the record's own object is the first level
 		{"hostile nesting", deep,
-			fmt.Sprintf("invalid JSON: nested deeper than %d levels at byte %d", maxDepth, len(`{"type":"user","x":`)+maxDepth)},
+			fmt.Sprintf("invalid JSON: nested deeper than %d levels at byte %d", jsontext.MaxDepth, len(`{"type":"user","x":`)+jsontext.MaxDepth)},
 	} {
 		in := claudeLine("u1", "first") + "\n" + c.line + "\n" + claudeLine("u3", "third") + "\n"
 		evs, res := readString(t, in, Options{})
@@ -481,7 +483,7 @@ func TestRecordFieldsApartFromLine(t *testing.T) {
 		`{"type":"user","cwd":"/repo","uuid":"u2","timestamp":"2026-03-02T09:14:06.000Z","message":{"role":"user","content":"never to prod"}}`,
 		`{"type":"user","cwd":"/repo/infra","uuid":"u3","message":{"role":"user","content":"go"}}`,
 	} {
-		rec, ok := readRecord(line, recordIndex{})
+		rec, ok := readRecord(line, jsontext.RecordIndex{})
 		if !ok {
 			t.Fatalf("line %d is no record", i+1)
 		}
@@ -506,7 +508,7 @@ func TestRecordFieldsApartFromLine(t *testing.T) {
 		`{"type":"assistant","uuid":"u4","message":{"id":"msg_01","role":"assistant","content":[{"type":"text","text":"Deploying."}]}}`,
 		`{"type":"assistant","uuid":"u5","message":{"id":"msg_01","role":"assistant","content":[{"type":"tool_use","id":"toolu_01","name":"Bash","input":{"command":"ls"}}]}}`,
 	} {
-		rec, _ := readRecord(line, recordIndex{})
+		rec, _ := readRecord(line, jsontext.RecordIndex{})
 		r := d.prepare(rec, nil).(*claudeRecord)
 		ids = append(ids, r.msgID)
 		for _, dr := range r.drafts {

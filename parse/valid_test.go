@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/compaudit/compaudit/parse/jsontext"
 	"github.com/compaudit/compaudit/parse/parsetest"
 	"github.com/tidwall/gjson"
 )
@@ -18,7 +19,7 @@ import (
 // strings a JSON value is ASCII.
 func checkValid(t *testing.T, s string) {
 	t.Helper()
-	ok, validUTF8 := validJSON(s)
+	ok, validUTF8 := jsontext.ValidJSON(s)
 	if want := json.Valid([]byte(s)); ok != want {
 		t.Fatalf("validJSON(%q) = %v, encoding/json says %v", s, ok, want)
 	}
@@ -30,16 +31,16 @@ func checkValid(t *testing.T, s string) {
 			runes++
 		}
 	}
-	if validUTF8 && (!ok || !utf8.ValidString(s)) || ok && utf8.ValidString(s) && runes < denseRunes && !validUTF8 {
+	if validUTF8 && (!ok || !utf8.ValidString(s)) || ok && utf8.ValidString(s) && runes < jsontext.DenseRunes && !validUTF8 {
 		t.Fatalf("validJSON(%q) = %v: UTF-8 = %v", s, ok, validUTF8)
 	}
 	// strings taken 64 bytes at a time read as the word loop reads them
-	words := validator{s: s}
-	if wok, wutf8 := words.run(); wok != ok || wutf8 != validUTF8 {
+	words := jsontext.Validator{S: s}
+	if wok, wutf8 := words.Run(); wok != ok || wutf8 != validUTF8 {
 		t.Fatalf("validJSON(%q) = %v, %v; the word loop says %v, %v", s, ok, validUTF8, wok, wutf8)
 	}
 	// the index of a record's members is what a walk over them finds
-	idx, rok, rutf8 := validRecord(s, recordIndex{})
+	idx, rok, rutf8 := jsontext.ValidRecord(s, jsontext.RecordIndex{})
 	if rok != ok || rutf8 != validUTF8 {
 		t.Fatalf("validRecord(%q) = %v, %v; validJSON said %v, %v", s, rok, rutf8, ok, validUTF8)
 	}
@@ -47,33 +48,33 @@ func checkValid(t *testing.T, s string) {
 		return // the index of an invalid line is never read
 	}
 	var want, got []string
-	members(s, func(k, v string) bool { want = append(want, k+"="+v); return true })
-	for _, f := range idx.fields {
-		got = append(got, s[f.k0:f.k1]+"="+s[f.v0:f.v1])
+	jsontext.Members(s, func(k, v string) bool { want = append(want, k+"="+v); return true })
+	for _, f := range idx.Fields {
+		got = append(got, s[f.K0:f.K1]+"="+s[f.V0:f.V1])
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("validRecord(%q) indexed %q, a walk finds %q", s, got, want)
 	}
 	// every span is a long value's, in the order they start, and a walk
 	// that passes over values by them reads what one over the bytes reads
-	for k, sp := range idx.spans {
-		if end := skipValue(s, sp.start); end != sp.end || sp.end-sp.start < minSpan || k > 0 && sp.start <= idx.spans[k-1].start {
+	for k, sp := range idx.Spans {
+		if end := jsontext.SkipValue(s, sp.Start); end != sp.End || sp.End-sp.Start < jsontext.MinSpan || k > 0 && sp.Start <= idx.Spans[k-1].Start {
 			t.Fatalf("validRecord(%q): span %d is %v, the value there ends at %d", s, k, sp, end)
 		}
 	}
-	if got, want := walkValues(jsonText{s, idx.spans}, s), walkValues(jsonText{}, s); !slices.Equal(got, want) {
+	if got, want := walkValues(jsontext.TextOf(s, idx.Spans), s), walkValues(jsontext.Text{}, s); !slices.Equal(got, want) {
 		t.Fatalf("validRecord(%q): a walk by the spans reads %q, one over the bytes %q", s, got, want)
 	}
 }
 
 // walkValues is every value the reader finds in raw, nested ones too.
-func walkValues(j jsonText, raw string) []string {
+func walkValues(j jsontext.Text, raw string) []string {
 	out := []string{raw}
 	switch t := strings.TrimSpace(raw); {
 	case strings.HasPrefix(t, "{"):
-		j.members(t, func(k, v string) bool { out = append(out, k); out = append(out, walkValues(j, v)...); return true })
+		j.Members(t, func(k, v string) bool { out = append(out, k); out = append(out, walkValues(j, v)...); return true })
 	case strings.HasPrefix(t, "["):
-		j.elements(t, func(v string) bool { out = append(out, walkValues(j, v)...); return true })
+		j.Elements(t, func(v string) bool { out = append(out, walkValues(j, v)...); return true })
 	}
 	return out
 }
@@ -114,7 +115,7 @@ func TestValidJSON(t *testing.T) {
 // TestValidJSONDepth: nesting is bounded like encoding/json's, so a line of
 // brackets is rejected rather than exhausting anything.
 func TestValidJSONDepth(t *testing.T) {
-	for _, n := range []int{maxDepth, maxDepth + 1} {
+	for _, n := range []int{jsontext.MaxDepth, jsontext.MaxDepth + 1} {
 		checkValid(t, strings.Repeat("[", n)+strings.Repeat("]", n))
 		checkValid(t, strings.Repeat(`{"a":`, n)+"1"+strings.Repeat("}", n))
 	}
@@ -135,14 +136,14 @@ func TestDenseRunesPassedOver(t *testing.T) {
 		{"runes apart", strings.Repeat(`  12→ some text\n`, 100), true},
 		{"a rune per long line", strings.Repeat("caf\u00e9 "+strings.Repeat("x", 40)+`\n`, 50), true},
 		// the first rune of a run follows none
-		{"a rune and denseRunes-1 after it", strings.Repeat("済", denseRunes) + strings.Repeat(" plain", 20), true},
-		{"a rune and denseRunes after it", strings.Repeat("済", denseRunes+1) + strings.Repeat(" plain", 20), false},
-		{"runes a few bytes apart count as together", strings.Repeat("済 and ", denseRunes+1), false},
+		{"a rune and denseRunes-1 after it", strings.Repeat("済", jsontext.DenseRunes) + strings.Repeat(" plain", 20), true},
+		{"a rune and denseRunes after it", strings.Repeat("済", jsontext.DenseRunes+1) + strings.Repeat(" plain", 20), false},
+		{"runes a few bytes apart count as together", strings.Repeat("済 and ", jsontext.DenseRunes+1), false},
 		{"CJK", strings.Repeat("済", 200), false},
 		{"box drawing", strings.Repeat("─", 80) + `\n` + strings.Repeat("│ cell ", 20), false},
 	} {
 		line := `{"type":"user","message":{"content":"` + c.body + `"}}`
-		ok, validUTF8 := validJSON(line)
+		ok, validUTF8 := jsontext.ValidJSON(line)
 		if !ok {
 			t.Fatalf("%s: a valid line rejected", c.name)
 		}
@@ -183,11 +184,11 @@ func benchValidators(b *testing.B, lines []string, withGJSON bool) {
 		name  string
 		valid func(string)
 	}
-	var idx recordIndex // reused, as the reader reuses it
+	var idx jsontext.RecordIndex // reused, as the reader reuses it
 	validators := []named{
-		{"validJSON", func(l string) { validJSON(l) }},
-		{"validRecord", func(l string) { idx, _, _ = validRecord(l, idx) }},
-		{"words", func(l string) { v := validator{s: l}; v.run() }},
+		{"validJSON", func(l string) { jsontext.ValidJSON(l) }},
+		{"validRecord", func(l string) { idx, _, _ = jsontext.ValidRecord(l, idx) }},
+		{"words", func(l string) { v := jsontext.Validator{S: l}; v.Run() }},
 	}
 	if withGJSON {
 		validators = append(validators, named{"gjson.Valid", func(l string) { gjson.Valid(l) }})
@@ -250,7 +251,7 @@ func BenchmarkReadContent(b *testing.B) {
 	var size int64
 	recs := make([]record, len(lines))
 	for i, l := range lines {
-		rec, ok := readRecord(l, recordIndex{})
+		rec, ok := readRecord(l, jsontext.RecordIndex{})
 		if !ok {
 			b.Fatalf("line %d is no record", i)
 		}
@@ -263,10 +264,10 @@ func BenchmarkReadContent(b *testing.B) {
 				for _, rec := range recs {
 					j := rec.text()
 					if by == "bytes" {
-						j = jsonText{}
+						j = jsontext.Text{}
 					}
 					n := 0
-					j.elements(j.member(rec.get("message"), "content"), func(raw string) bool {
+					j.Elements(j.Member(rec.get("message"), "content"), func(raw string) bool {
 						n += len(readBlock(j, raw).content)
 						return true
 					})
@@ -297,7 +298,7 @@ func BenchmarkUnescapeToolOutput(b *testing.B) {
 	for _, u := range []struct {
 		name     string
 		unescape func([]byte, string) []byte
-	}{{"blocks", appendUnescaped}, {"words", unescapeWords}} {
+	}{{"blocks", jsontext.AppendUnescaped}, {"words", jsontext.UnescapeWords}} {
 		b.Run(u.name, func(b *testing.B) {
 			b.SetBytes(size)
 			for b.Loop() {
@@ -318,7 +319,7 @@ func FuzzRuneAt(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		for k := range len(s) {
 			r, size := utf8.DecodeRuneInString(s[k:])
-			n, ok := runeAt(s, k)
+			n, ok := jsontext.RuneAt(s, k)
 			if n != size || ok != (r != utf8.RuneError || size > 1) {
 				t.Fatalf("runeAt(%q, %d) = %d, %v; DecodeRuneInString reads %U in %d bytes", s, k, n, ok, r, size)
 			}

@@ -1,4 +1,4 @@
-package parse
+package jsontext
 
 import (
 	"cmp"
@@ -20,49 +20,53 @@ import (
 // jsonText reads the values of one validated record, passing over a long
 // value by its span rather than its bytes. Its zero value has no spans
 // and walks every value.
-type jsonText struct {
+type Text struct {
 	line  string // the record's line, to which the spans' offsets refer
 	spans []span
 }
 
+// TextOf is the reader of a record's line whose long values the validator
+// noted (RecordIndex.Spans).
+func TextOf(line string, spans []span) Text { return Text{line, spans} }
+
 // end returns the index just past the value starting at s[i], when s is a
 // piece of the line and the value one of the spans.
-func (t jsonText) end(s string, i int) (int, bool) {
-	if len(t.spans) == 0 || len(s)-i < minSpan {
+func (t Text) end(s string, i int) (int, bool) {
+	if len(t.spans) == 0 || len(s)-i < MinSpan {
 		return 0, false
 	}
-	off, ok := offsetIn(s, t.line)
+	off, ok := OffsetIn(s, t.line)
 	if off += i; !ok || off >= len(t.line) {
 		return 0, false
 	}
-	k, found := slices.BinarySearchFunc(t.spans, off, func(sp span, off int) int { return cmp.Compare(sp.start, off) })
-	if !found || t.spans[k].end-off > len(s)-i {
+	k, found := slices.BinarySearchFunc(t.spans, off, func(sp span, off int) int { return cmp.Compare(sp.Start, off) })
+	if !found || t.spans[k].End-off > len(s)-i {
 		return 0, false
 	}
-	return i + t.spans[k].end - off, true
+	return i + t.spans[k].End - off, true
 }
 
-// skipValue is the package's skipValue, by the span when there is one.
-func (t jsonText) skipValue(s string, i int) int {
+// SkipValue is the package's skipValue, by the span when there is one.
+func (t Text) skipValue(s string, i int) int {
 	if end, ok := t.end(s, i); ok {
 		return end
 	}
-	return skipValue(s, i)
+	return SkipValue(s, i)
 }
 
-// members calls fn with each member of the object in raw (a valid JSON
+// Members calls fn with each member of the object in raw (a valid JSON
 // object) in order: its key as written, and its value's raw text. fn returns
 // false to stop.
-func members(raw string, fn func(key, val string) bool) { jsonText{}.members(raw, fn) }
+func Members(raw string, fn func(key, val string) bool) { Text{}.Members(raw, fn) }
 
-func (t jsonText) members(raw string, fn func(key, val string) bool) {
-	i := skipSpace(raw, 0)
+func (t Text) Members(raw string, fn func(key, val string) bool) {
+	i := SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return
 	}
 	i++
 	for {
-		i = skipSpace(raw, i)
+		i = SkipSpace(raw, i)
 		if i >= len(raw) || raw[i] == '}' {
 			return
 		}
@@ -75,11 +79,11 @@ func (t jsonText) members(raw string, fn func(key, val string) bool) {
 		}
 		kEnd := skipString(raw, i)
 		key := raw[i+1 : kEnd-1]
-		i = skipSpace(raw, kEnd)
+		i = SkipSpace(raw, kEnd)
 		if i >= len(raw) || raw[i] != ':' {
 			return
 		}
-		i = skipSpace(raw, i+1)
+		i = SkipSpace(raw, i+1)
 		vEnd := t.skipValue(raw, i)
 		if !fn(key, raw[i:vEnd]) {
 			return
@@ -88,17 +92,17 @@ func (t jsonText) members(raw string, fn func(key, val string) bool) {
 	}
 }
 
-// elements calls fn with the raw text of each element of the array in raw.
-func elements(raw string, fn func(val string) bool) { jsonText{}.elements(raw, fn) }
+// Elements calls fn with the raw text of each element of the array in raw.
+func Elements(raw string, fn func(val string) bool) { Text{}.Elements(raw, fn) }
 
-func (t jsonText) elements(raw string, fn func(val string) bool) {
-	i := skipSpace(raw, 0)
+func (t Text) Elements(raw string, fn func(val string) bool) {
+	i := SkipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '[' {
 		return
 	}
 	i++
 	for {
-		i = skipSpace(raw, i)
+		i = SkipSpace(raw, i)
 		if i >= len(raw) || raw[i] == ']' {
 			return
 		}
@@ -114,12 +118,12 @@ func (t jsonText) elements(raw string, fn func(val string) bool) {
 	}
 }
 
-// member returns the raw value of one key of an object, or "".
-func member(raw, key string) string { return jsonText{}.member(raw, key) }
+// Member returns the raw value of one key of an object, or "".
+func Member(raw, key string) string { return Text{}.Member(raw, key) }
 
-func (t jsonText) member(raw, key string) string {
+func (t Text) Member(raw, key string) string {
 	var out string
-	t.members(raw, func(k, v string) bool {
+	t.Members(raw, func(k, v string) bool {
 		if k == key {
 			out = v
 			return false
@@ -129,7 +133,7 @@ func (t jsonText) member(raw, key string) string {
 	return out
 }
 
-func skipSpace(s string, i int) int {
+func SkipSpace(s string, i int) int {
 	for i < len(s) {
 		switch s[i] {
 		case ' ', '\t', '\n', '\r':
@@ -162,8 +166,8 @@ func skipString(s string, i int) int {
 	}
 }
 
-// skipValue returns the index just past the value starting at s[i].
-func skipValue(s string, i int) int {
+// SkipValue returns the index just past the value starting at s[i].
+func SkipValue(s string, i int) int {
 	if i >= len(s) {
 		return i
 	}
@@ -200,9 +204,9 @@ func skipValue(s string, i int) int {
 	}
 }
 
-// jsonString returns the text of a raw JSON string value, or "" for any
+// JsonString returns the text of a raw JSON string value, or "" for any
 // other value.
-func jsonString(raw string) string {
+func JsonString(raw string) string {
 	if len(raw) < 2 || raw[0] != '"' {
 		return ""
 	}
@@ -210,30 +214,30 @@ func jsonString(raw string) string {
 	if strings.IndexByte(body, '\\') < 0 {
 		return body
 	}
-	return unescape(body)
+	return Unescape(body)
 }
 
-// rawString is jsonString that also says whether raw was a string.
-func rawString(raw string) (string, bool) {
+// RawString is jsonString that also says whether raw was a string.
+func RawString(raw string) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
 	}
-	return jsonString(raw), true
+	return JsonString(raw), true
 }
 
-// jsonBool reads a raw true.
-func jsonBool(raw string) bool { return raw == "true" }
+// JsonBool reads a raw true.
+func JsonBool(raw string) bool { return raw == "true" }
 
-// unescape decodes the escapes of a JSON string body into a string of its
+// Unescape decodes the escapes of a JSON string body into a string of its
 // own.
-func unescape(s string) string {
-	return string(appendUnescaped(make([]byte, 0, len(s)), s))
+func Unescape(s string) string {
+	return string(AppendUnescaped(make([]byte, 0, len(s)), s))
 }
 
-// appendUnescaped appends the decoded body of a JSON string to b, copying
+// AppendUnescaped appends the decoded body of a JSON string to b, copying
 // the runs between its escapes whole. A valid body (the validator read it)
 // decodes to at most its own length.
-func appendUnescaped(b []byte, s string) []byte { return unescapeWords(b, s) }
+func AppendUnescaped(b []byte, s string) []byte { return UnescapeWords(b, s) }
 
 // escapedByte is what each byte after a backslash stands for, but u: the
 // one table of both unescape loops.
@@ -245,8 +249,8 @@ var escapedByte = func() (t [256]byte) {
 	return t
 }()
 
-// unescapeWords is appendUnescaped an escape at a time.
-func unescapeWords(b []byte, s string) []byte {
+// UnescapeWords is appendUnescaped an escape at a time.
+func UnescapeWords(b []byte, s string) []byte {
 	for {
 		i := strings.IndexByte(s, '\\')
 		if i < 0 || i+1 >= len(s) {
@@ -307,8 +311,8 @@ func hex4(s string) (rune, bool) {
 	return r, true
 }
 
-// offsetIn returns where in buf s begins, when s is a piece of buf.
-func offsetIn(s, buf string) (int, bool) {
+// OffsetIn returns where in buf s begins, when s is a piece of buf.
+func OffsetIn(s, buf string) (int, bool) {
 	if len(s) == 0 || len(buf) == 0 {
 		return 0, false
 	}

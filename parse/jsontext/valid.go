@@ -1,11 +1,16 @@
-package parse
+// Package jsontext owns JSON as the readers meet it: a validator that
+// checks a record eight bytes at a time, notes where its top-level
+// members and its long values lie (RecordIndex) and whether its strings
+// are UTF-8, and a walk over members, elements and strings that decodes
+// a value only when asked. It knows nothing of agents, events or formats.
+package jsontext
 
 import (
 	"math/bits"
 	"unicode/utf8"
 )
 
-// validJSON reports whether s is one JSON value (RFC 8259), with space
+// ValidJSON reports whether s is one JSON value (RFC 8259), with space
 // around it allowed, and whether its strings are known to be all UTF-8
 // (false when one is not, or when one held runes too close together to
 // be worth decoding here; see denseRunes). It accepts
@@ -18,67 +23,67 @@ import (
 // passed over at once. The runes of the rest are checked on the way, so a
 // record of UTF-8 (the common case) needs no separate check of the texts
 // read from it.
-func validJSON(s string) (ok, validUTF8 bool) {
-	v := validator{s: s}
-	return v.run()
+func ValidJSON(s string) (ok, validUTF8 bool) {
+	v := Validator{S: s}
+	return v.Run()
 }
 
-// field is one member of a record's top-level object, as offsets into the
+// Field is one member of a record's top-level object, as offsets into the
 // line: the key as written, without its quotes, and the value's raw text.
 // Offsets rather than strings, so a record validated in the reader's buffer
 // can be copied out whole and keep its index.
-type field struct{ k0, k1, v0, v1 int }
+type Field struct{ K0, K1, V0, V1 int }
 
 // span is where a long value of a record starts and ends, as offsets into
 // the line: the end is just past it.
-type span struct{ start, end int }
+type span struct{ Start, End int }
 
-// minSpan is the length from which the validator keeps a value's span: a
+// MinSpan is the length from which the validator keeps a value's span: a
 // shorter value is walked again about as fast as its end is looked up.
-const minSpan = 64
+const MinSpan = 64
 
-// recordIndex is what validRecord learns of a record on its way: the
-// members of its top-level object, and the spans of its long values in
+// RecordIndex is what validRecord learns of a record on its way: the
+// Members of its top-level object, and the spans of its long values in
 // the order they start. The reader walks a record's nested values again
 // to find the few it reads (a message's content, a block's text), and the
-// spans let it pass over a long one (a tool's output, written twice, or
+// Spans let it pass over a long one (a tool's output, written twice, or
 // an array of blocks) without reading its bytes again.
-type recordIndex struct {
-	fields []field
-	spans  []span
+type RecordIndex struct {
+	Fields []Field
+	Spans  []span
 }
 
-// validRecord is validJSON that also indexes the record into idx (its
+// ValidRecord is validJSON that also indexes the record into idx (its
 // buffers reused), so reading the record needs no second walk.
-func validRecord(s string, idx recordIndex) (_ recordIndex, ok, validUTF8 bool) {
-	v := validator{s: s, fields: idx.fields[:0], spans: idx.spans[:0], index: true}
-	ok, validUTF8 = v.run()
-	return recordIndex{v.fields, v.spans}, ok, validUTF8
+func ValidRecord(s string, idx RecordIndex) (_ RecordIndex, ok, validUTF8 bool) {
+	v := Validator{S: s, fields: idx.Fields[:0], spans: idx.Spans[:0], index: true}
+	ok, validUTF8 = v.Run()
+	return RecordIndex{v.fields, v.spans}, ok, validUTF8
 }
 
-// maxDepth bounds nesting, so a hostile line of brackets cannot exhaust
+// MaxDepth bounds nesting, so a hostile line of brackets cannot exhaust
 // the stack; encoding/json's limit is 10,000.
-const maxDepth = 10000
+const MaxDepth = 10000
 
-type validator struct {
-	s      string
+type Validator struct {
+	S      string
 	unsure bool // a string held bytes that are not UTF-8, or runes passed over undecoded
 	index  bool // collect the top-level object's members and the spans
-	fields []field
+	fields []Field
 	spans  []span
 }
 
-func (v *validator) run() (ok, validUTF8 bool) {
+func (v *Validator) Run() (ok, validUTF8 bool) {
 	i, ok := v.value(v.space(0), 0)
-	if !ok || v.space(i) != len(v.s) {
+	if !ok || v.space(i) != len(v.S) {
 		return false, false
 	}
 	return true, !v.unsure
 }
 
-func (v *validator) space(i int) int {
-	for i < len(v.s) {
-		switch v.s[i] {
+func (v *Validator) space(i int) int {
+	for i < len(v.S) {
+		switch v.S[i] {
 		case ' ', '\t', '\n', '\r':
 			i++
 		default:
@@ -88,14 +93,14 @@ func (v *validator) space(i int) int {
 	return i
 }
 
-func (v *validator) value(i, depth int) (int, bool) {
-	if i >= len(v.s) {
+func (v *Validator) value(i, depth int) (int, bool) {
+	if i >= len(v.S) {
 		return i, false
 	}
-	switch c := v.s[i]; {
+	switch c := v.S[i]; {
 	case c == '"':
 		end, ok := v.str(i + 1)
-		if v.index && end-i >= minSpan {
+		if v.index && end-i >= MinSpan {
 			v.spans = append(v.spans, span{i, end})
 		}
 		return end, ok
@@ -104,7 +109,7 @@ func (v *validator) value(i, depth int) (int, bool) {
 		// the order they start; a short one holds no long value
 		at := len(v.spans)
 		if v.index {
-			v.spans = append(v.spans, span{start: i})
+			v.spans = append(v.spans, span{Start: i})
 		}
 		var end int
 		var ok bool
@@ -114,8 +119,8 @@ func (v *validator) value(i, depth int) (int, bool) {
 			end, ok = v.array(i+1, depth+1)
 		}
 		if v.index {
-			if end-i >= minSpan {
-				v.spans[at].end = end
+			if end-i >= MinSpan {
+				v.spans[at].End = end
 			} else {
 				v.spans = v.spans[:at]
 			}
@@ -133,17 +138,17 @@ func (v *validator) value(i, depth int) (int, bool) {
 	return i, false
 }
 
-func (v *validator) word(i int, w string) (int, bool) {
-	if len(v.s)-i >= len(w) && v.s[i:i+len(w)] == w {
+func (v *Validator) word(i int, w string) (int, bool) {
+	if len(v.S)-i >= len(w) && v.S[i:i+len(w)] == w {
 		return i + len(w), true
 	}
 	return i, false
 }
 
-func (v *validator) object(i, depth int) (int, bool) {
+func (v *Validator) object(i, depth int) (int, bool) {
 	i, done, ok := v.open(i, depth, '}')
 	for ok && !done {
-		if i >= len(v.s) || v.s[i] != '"' {
+		if i >= len(v.S) || v.S[i] != '"' {
 			return i, false
 		}
 		k0 := i + 1
@@ -152,7 +157,7 @@ func (v *validator) object(i, depth int) (int, bool) {
 		}
 		k1 := i - 1
 		i = v.space(i)
-		if i >= len(v.s) || v.s[i] != ':' {
+		if i >= len(v.S) || v.S[i] != ':' {
 			return i, false
 		}
 		v0 := v.space(i + 1)
@@ -160,14 +165,14 @@ func (v *validator) object(i, depth int) (int, bool) {
 			return i, false
 		}
 		if depth == 1 && v.index {
-			v.fields = append(v.fields, field{k0, k1, v0, i})
+			v.fields = append(v.fields, Field{k0, k1, v0, i})
 		}
 		i, done, ok = v.next(i, '}')
 	}
 	return i, ok
 }
 
-func (v *validator) array(i, depth int) (int, bool) {
+func (v *Validator) array(i, depth int) (int, bool) {
 	i, done, ok := v.open(i, depth, ']')
 	for ok && !done {
 		if i, ok = v.value(i, depth); !ok {
@@ -180,12 +185,12 @@ func (v *validator) array(i, depth int) (int, bool) {
 
 // open begins an object or array whose bracket is just before s[i]: done
 // when it closes at once.
-func (v *validator) open(i, depth int, closing byte) (_ int, done, ok bool) {
-	if depth > maxDepth {
+func (v *Validator) open(i, depth int, closing byte) (_ int, done, ok bool) {
+	if depth > MaxDepth {
 		return i, false, false
 	}
 	i = v.space(i)
-	if i < len(v.s) && v.s[i] == closing {
+	if i < len(v.S) && v.S[i] == closing {
 		return i + 1, true, true
 	}
 	return i, false, true
@@ -193,14 +198,14 @@ func (v *validator) open(i, depth int, closing byte) (_ int, done, ok bool) {
 
 // next reads what follows a member or an element: a comma and the start of
 // the next, or the closing bracket (done).
-func (v *validator) next(i int, closing byte) (_ int, done, ok bool) {
+func (v *Validator) next(i int, closing byte) (_ int, done, ok bool) {
 	i = v.space(i)
 	switch {
-	case i >= len(v.s):
+	case i >= len(v.S):
 		return i, false, false
-	case v.s[i] == ',':
+	case v.S[i] == ',':
 		return v.space(i + 1), false, true
-	case v.s[i] == closing:
+	case v.S[i] == closing:
 		return i + 1, true, true
 	}
 	return i, false, false
@@ -214,8 +219,8 @@ const (
 
 // str checks the string whose body starts at s[i] and returns the index
 // past its closing quote.
-func (v *validator) str(i int) (int, bool) {
-	s := v.s
+func (v *Validator) str(i int) (int, bool) {
+	s := v.S
 	r := runeScan{stop: highs, after: -8}
 	for {
 		if i = plainWords(s, i, len(s), r.stop); i >= len(s) {
@@ -253,8 +258,8 @@ func (v *validator) str(i int) (int, bool) {
 // pass over the text; but text of runes one after another (CJK, box
 // drawing) is cheaper passed over and checked once read, as a run of runes
 // (utf8.ValidString), and only the texts the audit reads need it. So once
-// denseRunes runes have each followed the one before within a word (in one
-// run or not), the rest of the string is passed over: stop is then zero.
+// DenseRunes runes have each followed the one before within a word (in one
+// Run or not), the rest of the string is passed over: stop is then zero.
 type runeScan struct {
 	stop  uint64
 	dense int // runes that came within eight bytes of the one before
@@ -286,11 +291,11 @@ func specials(w, stop uint64) uint64 {
 
 // hexEscape reports whether s[k] begins the u and four hex digits of a
 // \u escape.
-func (v *validator) hexEscape(k int) bool {
-	if v.s[k] != 'u' || k+5 > len(v.s) {
+func (v *Validator) hexEscape(k int) bool {
+	if v.S[k] != 'u' || k+5 > len(v.S) {
 		return false
 	}
-	for _, h := range []byte(v.s[k+1 : k+5]) {
+	for _, h := range []byte(v.S[k+1 : k+5]) {
 		if !isHex(h) {
 			return false
 		}
@@ -301,9 +306,9 @@ func (v *validator) hexEscape(k int) bool {
 // decodeRune checks the rune a high byte starts at s[k], and moves
 // r.after past it. Once denseRunes runes have each come within eight
 // bytes of the one before, it decodes nothing more, and says so.
-func (v *validator) decodeRune(k int, r *runeScan) bool {
+func (v *Validator) decodeRune(k int, r *runeScan) bool {
 	if k-r.after < 8 {
-		if r.dense+1 == denseRunes {
+		if r.dense+1 == DenseRunes {
 			v.unsure, r.stop = true, 0
 			return false
 		}
@@ -311,7 +316,7 @@ func (v *validator) decodeRune(k int, r *runeScan) bool {
 	}
 	// a rune's bytes are all 0x80 and up, so it cannot run past the
 	// closing quote
-	n, ok := runeAt(v.s, k)
+	n, ok := RuneAt(v.S, k)
 	if !ok {
 		v.unsure = true
 	}
@@ -319,11 +324,11 @@ func (v *validator) decodeRune(k int, r *runeScan) bool {
 	return true
 }
 
-// runeAt returns the length of the rune at s[k] as utf8.DecodeRuneInString
+// RuneAt returns the length of the rune at s[k] as utf8.DecodeRuneInString
 // reads it, and whether it is valid UTF-8. Two- and three-byte runes (an
 // arrow on each line of a file Claude Code read, box drawing, dashes) are
 // checked inline: DecodeRuneInString calls out for every rune past ASCII.
-func runeAt(s string, k int) (n int, ok bool) {
+func RuneAt(s string, k int) (n int, ok bool) {
 	switch c := s[k]; {
 	case 0xC2 <= c && c <= 0xDF && k+1 < len(s):
 		if s[k+1]&0xC0 == 0x80 {
@@ -347,9 +352,9 @@ func runeAt(s string, k int) (n int, ok bool) {
 
 var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
 
-// denseRunes is how many runes close together a string may hold before
+// DenseRunes is how many runes close together a string may hold before
 // the validator stops decoding them.
-const denseRunes = 8
+const DenseRunes = 8
 
 // word reads eight bytes little-endian, as one load.
 func word(b string) uint64 {
@@ -362,11 +367,11 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func IsDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // number checks -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func (v *validator) number(i int) (int, bool) {
-	s := v.s
+func (v *Validator) number(i int) (int, bool) {
+	s := v.S
 	if s[i] == '-' {
 		i++
 	}
@@ -374,7 +379,7 @@ func (v *validator) number(i int) (int, bool) {
 	case i < len(s) && s[i] == '0':
 		i++
 	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && isDigit(s[i]) {
+		for i < len(s) && IsDigit(s[i]) {
 			i++
 		}
 	default:
@@ -382,10 +387,10 @@ func (v *validator) number(i int) (int, bool) {
 	}
 	if i < len(s) && s[i] == '.' {
 		i++
-		if i >= len(s) || !isDigit(s[i]) {
+		if i >= len(s) || !IsDigit(s[i]) {
 			return i, false
 		}
-		for i < len(s) && isDigit(s[i]) {
+		for i < len(s) && IsDigit(s[i]) {
 			i++
 		}
 	}
@@ -394,10 +399,10 @@ func (v *validator) number(i int) (int, bool) {
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			i++
 		}
-		if i >= len(s) || !isDigit(s[i]) {
+		if i >= len(s) || !IsDigit(s[i]) {
 			return i, false
 		}
-		for i < len(s) && isDigit(s[i]) {
+		for i < len(s) && IsDigit(s[i]) {
 			i++
 		}
 	}
