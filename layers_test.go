@@ -19,6 +19,7 @@ const module = "github.com/compaudit/compaudit"
 // beside audit), and a package may import only packages of a lower rank. docs/architecture.md draws the same map.
 var layers = map[string]int{
 	"parse/jsontext":    -1,
+	"parse/linereader":  -1,
 	"parse":             0,
 	"audit/lex":         1,
 	"audit/tag":         2,
@@ -42,7 +43,7 @@ var layers = map[string]int{
 const maxPackageLines = 3000
 
 var overLimit = map[string]int{
-	"parse": 4750, // one sub-package per format is the next split
+	"parse": 4200, // one sub-package per format is the next split
 }
 
 // TestLayers: every package of the binary is ranked, imports only what is

@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/compaudit/compaudit/parse/jsontext"
+	"github.com/compaudit/compaudit/parse/linereader"
 )
 
 // textArena holds the unescaped tool output of one batch's records, for a
@@ -53,7 +54,7 @@ var (
 )
 
 // freeBlocks holds arena blocks for reuse, as freeChunks holds chunks.
-var freeBlocks = make(reuse[[]byte], 32)
+var freeBlocks = make(linereader.Reuse[[]byte], 32)
 
 // unescape is the package's unescape, written into the arena.
 func (a *textArena) unescape(body string) string {
@@ -64,7 +65,7 @@ func (a *textArena) unescape(body string) string {
 		if a.cur != nil {
 			a.full = append(a.full, a.cur)
 		}
-		b, ok := freeBlocks.take()
+		b, ok := freeBlocks.Take()
 		if !ok || cap(b) < len(body) {
 			b = make([]byte, 0, max(arenaBlock, len(body)))
 		}
@@ -125,10 +126,10 @@ func (a *textArena) release() {
 		if b == nil {
 			continue
 		}
-		if poisonReleased {
+		if linereader.PoisonReleased {
 			clear(b[:cap(b)])
 		}
-		freeBlocks.give(b[:0])
+		freeBlocks.Give(b[:0])
 	}
 	a.full, a.cur = a.full[:0], nil
 	// zeroed, so a record reused starts empty and none holds what its
@@ -149,10 +150,10 @@ func (a *textArena) release() {
 }
 
 // freeArenas holds arenas for reuse, with the blocks they hold given back.
-var freeArenas = make(reuse[*textArena], 32)
+var freeArenas = make(linereader.Reuse[*textArena], 32)
 
 func takeArena() *textArena {
-	if a, ok := freeArenas.take(); ok {
+	if a, ok := freeArenas.Take(); ok {
 		return a
 	}
 	return &textArena{}
@@ -165,5 +166,5 @@ func releaseArena(a *textArena) {
 		return
 	}
 	a.release()
-	freeArenas.give(a)
+	freeArenas.Give(a)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/compaudit/compaudit/parse/jsontext"
+	"github.com/compaudit/compaudit/parse/linereader"
 )
 
 // An arena's texts stay as written while it fills block after block, and
@@ -14,8 +15,8 @@ import (
 // poisoned release clears it to, which is what the consumers' tests look
 // for (ReadInSmallPieces).
 func TestArenaKeepsTextsUntilReleased(t *testing.T) {
-	defer func(p bool) { poisonReleased = p }(poisonReleased)
-	poisonReleased = true
+	defer func(p bool) { linereader.PoisonReleased = p }(linereader.PoisonReleased)
+	linereader.PoisonReleased = true
 	var a textArena
 	var texts, want []string
 	for i := range 200 {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/compaudit/compaudit/parse/linereader"
 )
 
 // refLine is a line as a plain split of the stream has it.
@@ -27,8 +29,8 @@ func splitLines(data []byte) []refLine {
 		raw, rest, found := bytes.Cut(data, []byte{'\n'})
 		text := bytes.TrimSuffix(raw, []byte{'\r'})
 		start := off
-		if num == 1 && bytes.HasPrefix(text, utf8BOM) {
-			text, start = text[len(utf8BOM):], start+int64(len(utf8BOM))
+		if num == 1 && bytes.HasPrefix(text, linereader.Utf8BOM) {
+			text, start = text[len(linereader.Utf8BOM):], start+int64(len(linereader.Utf8BOM))
 		}
 		out = append(out, refLine{string(text), num, start, !found})
 		off += int64(len(raw))
@@ -46,10 +48,10 @@ func splitLines(data []byte) []refLine {
 // then.
 func sameReport(got string, want refLine, overLong bool) error {
 	t := strings.TrimLeftFunc(want.text, unicode.IsSpace)
-	if record := t != "" && t[0] == '{'; overLong != (record && len(want.text) > maxRecordLine) {
+	if record := t != "" && t[0] == '{'; overLong != (record && len(want.text) > linereader.MaxRecordLine) {
 		return fmt.Errorf("line %d of %d bytes: over-long %v", want.num, len(want.text), overLong)
 	}
-	if got == want.text || blank([]byte(got)) && blank([]byte(want.text)) { // a blank line is counted, not read
+	if got == want.text || linereader.Blank([]byte(got)) && linereader.Blank([]byte(want.text)) { // a blank line is counted, not read
 		return nil
 	}
 	if t == "" || t[0] == '{' && !overLong {
@@ -57,7 +59,7 @@ func sameReport(got string, want refLine, overLong bool) error {
 	}
 	g := strings.TrimLeftFunc(got, unicode.IsSpace)
 	if g == "" || g[0] != t[0] || preview(g, 12) != preview(t, 12) ||
-		strings.IndexByte(got, 0) >= 0 != (strings.IndexByte(want.text, 0) >= 0) || len(got) > passedHead+1 {
+		strings.IndexByte(got, 0) >= 0 != (strings.IndexByte(want.text, 0) >= 0) || len(got) > linereader.PassedHead+1 {
 		return fmt.Errorf("line %d: passed over as %q, which does not report %q as it is", want.num, got, want.text)
 	}
 	return nil
@@ -79,13 +81,13 @@ func FuzzLines(f *testing.F) {
 	f.Add([]byte(strings.Repeat(" ", 15)+"\u00a0{\"g\":\""+strings.Repeat("y", 40)+"\"}\n"), uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, cut uint8) {
 		size := 16 + int(cut%48) // bufio's smallest buffer is 16 bytes
-		defer func(n int) { maxRecordLine = n }(maxRecordLine)
-		maxRecordLine = 24 + int(cut/4) // some records are over-long
+		defer func(n int) { linereader.MaxRecordLine = n }(linereader.MaxRecordLine)
+		linereader.MaxRecordLine = 24 + int(cut/4) // some records are over-long
 		want := splitLines(data)
 
-		lr := &lineReader{r: bufio.NewReaderSize(bytes.NewReader(data), size)}
+		lr := &linereader.Reader{R: bufio.NewReaderSize(bytes.NewReader(data), size)}
 		for i := 0; ; i++ {
-			line, num, off, ok := lr.next()
+			line, num, off, ok := lr.Next()
 			if !ok {
 				if i != len(want) {
 					t.Fatalf("next: %d lines, want %d", i, len(want))
@@ -95,33 +97,33 @@ func FuzzLines(f *testing.F) {
 			if i >= len(want) || num != want[i].num || off != want[i].off {
 				t.Fatalf("next: line %d at %d, want %+v", num, off, want[min(i, len(want)-1)])
 			}
-			if err := sameReport(string(line), want[i], lr.overLong); err != nil {
+			if err := sameReport(string(line), want[i], lr.OverLong); err != nil {
 				t.Fatal("next: ", err)
 			}
 		}
-		if lr.lastUnterminated != (len(want) > 0 && want[len(want)-1].last) {
-			t.Fatalf("next: unterminated %v", lr.lastUnterminated)
+		if lr.LastUnterminated != (len(want) > 0 && want[len(want)-1].last) {
+			t.Fatalf("next: unterminated %v", lr.LastUnterminated)
 		}
 
-		defer func(n int) { chunkBytes = n }(chunkBytes)
-		chunkBytes = size
-		lr = &lineReader{r: bufio.NewReaderSize(bytes.NewReader(data), 16)}
-		var got []batchLine
+		defer func(n int) { linereader.ChunkBytes = n }(linereader.ChunkBytes)
+		linereader.ChunkBytes = size
+		lr = &linereader.Reader{R: bufio.NewReaderSize(bytes.NewReader(data), 16)}
+		var got []linereader.BatchLine
 		for {
-			lines, chunk, ok := lr.nextChunk(nil)
+			lines, chunk, ok := lr.NextChunk(nil)
 			if !ok {
 				break
 			}
 			// the chunk is read over by the next call
 			for _, l := range lines {
-				l.text = strings.Clone(l.text)
+				l.Text = strings.Clone(l.Text)
 				got = append(got, l)
 			}
-			releaseChunk(chunk)
+			linereader.ReleaseChunk(chunk)
 		}
 		var nonBlank []refLine
 		for _, w := range want {
-			if !blank([]byte(w.text)) {
+			if !linereader.Blank([]byte(w.text)) {
 				nonBlank = append(nonBlank, w)
 			}
 		}
@@ -130,10 +132,10 @@ func FuzzLines(f *testing.F) {
 		}
 		for i, g := range got {
 			w := nonBlank[i]
-			if g.num != w.num || g.off != w.off || g.last != w.last {
-				t.Fatalf("nextChunk: line %d at %d (last %v), want %+v", g.num, g.off, g.last, w)
+			if g.Num != w.num || g.Off != w.off || g.Last != w.last {
+				t.Fatalf("nextChunk: line %d at %d (last %v), want %+v", g.Num, g.Off, g.Last, w)
 			}
-			if err := sameReport(g.text, w, g.overLong); err != nil {
+			if err := sameReport(g.Text, w, g.OverLong); err != nil {
 				t.Fatal("nextChunk: ", err)
 			}
 		}
@@ -145,7 +147,7 @@ func FuzzTrimLeftSpace(f *testing.F) {
 	f.Add([]byte(" \t\n\v\f\r\u0085\u00a0\u2028x y"))
 	f.Add([]byte("\xc2 \x85"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if got, want := trimLeftSpace(b), bytes.TrimLeftFunc(b, unicode.IsSpace); !bytes.Equal(got, want) {
+		if got, want := linereader.TrimLeftSpace(b), bytes.TrimLeftFunc(b, unicode.IsSpace); !bytes.Equal(got, want) {
 			t.Fatalf("trimLeftSpace(%q) = %q, want %q", b, got, want)
 		}
 	})

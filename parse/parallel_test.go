@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compaudit/compaudit/parse/linereader"
 	"github.com/compaudit/compaudit/parse/parsetest"
 )
 
@@ -146,7 +147,7 @@ func TestParallelEmitErrorStops(t *testing.T) {
 // whole, as on one goroutine.
 func TestParallelLongFirstRecords(t *testing.T) {
 	defer ReadInSmallPieces(64 << 10)()
-	long := strings.Repeat("ok\\tpkg/x 0.01s\\n", 3*peekBufSize/16)
+	long := strings.Repeat("ok\\tpkg/x 0.01s\\n", 3*linereader.PeekBufSize/16)
 	var b strings.Builder
 	for i := range 6 {
 		fmt.Fprintf(&b, `{"type":"user","uuid":"u%d","parentUuid":null,"timestamp":"2026-11-29T10:00:0%dZ","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":"%s"}]}}`+"\n", i, i, i, long)
@@ -171,7 +172,7 @@ func TestParallelLongFirstRecords(t *testing.T) {
 		t.Fatalf("one goroutine read %d events, two workers %d; the same: %v", len(one), len(two), reflect.DeepEqual(one, two))
 	}
 	for _, ev := range two {
-		if len(ev.Text) < 3*peekBufSize/2 {
+		if len(ev.Text) < 3*linereader.PeekBufSize/2 {
 			t.Errorf("line %d: %d bytes of tool output read, want the whole", ev.Line, len(ev.Text))
 		}
 	}

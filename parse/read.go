@@ -17,6 +17,7 @@ import (
 	"unsafe"
 
 	"github.com/compaudit/compaudit/parse/jsontext"
+	"github.com/compaudit/compaudit/parse/linereader"
 	"github.com/tidwall/gjson"
 )
 
@@ -129,16 +130,16 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 	// on one goroutine, in time and CPU (BenchmarkScanClaude beside
 	// BenchmarkScanClaudeWorkers)
 	small := size >= 0 && size < parallelMin
-	bufSize := bufSizeFor(size)
+	bufSize := linereader.BufSizeFor(size)
 	if opts.Workers > 1 && !small {
 		// read in chunks past the buffer (lineReader.fill): it holds only
 		// the lines read to detect the format, and a megabyte made, zeroed
 		// and filled for them was 1-6 ms before the workers started
-		bufSize = peekBufSize
+		bufSize = linereader.PeekBufSize
 	}
-	br, release := newBufReader(r, bufSize)
+	br, release := linereader.NewBufReader(r, bufSize)
 	defer release()
-	zr, err := maybeGunzip(br)
+	zr, err := linereader.MaybeGunzip(br)
 	if err != nil {
 		return res, &InputError{File: f.Path, Msg: "cannot read gzip data: " + err.Error()}
 	}
@@ -148,7 +149,7 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 		under = zr
 		// decompressed data is larger than the file
 		var release func()
-		src, release = newBufReader(zr, readBufSize)
+		src, release = linereader.NewBufReader(zr, linereader.ReadBufSize)
 		defer release()
 	}
 	d := &diagnostics{file: f.Path}
@@ -158,7 +159,7 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 	if small && src == br { // a small gzip file still decompresses to many chunks
 		workers = 1
 	}
-	err = readLines(&lineReader{r: src, under: under}, opts.Format, workers, s, &res)
+	err = readLines(&linereader.Reader{R: src, Under: under}, opts.Format, workers, s, &res)
 	res.Events = s.next - firstIndex
 	res.Skipped = s.skipped
 	res.Diagnostics = d.finish()
@@ -166,7 +167,7 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 }
 
 // readLines detects the format, then decodes every line.
-func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileResult) error {
+func readLines(lr *linereader.Reader, forced Format, workers int, s *sink, res *FileResult) error {
 	type held struct {
 		line     string // its own copy, read from when the format is known
 		num      int
@@ -194,7 +195,7 @@ func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileRes
 	// Detection: the first records decide the format; they are held until
 	// it is known. Once it is, the rest of the file streams.
 	for dec == nil || firstNonEmpty == 0 {
-		line, num, off, ok := lr.next()
+		line, num, off, ok := lr.Next()
 		if !ok {
 			break
 		}
@@ -204,7 +205,7 @@ func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileRes
 		}
 		if firstNonEmpty == 0 {
 			firstNonEmpty = num
-			if inUTF16(trimmed) {
+			if linereader.InUTF16(trimmed) {
 				return &InputError{File: s.file, Line: num,
 					Msg: "is UTF-16 text, not UTF-8 (Windows PowerShell's > writes UTF-16); convert it with: iconv -f UTF-16 -t UTF-8"}
 			}
@@ -217,16 +218,16 @@ func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileRes
 			}
 		}
 		records++
-		last := lr.lastUnterminated
+		last := lr.LastUnterminated
 		if dec != nil {
-			s.apply(dec, s.prepareRead(dec, string(line), last, lr.overLong, lineOwned, nil), num, off)
+			s.apply(dec, s.prepareRead(dec, string(line), last, lr.OverLong, lineOwned, nil), num, off)
 			continue
 		}
 		// one copy is held, classified and, once the format is known, read:
 		// the first record can be a 60 MB message
 		own := string(line)
-		pending = append(pending, held{own, num, off, last, lr.overLong})
-		if rec, ok := parseRecord(own); ok && !lr.overLong {
+		pending = append(pending, held{own, num, off, last, lr.OverLong})
+		if rec, ok := parseRecord(own); ok && !lr.OverLong {
 			if f := classify(rec); f != "" {
 				format = f
 				start()
@@ -248,12 +249,12 @@ func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileRes
 		return s.err
 	}
 	res.Records = records
-	if err := lr.failure(); err != nil {
-		line := lr.line
+	if err := lr.Failure(); err != nil {
+		line := lr.Line
 		if line == 0 {
 			line = 1
 		}
-		s.diag.add(Error, line, "input ends in a read error after line %d: %s; the lines before it were read", lr.line, readErrText(err))
+		s.diag.add(Error, line, "input ends in a read error after line %d: %s; the lines before it were read", lr.Line, readErrText(err))
 		res.Cut = true
 		if dec == nil && format == "" {
 			return &InputError{File: s.file, Line: line, Msg: "cannot read: " + readErrText(err)}
@@ -273,17 +274,17 @@ func readLines(lr *lineReader, forced Format, workers int, s *sink, res *FileRes
 
 // stream decodes the rest of the file on this goroutine and returns how
 // many records it read.
-func (s *sink) stream(lr *lineReader, dec decoder) int {
+func (s *sink) stream(lr *linereader.Reader, dec decoder) int {
 	records := 0
 	for s.err == nil {
-		line, num, off, ok := lr.nextRecord()
+		line, num, off, ok := lr.NextRecord()
 		if !ok {
 			break
 		}
 		records++
 		// looked at in place: a skipped record is never copied
 		view := unsafe.String(unsafe.SliceData(line), len(line))
-		s.apply(dec, s.prepareRead(dec, view, lr.lastUnterminated, lr.overLong, lineView, nil), num, off)
+		s.apply(dec, s.prepareRead(dec, view, lr.LastUnterminated, lr.OverLong, lineView, nil), num, off)
 	}
 	return records
 }
@@ -292,7 +293,7 @@ func (s *sink) stream(lr *lineReader, dec decoder) int {
 // others prepare the batches around it, and the decoder applies them in
 // file order.
 type batch struct {
-	lines []batchLine
+	lines []linereader.BatchLine
 	chunk *[]byte // what the lines are views of, on a chunk's last batch
 	out   []any
 	lists *batchLists // the chunk's lines and out, on its last batch
@@ -306,27 +307,19 @@ type batch struct {
 // cut a chunk into many batches.
 var batchLines = 2048
 
-type batchLine struct {
-	text     string
-	num      int
-	off      int64
-	last     bool
-	overLong bool // a record's start, passed over for its length
-}
-
 // batchLists are a batch's lines and what was prepared of them, reused with
 // its chunk: a chunk of small records (a multi-agent run's) holds thousands,
 // and making both lists afresh for every chunk showed as page faults.
 type batchLists struct {
-	lines []batchLine
+	lines []linereader.BatchLine
 	out   []any
 }
 
 // freeLists holds batchLists for reuse, as freeChunks holds chunks.
-var freeLists = make(reuse[*batchLists], 32)
+var freeLists = make(linereader.Reuse[*batchLists], 32)
 
 func takeLists() *batchLists {
-	if l, ok := freeLists.take(); ok {
+	if l, ok := freeLists.Take(); ok {
 		return l
 	}
 	return &batchLists{}
@@ -337,7 +330,7 @@ func takeLists() *batchLists {
 func releaseLists(l *batchLists) {
 	clear(l.lines)
 	clear(l.out)
-	freeLists.give(l)
+	freeLists.Give(l)
 }
 
 // streamParallel decodes the rest of the file on workers goroutines, this
@@ -350,7 +343,7 @@ func releaseLists(l *batchLists) {
 // was held up behind the applying goroutine, and a goroutine parked here
 // takes about 55 µs to wake: the trace of one audit of the bench's session
 // had one goroutine running for 40–47 ms of its 320 when it was measured.
-func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
+func (s *sink) streamParallel(lr *linereader.Reader, dec decoder, workers int) int {
 	p := &pipeline{s: s, lr: lr, dec: dec, limit: 2 * workers}
 	p.cond.L = &p.mu
 	var wg sync.WaitGroup
@@ -365,7 +358,7 @@ func (s *sink) streamParallel(lr *lineReader, dec decoder, workers int) int {
 // pipeline is what the goroutines of streamParallel share.
 type pipeline struct {
 	s   *sink
-	lr  *lineReader
+	lr  *linereader.Reader
 	dec decoder
 	// limit bounds the batches read and not yet applied, so memory does
 	// not grow with the file: a worker ahead of the applying goroutine by
@@ -449,7 +442,7 @@ func (p *pipeline) apply(b *batch) bool {
 	s := p.s
 	if s.err == nil { // else drain, so every batch read is let go
 		for i, l := range b.lines {
-			if s.apply(p.dec, b.out[i], l.num, l.off); s.err != nil {
+			if s.apply(p.dec, b.out[i], l.Num, l.Off); s.err != nil {
 				break
 			}
 		}
@@ -459,7 +452,7 @@ func (p *pipeline) apply(b *batch) bool {
 	clear(b.out)
 	releaseArena(b.arena)
 	if b.lists != nil {
-		releaseChunk(b.chunk)
+		linereader.ReleaseChunk(b.chunk)
 		releaseLists(b.lists)
 	}
 	return s.err != nil
@@ -485,7 +478,7 @@ func (p *pipeline) claim() *queued {
 	// A batch is a read chunk, or batchLines of its lines; the last batch
 	// of a chunk releases it.
 	lists := takeLists()
-	lines, chunk, ok := p.lr.nextChunk(lists.lines[:0])
+	lines, chunk, ok := p.lr.NextChunk(lists.lines[:0])
 	p.mu.Lock()
 	p.readMu.Unlock()
 	p.reading--
@@ -523,7 +516,7 @@ func (p *pipeline) prepare(q *queued) {
 		b.arena.reuseEvents = s.transientEvents
 	}
 	for i, l := range b.lines {
-		b.out[i] = s.prepareRead(p.dec, l.text, l.last, l.overLong, lineInChunk, b.arena)
+		b.out[i] = s.prepareRead(p.dec, l.Text, l.Last, l.OverLong, lineInChunk, b.arena)
 	}
 	p.mu.Lock()
 	q.prepared = true
@@ -641,7 +634,7 @@ func (s *sink) prepareRead(dec decoder, line string, last, overLong bool, held l
 
 // overLongLine reports a line too long to hold as a record.
 func overLongLine() lineProblem {
-	return lineProblem{msg: fmt.Sprintf("%s: a line over %d MiB, longer than any agent writes, read past rather than held; skipped", malformed, maxRecordLine>>20)}
+	return lineProblem{msg: fmt.Sprintf("%s: a line over %d MiB, longer than any agent writes, read past rather than held; skipped", malformed, linereader.MaxRecordLine>>20)}
 }
 
 // malformed begins the report of a line that is no record; the words are

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/compaudit/compaudit/parse/jsontext"
+	"github.com/compaudit/compaudit/parse/linereader"
 )
 
 // claudeLine builds one Claude Code user record carrying text.
@@ -344,7 +345,7 @@ func TestUTF8FromTheValidator(t *testing.T) {
 // and offsets, on one goroutine and on the workers' path, and it is not
 // held in memory whole.
 func TestLongNonRecordLines(t *testing.T) {
-	defer func(n int64, c int) { parallelMin, chunkBytes = n, c }(parallelMin, chunkBytes)
+	defer func(n int64, c int) { parallelMin, linereader.ChunkBytes = n, c }(parallelMin, linereader.ChunkBytes)
 	parallelMin = 0
 	big := func(head string, fill byte, nulAt int) string {
 		b := bytes.Repeat([]byte{fill}, 3<<20)
@@ -371,7 +372,7 @@ func TestLongNonRecordLines(t *testing.T) {
 		"7 malformed record: NUL bytes in the line; skipped",
 	}
 	for _, chunk := range []int{1 << 20, 64 << 10} {
-		chunkBytes = chunk
+		linereader.ChunkBytes = chunk
 		for _, workers := range []int{1, 2} {
 			evs, res := readString(t, in, Options{Workers: workers})
 			for i, want := range []struct {
@@ -388,7 +389,7 @@ func TestLongNonRecordLines(t *testing.T) {
 		}
 	}
 
-	chunkBytes = 1 << 20
+	linereader.ChunkBytes = 1 << 20
 	checkReadPast(t, "zeros", string(make([]byte, 64<<20)), "2 malformed record: NUL bytes in the line; skipped")
 }
 
@@ -396,15 +397,15 @@ func TestLongNonRecordLines(t *testing.T) {
 // reported and read past, not held, whichever way it is read; one under it
 // is read whole.
 func TestOverLongRecords(t *testing.T) {
-	defer func(n int64, c, m int) { parallelMin, chunkBytes, maxRecordLine = n, c, m }(parallelMin, chunkBytes, maxRecordLine)
-	parallelMin, maxRecordLine = 0, 1<<20
+	defer func(n int64, c, m int) { parallelMin, linereader.ChunkBytes, linereader.MaxRecordLine = n, c, m }(parallelMin, linereader.ChunkBytes, linereader.MaxRecordLine)
+	parallelMin, linereader.MaxRecordLine = 0, 1<<20
 	over := claudeLine("u2", strings.Repeat("x", 3<<20))
 	under := claudeLine("u3", strings.Repeat("y", 900<<10))
 	in := strings.Join([]string{claudeLine("u1", "one"), over, under, claudeLine("u4", "four")}, "\n") + "\n"
 	const over1MiB = "malformed record: a line over 1 MiB, longer than any agent writes, read past rather than held; skipped"
 	want := "2 " + over1MiB
 	for _, chunk := range []int{1 << 20, 64 << 10, 8 << 20} {
-		chunkBytes = chunk
+		linereader.ChunkBytes = chunk
 		for _, workers := range []int{1, 2} {
 			evs, res := readString(t, in, Options{Workers: workers})
 			if eventTexts(evs) != "one,"+strings.Repeat("y", 900<<10)+",four" {
@@ -418,7 +419,7 @@ func TestOverLongRecords(t *testing.T) {
 
 	// 64 MB of one record's line, of white space and then a record, or of
 	// white space alone (a blank line), read through costs the read buffers
-	chunkBytes = 1 << 20
+	linereader.ChunkBytes = 1 << 20
 	spaces := strings.Repeat(" \t", 32<<20)
 	checkReadPast(t, "a record", claudeLine("u2", strings.Repeat("z", 64<<20)), "2 "+over1MiB)
 	checkReadPast(t, "white space, then a record", spaces+claudeLine("u2", "two"), "2 "+over1MiB)

@@ -7,6 +7,8 @@ import (
 	"os"
 	"slices"
 	"unsafe"
+
+	"github.com/compaudit/compaudit/parse/linereader"
 )
 
 // Spot is where an event was read from: the byte offset of its record in
@@ -46,8 +48,8 @@ func Reread(path string, format Format, spots []Spot, fn func(i int, ev *Event))
 		return &InputError{File: path, Msg: cleanOSError(err)}
 	}
 	defer fh.Close()
-	br := bufio.NewReaderSize(fh, peekBufSize)
-	zr, err := maybeGunzip(br)
+	br := bufio.NewReaderSize(fh, linereader.PeekBufSize)
+	zr, err := linereader.MaybeGunzip(br)
 	if err != nil {
 		return &InputError{File: path, Msg: "cannot read gzip data: " + err.Error()}
 	}
@@ -61,25 +63,25 @@ func Reread(path string, format Format, spots []Spot, fn func(i int, ev *Event))
 	if zr == io.Reader(br) {
 		// plain: read each record where it starts, with the buffer that
 		// looked for the gzip header
-		lr := &lineReader{r: br}
+		lr := &linereader.Reader{R: br}
 		lines = func(off int64) ([]byte, bool) {
 			if off < 0 {
 				return nil, false
 			}
-			lr.r.Reset(io.NewSectionReader(fh, off, 1<<62))
-			lr.err, lr.offset = nil, off
-			line, _, _, ok := lr.next()
+			lr.R.Reset(io.NewSectionReader(fh, off, 1<<62))
+			lr.Err, lr.Offset = nil, off
+			line, _, _, ok := lr.Next()
 			return line, ok
 		}
 	} else {
 		// compressed: walk the stream forward to each record in turn
-		lr := &lineReader{r: bufio.NewReaderSize(zr, peekBufSize)}
+		lr := &linereader.Reader{R: bufio.NewReaderSize(zr, linereader.PeekBufSize)}
 		var line []byte
 		var at int64 = -1
 		lines = func(off int64) ([]byte, bool) {
 			for at < off {
 				var ok bool
-				if line, _, at, ok = lr.next(); !ok {
+				if line, _, at, ok = lr.Next(); !ok {
 					return nil, false
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/compaudit/compaudit/parse/linereader"
 	"github.com/tidwall/gjson"
 )
 
@@ -260,13 +261,13 @@ func peekRecords(path string, n int, fn func(rec gjson.Result) bool) {
 		return
 	}
 	defer fh.Close()
-	r, err := maybeGunzip(bufio.NewReaderSize(fh, peekBufSize))
+	r, err := linereader.MaybeGunzip(bufio.NewReaderSize(fh, linereader.PeekBufSize))
 	if err != nil {
 		return
 	}
-	lr := newLineReader(r, peekBufSize)
+	lr := linereader.NewLineReader(r, linereader.PeekBufSize)
 	for i := 0; i < n; i++ {
-		line, _, _, ok := lr.next()
+		line, _, _, ok := lr.Next()
 		if !ok {
 			return
 		}

@@ -1,5 +1,7 @@
 package parse
 
+import "github.com/compaudit/compaudit/parse/linereader"
+
 // ReadInSmallPieces makes every file read with two or more workers, in
 // chunks of n bytes, with tool output of up to 1 KB in arena blocks of 2
 // KB that a batch fills, and clears each chunk and each arena of tool
@@ -9,9 +11,9 @@ package parse
 // past its emit then reads as NULs instead of as another record's text.
 // Not safe while a file is being read.
 func ReadInSmallPieces(n int) (restore func()) {
-	from, chunk, poison, block, large := parallelMin, chunkBytes, poisonReleased, arenaBlock, arenaLarge
-	parallelMin, chunkBytes, poisonReleased, arenaBlock, arenaLarge = 0, n, true, 2<<10, 1<<10
+	from, chunk, poison, block, large := parallelMin, linereader.ChunkBytes, linereader.PoisonReleased, arenaBlock, arenaLarge
+	parallelMin, linereader.ChunkBytes, linereader.PoisonReleased, arenaBlock, arenaLarge = 0, n, true, 2<<10, 1<<10
 	return func() {
-		parallelMin, chunkBytes, poisonReleased, arenaBlock, arenaLarge = from, chunk, poison, block, large
+		parallelMin, linereader.ChunkBytes, linereader.PoisonReleased, arenaBlock, arenaLarge = from, chunk, poison, block, large
 	}
 }
