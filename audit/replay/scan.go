@@ -324,7 +324,7 @@ func (f *FoldedText) mayMentionIn(obj *tag.Object) iter.Seq[int] {
 				continue
 			}
 			for i := range f.Occurrences(key) {
-				if k := sort.Search(len(f.Sentences), func(j int) bool { return f.Sentences[j].Start > i }) - 1; k >= 0 {
+				if k := f.sentenceFrom(i); k >= 0 {
 					at = append(at, k)
 				}
 			}
@@ -447,4 +447,11 @@ func (f *FoldedText) literals() []tag.LiteralHit {
 		f.hits, f.hitsDone = tag.FindLiterals(f.text), true
 	}
 	return f.hits
+}
+
+// sentenceFrom is the last sentence that starts at or before byte i of
+// the text, or -1: the only one that can hold it. pc.sentences are the
+// same sentences.
+func (f *FoldedText) sentenceFrom(i int) int {
+	return sort.Search(len(f.Sentences), func(j int) bool { return f.Sentences[j].Start > i }) - 1
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/compaudit/compaudit/audit/ledger"
@@ -192,7 +191,7 @@ func (pc *postContext) sentenceWith(lit string) string {
 	}
 	tried := -1
 	for i := range pc.Folded.Occurrences(key) {
-		k := sort.Search(len(pc.sentences), func(j int) bool { return pc.sentences[j].Start > i }) - 1
+		k := pc.Folded.sentenceFrom(i)
 		if k < 0 || k == tried || i+len(key) > pc.sentences[k].Start+len(pc.sentences[k].Text) {
 			continue
 		}
