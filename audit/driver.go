@@ -86,8 +86,6 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 		// the per-event work that needs no state runs in the reader's
 		// goroutines
 		popts.Prepare = func(ev *parse.Event) { ev.Prepared = hasher.Prepare(ev) }
-		popts.TransientToolOutput = true
-		popts.TransientEvents = true
 	}
 	rereadable := rereadableFiles(t)
 	// keep readies a finding to outlive the events it quotes

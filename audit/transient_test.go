@@ -17,9 +17,9 @@ import (
 	"github.com/compaudit/compaudit/report"
 )
 
-// The reader hands the audit each tool output as a view of memory it
-// reuses once the output's batch is applied (TransientToolOutput). An
-// audit that kept a piece of one — in an obligation, a finding, a
+// The reader reads a large file in chunks it reuses once their batch is
+// applied, and a decoder that kept a piece of a line there would hand the
+// audit a view of reused memory. An audit that kept a piece of one — in an obligation, a finding, a
 // judgement, a window — would show another record's text, or the NULs
 // released memory is cleared to here. So each shipped transcript and
 // labelled case, and the corpus where it is present, is audited on one
@@ -85,13 +85,13 @@ func samePieces(t *testing.T, path string, chunks ...int) []byte {
 
 // TestHostileToolOutputNotKept holds the audit read in pieces to the audit
 // read whole on tool output the shipped cases have little of, many to a
-// batch so the arena's blocks fill: a deploy to a near miss that fails, as
+// chunk: a deploy to a near miss that fails, as
 // in the incident, whose error line a window keeps; test runs whose
 // outcome the ledger reads; colour codes, text past ASCII and escaped
 // quotes; a reminder riding on a result; bytes that are not UTF-8; and
-// outputs too long for the arena. The same steps are written as a Claude
-// Code session and as a Codex rollout, whose outputs go through the arena
-// too, once more when a result is JSON inside a string.
+// outputs longer than a chunk. The same steps are written as a Claude
+// Code session and as a Codex rollout, once more when a result is JSON
+// inside a string.
 func TestHostileToolOutputNotKept(t *testing.T) {
 	for _, format := range []string{"claude", "codex"} {
 		t.Run(format, func(t *testing.T) {

@@ -52,7 +52,7 @@ func BenchmarkSkipProgress(b *testing.B) {
 	b.SetBytes(int64(len(line)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if p := s.prepareLine(d, line, false, lineOwned, nil); p != nil {
+		if p := s.prepareLine(d, line, false, lineOwned); p != nil {
 			b.Fatalf("not skipped: %v", p)
 		}
 	}

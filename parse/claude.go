@@ -67,8 +67,7 @@ type claudeRecord struct {
 	invalidUTF8    bool   // text that was not UTF-8 was replaced
 	sys            gjson.Result
 	drafts         []draft
-	arena          *textArena // takes tool output, when the consumer lets it
-	noReasoning    bool       // thinking is not read (Options.NoReasoningText)
+	noReasoning    bool // thinking is not read (Options.NoReasoningText)
 	// read off uuid, parentUUID and timestamp by the reading workers
 	// (stamp), not by the one goroutine that applies records in order
 	uuidHash, parentHash uint64 // 0 for none
@@ -89,8 +88,7 @@ type draft struct {
 // record in one pass: the tool output Claude Code duplicates under
 // toolUseResult, and the data of progress records, are skipped unread.
 func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
-	r := rec.arena.record()
-	r.arena, r.noReasoning = rec.arena, rec.noReasoning
+	r := &claudeRecord{noReasoning: rec.noReasoning}
 	var message, attachment, cwd string
 	var isMeta, apiError bool
 	for _, f := range rec.Fields {
@@ -165,11 +163,7 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 			continue // never emitted
 		}
 		ev := &r.drafts[i].ev
-		switch {
-		case ev.Kind == KindToolResult && r.arena != nil:
-			// read while the batch is applied and not kept: a piece of the
-			// line, or of the arena, both held until then
-		case within(ev.Text, rec.raw) || r.arena.holds(ev.Text):
+		if within(ev.Text, rec.raw) {
 			// a text with no escapes is a piece of the line; the audit keeps
 			// pieces of it, which must not hold the line's read chunk
 			ev.Text = strings.Clone(ev.Text)
@@ -510,7 +504,7 @@ func (r *claudeRecord) userDrafts(j jsontext.Text, content string, isMeta bool) 
 		case "text":
 			r.userText(b.text, isMeta)
 		case "tool_result":
-			r.toolResult(r.outputText(b.content), b.toolUseID, b.isError)
+			r.toolResult(claudeContentText(b.content), b.toolUseID, b.isError)
 		}
 		return true
 	})
@@ -805,15 +799,6 @@ func (d *claudeDecoder) finish() {
 // claudeText flattens message or tool_result content: a string, or blocks
 // of which the text ones count.
 func claudeText(content gjson.Result) string { return claudeContentText(content.Raw) }
-
-// outputText is claudeContentText for a tool's output, unescaped into the
-// record's arena when it has one.
-func (r *claudeRecord) outputText(raw string) string {
-	if r.arena != nil && len(raw) >= 2 && raw[0] == '"' {
-		return r.arena.jsonString(raw)
-	}
-	return claudeContentText(raw)
-}
 
 // claudeContentText is claudeText on raw JSON.
 func claudeContentText(raw string) string {

@@ -23,11 +23,10 @@ func newCodexDecoder(s *sink) *codexDecoder { return &codexDecoder{s: s} }
 type codexRecord struct {
 	cwd         string // what session_meta or turn_context names
 	time        string
-	drafts      []draft    // a boundary's side is unused: it takes no turn
-	warning     string     // a record that was read and skipped
-	invalidUTF8 bool       // text that was not UTF-8 was replaced
-	arena       *textArena // takes tool output, when the consumer lets it
-	noReasoning bool       // reasoning is not read (Options.NoReasoningText)
+	drafts      []draft // a boundary's side is unused: it takes no turn
+	warning     string  // a record that was read and skipped
+	invalidUTF8 bool    // text that was not UTF-8 was replaced
+	noReasoning bool    // reasoning is not read (Options.NoReasoningText)
 }
 
 // skips event_msg records: they repeat what response_item records hold, for
@@ -40,7 +39,7 @@ func (*codexDecoder) detaches() {}
 
 // prepare reads a rollout record. It keeps no state.
 func (d *codexDecoder) prepare(rec record, annotate func(*Event)) any {
-	r := &codexRecord{time: jsontext.JsonString(rec.get("timestamp")), arena: rec.arena, noReasoning: rec.noReasoning}
+	r := &codexRecord{time: jsontext.JsonString(rec.get("timestamp")), noReasoning: rec.noReasoning}
 	p := readCodexPayload(rec.get("payload"))
 	switch jsontext.JsonString(rec.get("type")) {
 	case "session_meta", "turn_context":
@@ -70,11 +69,7 @@ func (r *codexRecord) detach(line string) {
 	r.cwd, r.time, r.warning = own(r.cwd), own(r.time), own(r.warning)
 	for i := range r.drafts {
 		ev := &r.drafts[i].ev
-		if ev.Kind != KindToolResult || r.arena == nil {
-			// else read while the batch is applied and not kept: a piece of
-			// the line, or of the arena, both held until then
-			ev.Text = own(ev.Text)
-		}
+		ev.Text = own(ev.Text)
 		ev.ToolName, ev.ToolID = own(ev.ToolName), own(ev.ToolID)
 		if len(ev.Args) > 0 && within(string(ev.Args), line) {
 			ev.Args = json.RawMessage(strings.Clone(string(ev.Args)))
@@ -218,7 +213,7 @@ func (r *codexRecord) item(p codexPayload) {
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
 		ev.Kind, ev.Role = KindToolResult, RoleTool
 		ev.ToolID = jsontext.JsonString(p.callID)
-		ev.Text, ev.IsError = codexOutput(p.output, r.arena)
+		ev.Text, ev.IsError = codexOutput(p.output)
 		r.add(ev, sideTool)
 	}
 }
@@ -371,7 +366,7 @@ func ExitCodeLine(s string) (int, bool) {
 
 // codexOutput reads a tool output: a string, a JSON string holding
 // {output, metadata:{exit_code}}, or an object with content and success.
-func codexOutput(raw string, a *textArena) (string, bool) {
+func codexOutput(raw string) (string, bool) {
 	if t := jsontext.SkipSpace(raw, 0); t < len(raw) && raw[t] == '{' {
 		var content, output, success string
 		jsontext.Members(raw, func(k, v string) bool {
@@ -385,19 +380,19 @@ func codexOutput(raw string, a *textArena) (string, bool) {
 			}
 			return true
 		})
-		text := a.jsonString(content)
+		text := jsontext.JsonString(content)
 		if text == "" {
-			text = a.jsonString(output)
+			text = jsontext.JsonString(output)
 		}
 		return text, success != "" && !rawBool(success)
 	}
-	s := a.jsonString(raw)
+	s := jsontext.JsonString(raw)
 	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
 		// validated and indexed in one pass, as a record is
 		if rec, ok := readRecord(t, jsontext.RecordIndex{}); ok {
 			if out := rec.get("output"); out != "" {
 				code := jsontext.Member(rec.get("metadata"), "exit_code")
-				return a.jsonString(out), code != "" && rawInt(code) != 0
+				return jsontext.JsonString(out), code != "" && rawInt(code) != 0
 			}
 		}
 	}

@@ -99,22 +99,21 @@ func FuzzClaude(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzRead(t, data, FormatClaudeCode, 1)
 		fuzzRead(t, data, FormatClaudeCode, 2)
-		sameTransient(t, data, FormatClaudeCode)
+		samePieces(t, data, FormatClaudeCode)
 	})
 }
 
-// sameTransient reads data on one goroutine and again by two workers in
-// pieces of 256 bytes, handing out tool output and events that are
-// reused once their batch is applied (TransientToolOutput,
-// TransientEvents), and holds each event as emitted to the other read's.
-func sameTransient(t *testing.T, data []byte, format Format) {
-	read := func(workers int, transient bool) []string {
+// samePieces reads data on one goroutine and again by two workers in
+// chunks of 256 bytes, cleared once their batch is applied, and holds each
+// event as emitted to the other read's: an event that kept a piece of a
+// chunk would read NULs.
+func samePieces(t *testing.T, data []byte, format Format) {
+	read := func(workers int) []string {
 		var got []string
-		_, err := ReadFile(File{Path: "-"}, Options{Format: format, Stdin: bytes.NewReader(data), Workers: workers,
-			TransientToolOutput: transient, TransientEvents: transient}, 0, func(ev *Event) error {
+		_, err := ReadFile(File{Path: "-"}, Options{Format: format, Stdin: bytes.NewReader(data), Workers: workers}, 0, func(ev *Event) error {
 			// every field, the boundary's and the state operation's
-			// included, read now: later the reader writes over it; the
-			// arguments as written, which need not be valid JSON
+			// included; the arguments as written, which need not be valid
+			// JSON
 			b, err := json.Marshal(struct {
 				*Event
 				Args string
@@ -130,16 +129,16 @@ func sameTransient(t *testing.T, data []byte, format Format) {
 		}
 		return got
 	}
-	own := read(1, false)
+	own := read(1)
 	restore := ReadInSmallPieces(256)
-	pieces := read(2, true)
+	pieces := read(2)
 	restore()
 	if !slices.Equal(own, pieces) {
 		i := 0
 		for i < min(len(own), len(pieces)) && own[i] == pieces[i] {
 			i++
 		}
-		t.Fatalf("read in transient pieces, event %d of %d differs:\n%v\nnot\n%v", i, len(own), pieces[i:min(i+1, len(pieces))], own[i:min(i+1, len(own))])
+		t.Fatalf("read in pieces, event %d of %d differs:\n%v\nnot\n%v", i, len(own), pieces[i:min(i+1, len(pieces))], own[i:min(i+1, len(own))])
 	}
 }
 

@@ -29,15 +29,6 @@ func checkUnescape(t *testing.T, body string) {
 	if got := jsontext.Unescape(body); got != want {
 		t.Fatalf("unescape(%q) = %q, encoding/json decodes %q", body, got, want)
 	}
-	var a textArena
-	defer a.release()
-	got := a.unescape(body)
-	if got != want {
-		t.Fatalf("an arena's unescape(%q) = %q, encoding/json decodes %q", body, got, want)
-	}
-	if got != "" && a.holds(got) != (len(body) <= arenaLarge) {
-		t.Fatalf("unescape(%q) of %d bytes: in the arena %v", body, len(body), a.holds(got))
-	}
 }
 
 // checkUnescapeBlocks holds appendUnescaped to unescapeWords on any body,
@@ -112,12 +103,9 @@ func TestCodexOutput(t *testing.T) {
 		{`"Exit code: 0\nok"`, "Exit code: 0\nok", false},
 		{`"plain text"`, "plain text", false},
 	} {
-		for _, a := range []*textArena{nil, {}} {
-			text, isError := codexOutput(c.raw, a)
-			if text != c.text || isError != c.isError {
-				t.Errorf("codexOutput(%s), arena %v: %q, %v; want %q, %v", c.raw, a != nil, text, isError, c.text, c.isError)
-			}
-			a.release()
+		text, isError := codexOutput(c.raw)
+		if text != c.text || isError != c.isError {
+			t.Errorf("codexOutput(%s): %q, %v; want %q, %v", c.raw, text, isError, c.text, c.isError)
 		}
 	}
 }

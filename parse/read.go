@@ -37,17 +37,6 @@ type Options struct {
 	// keep it in Event.Prepared. It sees the event's content (kind, role,
 	// origin, text, tool fields), not yet its place (turn, index, agent).
 	Prepare func(*Event)
-	// TransientToolOutput lets the reader hand out a tool result's text
-	// as a view valid only until emit returns for it: the consumer reads
-	// it then and copies what it keeps. Tool output is most of a
-	// session's text, and most of it is read once and thrown away.
-	TransientToolOutput bool
-	// TransientEvents lets the reader hand out an event valid only until
-	// emit returns for it: the consumer copies what it keeps, and the
-	// reader writes a later record's events where it wrote this one's.
-	// An event is a few hundred bytes, and a session has one for every
-	// block of every record.
-	TransientEvents bool
 	// NoReasoningText hands out reasoning events (an assistant's
 	// thinking) without their text, for a consumer that reads none of
 	// it: thinking is a tenth of a Claude Code session's bytes, and was
@@ -153,7 +142,7 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 		defer release()
 	}
 	d := &diagnostics{file: f.Path}
-	s := &sink{file: f.Path, agent: f.Agent, diag: d, next: firstIndex, emit: emit, prepare: opts.Prepare, transient: opts.TransientToolOutput, transientEvents: opts.TransientEvents,
+	s := &sink{file: f.Path, agent: f.Agent, diag: d, next: firstIndex, emit: emit, prepare: opts.Prepare,
 		noReasoning: opts.NoReasoningText}
 	workers := opts.Workers
 	if small && src == br { // a small gzip file still decompresses to many chunks
@@ -185,7 +174,7 @@ func readLines(lr *linereader.Reader, forced Format, workers int, s *sink, res *
 		s.format = format
 		dec = newDecoder(format, s)
 		for _, h := range pending {
-			s.apply(dec, s.prepareRead(dec, h.line, h.last, h.overLong, lineOwned, nil), h.num, h.off)
+			s.apply(dec, s.prepareRead(dec, h.line, h.last, h.overLong, lineOwned), h.num, h.off)
 		}
 		pending = nil
 	}
@@ -220,7 +209,7 @@ func readLines(lr *linereader.Reader, forced Format, workers int, s *sink, res *
 		records++
 		last := lr.LastUnterminated
 		if dec != nil {
-			s.apply(dec, s.prepareRead(dec, string(line), last, lr.OverLong, lineOwned, nil), num, off)
+			s.apply(dec, s.prepareRead(dec, string(line), last, lr.OverLong, lineOwned), num, off)
 			continue
 		}
 		// one copy is held, classified and, once the format is known, read:
@@ -284,7 +273,7 @@ func (s *sink) stream(lr *linereader.Reader, dec decoder) int {
 		records++
 		// looked at in place: a skipped record is never copied
 		view := unsafe.String(unsafe.SliceData(line), len(line))
-		s.apply(dec, s.prepareRead(dec, view, lr.LastUnterminated, lr.OverLong, lineView, nil), num, off)
+		s.apply(dec, s.prepareRead(dec, view, lr.LastUnterminated, lr.OverLong, lineView), num, off)
 	}
 	return records
 }
@@ -297,7 +286,6 @@ type batch struct {
 	chunk *[]byte // what the lines are views of, on a chunk's last batch
 	out   []any
 	lists *batchLists // the chunk's lines and out, on its last batch
-	arena *textArena  // its tool output, with TransientToolOutput
 }
 
 // batchLines is the most lines a batch holds. A chunk of a session holds a
@@ -450,7 +438,6 @@ func (p *pipeline) apply(b *batch) bool {
 	// applied: no record of it is read again, and what the events keep
 	// was copied out
 	clear(b.out)
-	releaseArena(b.arena)
 	if b.lists != nil {
 		linereader.ReleaseChunk(b.chunk)
 		releaseLists(b.lists)
@@ -511,12 +498,8 @@ func (p *pipeline) claim() *queued {
 func (p *pipeline) prepare(q *queued) {
 	p.mu.Unlock()
 	b, s := q.b, p.s
-	if s.transient {
-		b.arena = takeArena()
-		b.arena.reuseEvents = s.transientEvents
-	}
 	for i, l := range b.lines {
-		b.out[i] = s.prepareRead(p.dec, l.Text, l.Last, l.OverLong, lineInChunk, b.arena)
+		b.out[i] = s.prepareRead(p.dec, l.Text, l.Last, l.OverLong, lineInChunk)
 	}
 	p.mu.Lock()
 	q.prepared = true
@@ -562,7 +545,7 @@ type lineProblem struct{ msg, invalid string }
 // the decoder's state. It is safe to call on several lines at once. A panic
 // here is a bug in compaudit, not in the input: the record is reported
 // with its line and skipped, and the rest of the file is still read.
-func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding, arena *textArena) (p any) {
+func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding) (p any) {
 	defer func() {
 		if r := recover(); r != nil {
 			p = lineProblem{msg: fmt.Sprintf("internal error reading this record (a compaudit bug; please report it): %v; skipped", r)}
@@ -593,7 +576,7 @@ func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding
 	if held == lineView || held == lineInChunk && !detaches(dec) {
 		rec.raw = strings.Clone(rec.raw) // the index is offsets: it still holds
 	}
-	rec.arena, rec.noReasoning = arena, s.noReasoning
+	rec.noReasoning = s.noReasoning
 	return dec.prepare(rec, s.prepare)
 }
 
@@ -625,11 +608,11 @@ func jsonProblem(line string) string {
 
 // prepareRead is prepareLine for a line as the reader gave it: one passed
 // over for its length is reported without a look.
-func (s *sink) prepareRead(dec decoder, line string, last, overLong bool, held lineHolding, arena *textArena) any {
+func (s *sink) prepareRead(dec decoder, line string, last, overLong bool, held lineHolding) any {
 	if overLong {
 		return overLongLine()
 	}
-	return s.prepareLine(dec, line, last, held, arena)
+	return s.prepareLine(dec, line, last, held)
 }
 
 // overLongLine reports a line too long to hold as a record.
@@ -699,8 +682,6 @@ type record struct {
 	raw string
 	jsontext.RecordIndex
 	utf8 bool // every string is UTF-8, so no text read from it needs a check
-	// arena, when set, takes the batch's unescaped tool output
-	arena *textArena
 	// noReasoning: reasoning's text is not read (Options.NoReasoningText)
 	noReasoning bool
 }
@@ -774,12 +755,6 @@ type sink struct {
 	emit    func(*Event) error
 	prepare func(*Event)
 	err     error
-	// transient: tool output may be read into the batch's arena
-	// (Options.TransientToolOutput)
-	transient bool
-	// transientEvents: the arena's records may write their events where
-	// the records before them did (Options.TransientEvents)
-	transientEvents bool
 	// noReasoning: reasoning is not read (Options.NoReasoningText)
 	noReasoning bool
 

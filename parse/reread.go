@@ -122,6 +122,6 @@ func decodeAlone(format Format, path string, line []byte, off int64) []Event {
 	// looked at in place, as the first reading did: the decoder copies out
 	// what it keeps
 	view := unsafe.String(unsafe.SliceData(line), len(line))
-	s.apply(dec, s.prepareLine(dec, view, false, lineView, nil), 1, off)
+	s.apply(dec, s.prepareLine(dec, view, false, lineView), 1, off)
 	return out
 }

@@ -359,8 +359,7 @@ func WindowEventOf(ev *parse.Event) *WindowEvent {
 // forgetOutput lets go of a tool's output, keeping what rules read of it:
 // whether the call failed and, if it did, the line that says why. The
 // output itself is read as it comes (tokens, literals, a run's outcome)
-// and not kept, so the reader may hand it out as a view it reuses
-// (parse.Options.TransientToolOutput).
+// and not kept: tool output is most of a session's text.
 func (we *WindowEvent) forgetOutput() {
 	if we.IsError {
 		out := we.Text

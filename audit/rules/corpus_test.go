@@ -264,10 +264,9 @@ func renderTable(per map[string]*tally, cases int) string {
 
 // TestCasesReadInPieces audits every labeled case, its state mappings
 // included, on one goroutine and again by two workers in chunks of 1 and 2
-// KB, as a large file is read: there the reader reuses a batch's tool output and
-// its events' room once the batch is applied (TransientToolOutput,
-// TransientEvents), clearing them here, so a finding or a shared-state
-// operation that kept any of it would differ.
+// KB, as a large file is read: there the reader reuses a chunk once its
+// batch is applied, clearing it here, so a finding or a shared-state
+// operation that kept a piece of a line would differ.
 func TestCasesReadInPieces(t *testing.T) {
 	for _, c := range loadCases(t) {
 		tr, opts := c.auditArgs(t)

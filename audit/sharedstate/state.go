@@ -290,8 +290,7 @@ func (c *stateCollector) Observe(ev *parse.Event) {
 		if len(ms) > 0 || runs.Has("tests") {
 			p := pendingCall{mappings: ms, runs: runs}
 			if slices.ContainsFunc(ms, StateMapping.usesResult) {
-				// the reader may write later events where this one is
-				// (parse.Options.TransientEvents)
+				// the event is the emitter's: kept as it is now
 				kept := *ev
 				p.ev = &kept
 			}
