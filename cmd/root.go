@@ -9,6 +9,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit/rules"
 	"github.com/compaudit/compaudit/cmd/config"
+	_ "github.com/compaudit/compaudit/parse/formats" // every format compaudit reads
 	"github.com/compaudit/compaudit/report"
 
 	"github.com/spf13/cobra"

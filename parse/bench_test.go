@@ -1,4 +1,4 @@
-package parse
+package parse_test
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/compaudit/compaudit/parse"
 )
 
 // Record scanning, with allocation counts: go test ./parse -run XXX -bench . -benchmem
@@ -20,7 +22,7 @@ func benchRead(b *testing.B, name string, workers int) {
 	b.ReportAllocs()
 	for b.Loop() {
 		n := 0
-		if _, err := ReadFile(File{Path: path}, Options{Workers: workers}, 0, func(*Event) error { n++; return nil }); err != nil {
+		if _, err := parse.ReadFile(parse.File{Path: path}, parse.Options{Workers: workers}, 0, func(*parse.Event) error { n++; return nil }); err != nil {
 			b.Fatal(err)
 		}
 		if n == 0 {
@@ -36,24 +38,25 @@ func BenchmarkScanClaude(b *testing.B) { benchRead(b, "incident-drift-claude.jso
 // of parallelMin or more is read. Beside BenchmarkScanClaude it says
 // whether a file this small is better read on one goroutine.
 func BenchmarkScanClaudeWorkers(b *testing.B) {
-	defer func(n int64) { parallelMin = n }(parallelMin)
-	parallelMin = 0
+	defer func(n int64) { *parse.ParallelMin = n }(*parse.ParallelMin)
+	*parse.ParallelMin = 0
 	benchRead(b, "incident-drift-claude.jsonl", 2)
 }
 
 // BenchmarkScanCanonical reads a canonical multi-agent run.
 func BenchmarkScanCanonical(b *testing.B) { benchRead(b, "multiagent-canonical.jsonl", 1) }
 
-// BenchmarkSkipProgress is a progress record validated and passed over.
+// BenchmarkSkipProgress is progress records validated and passed over.
 func BenchmarkSkipProgress(b *testing.B) {
 	line := `{"parentUuid":"f144eddc-6884-4cf2-8d86-523c88cf0467","isSidechain":false,"userType":"external","cwd":"/home/dev/acme","sessionId":"258c7280","version":"2.1.39","gitBranch":"main","type":"progress","data":{"type":"bash_progress","output":"warning: invalid association \"message_refs\"\n└─ lib/annotation.ex","fullOutput":"warning: invalid association\n└─ lib/annotation.ex\nGetting extensions in current project...","elapsedTimeSeconds":3,"totalLines":12},"parentToolUseID":"toolu_01","toolUseID":"toolu_01","timestamp":"2026-02-11T20:31:53.375Z","uuid":"dd4e7d64-cb8f-47cc-8998-3585601ec2c3"}`
-	s := &sink{}
-	d := newClaudeDecoder(s)
-	b.SetBytes(int64(len(line)))
+	data := strings.Repeat(line+"\n", 1000)
+	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if p := s.prepareLine(d, line, false, lineOwned); p != nil {
-			b.Fatalf("not skipped: %v", p)
+		n := 0
+		_, err := parse.ReadFile(parse.File{Path: "-"}, parse.Options{Format: parse.FormatClaudeCode, Stdin: strings.NewReader(data), Workers: 1}, 0, func(*parse.Event) error { n++; return nil })
+		if err != nil || n != 0 {
+			b.Fatalf("%d events, %v: not skipped", n, err)
 		}
 	}
 }
@@ -82,7 +85,7 @@ func BenchmarkScanClaudeCJK(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		n := 0
-		res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(data), Workers: 1}, 0, func(*Event) error { n++; return nil })
+		res, err := parse.ReadFile(parse.File{Path: "-"}, parse.Options{Stdin: strings.NewReader(data), Workers: 1}, 0, func(*parse.Event) error { n++; return nil })
 		if err != nil || len(res.Diagnostics) > 0 || n != 200 {
 			b.Fatalf("%d events, %v, %v", n, err, res.Diagnostics)
 		}

@@ -1,4 +1,4 @@
-package parse
+package parse_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/parse/parsetest"
 	"golang.org/x/tools/txtar"
 )
@@ -82,7 +83,7 @@ func gzipped(data []byte, cut bool) []byte {
 // per event, then the diagnostics.
 func renderCase(t *testing.T, dir, input string) string {
 	var b strings.Builder
-	ts, diags := Discover([]string{input})
+	ts, diags := parse.Discover([]string{input})
 	for _, d := range diags {
 		fmt.Fprintf(&b, "! %s\n", strings.ReplaceAll(d.String(), dir+string(filepath.Separator), ""))
 	}
@@ -91,7 +92,7 @@ func renderCase(t *testing.T, dir, input string) string {
 		for _, f := range tr.Files[1:] {
 			fmt.Fprintf(&b, "# subagent file %s agent %s\n", rel(f.Path), f.Agent)
 		}
-		results, err := tr.Read(Options{}, func(ev *Event) error {
+		results, err := tr.Read(parse.Options{}, func(ev *parse.Event) error {
 			b.WriteString(renderEvent(ev, rel))
 			b.WriteString("\n")
 			return nil
@@ -112,28 +113,28 @@ func renderCase(t *testing.T, dir, input string) string {
 	return b.String()
 }
 
-func renderEvent(ev *Event, rel func(string) string) string {
+func renderEvent(ev *parse.Event, rel func(string) string) string {
 	head := fmt.Sprintf("%s:%d t%d %s %s/%s", rel(ev.File), ev.Line, ev.Turn, ev.Agent, ev.Role, ev.Kind)
-	if ev.Origin != OriginAuthored && ev.Kind != KindBoundary {
+	if ev.Origin != parse.OriginAuthored && ev.Kind != parse.KindBoundary {
 		head += " " + ev.Origin.String()
 	}
 	q := func(s string) string { return strconv.Quote(clipText(s, 70)) }
 	switch ev.Kind {
-	case KindMessage, KindReasoning:
+	case parse.KindMessage, parse.KindReasoning:
 		return head + " " + q(ev.Text)
-	case KindToolCall:
+	case parse.KindToolCall:
 		s := head + " " + ev.ToolName + " " + ev.ToolID + " " + clipText(string(ev.Args), 80)
 		if ev.SideEffect != nil {
 			s += fmt.Sprintf(" side_effect=%v", *ev.SideEffect)
 		}
 		return s
-	case KindToolResult:
+	case parse.KindToolResult:
 		s := head + " " + ev.ToolID
 		if ev.IsError {
 			s += " error"
 		}
 		return s + " " + q(ev.Text)
-	case KindBoundary:
+	case parse.KindBoundary:
 		bd := ev.Boundary
 		s := fmt.Sprintf("%s %s trigger=%q pre=%d replaces=%d", head, bd.Kind, bd.Trigger, bd.PreTokens, bd.ReplacesThrough)
 		if bd.Readable {
@@ -160,7 +161,7 @@ func renderEvent(ev *Event, rel func(string) string) string {
 			s += " summary=" + q(bd.Summary)
 		}
 		return s
-	case KindStateRead, KindStateWrite:
+	case parse.KindStateRead, parse.KindStateWrite:
 		st := ev.State
 		s := fmt.Sprintf("%s key=%q value=%q", head, st.Key, st.Value)
 		if st.HasRevision {

@@ -1,4 +1,4 @@
-package parse
+package parse_test
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/compaudit/compaudit/parse"
 )
 
 // corpusDir is the shared folder of real transcripts written by the agents
@@ -93,11 +95,11 @@ func TestCorpusReads(t *testing.T) {
 			continue
 		}
 		t.Run(rel, func(t *testing.T) {
-			var got []*Boundary
-			kinds := map[Kind]int{}
-			res, err := ReadFile(File{Path: path, Agent: MainAgent}, Options{}, 0, func(ev *Event) error {
+			var got []*parse.Boundary
+			kinds := map[parse.Kind]int{}
+			res, err := parse.ReadFile(parse.File{Path: path, Agent: parse.MainAgent}, parse.Options{}, 0, func(ev *parse.Event) error {
 				kinds[ev.Kind]++
-				if ev.Kind == KindBoundary {
+				if ev.Kind == parse.KindBoundary {
 					got = append(got, ev.Boundary)
 				}
 				if ev.Turn < 1 {
@@ -111,14 +113,14 @@ func TestCorpusReads(t *testing.T) {
 			for _, d := range res.Diagnostics {
 				t.Errorf("diagnostic: %s", d)
 			}
-			wantFormat := FormatClaudeCode
+			wantFormat := parse.FormatClaudeCode
 			if strings.HasPrefix(rel, "codex/") {
-				wantFormat = FormatCodex
+				wantFormat = parse.FormatCodex
 			}
 			if res.Format != wantFormat {
 				t.Errorf("format %q, want %q", res.Format, wantFormat)
 			}
-			if kinds[KindMessage] == 0 {
+			if kinds[parse.KindMessage] == 0 {
 				t.Errorf("no messages read: %v", kinds)
 			}
 			want := corpusBoundaries[filepath.ToSlash(rel)]
@@ -146,11 +148,11 @@ func TestCorpusReads(t *testing.T) {
 // compactions, messages, and no diagnostic but moreWarnings.
 func checkMore(t *testing.T, path, rel string) {
 	boundaries, messages := 0, 0
-	res, err := ReadFile(File{Path: path, Agent: MainAgent}, Options{}, 0, func(ev *Event) error {
+	res, err := parse.ReadFile(parse.File{Path: path, Agent: parse.MainAgent}, parse.Options{}, 0, func(ev *parse.Event) error {
 		switch ev.Kind {
-		case KindBoundary:
+		case parse.KindBoundary:
 			boundaries++
-		case KindMessage:
+		case parse.KindMessage:
 			messages++
 		}
 		return nil
@@ -159,13 +161,13 @@ func checkMore(t *testing.T, path, rel string) {
 		t.Fatal(err)
 	}
 	for _, d := range res.Diagnostics {
-		ok := d.Severity == Warning
+		ok := d.Severity == parse.Warning
 		ok = ok && slices.ContainsFunc(moreWarnings, func(w string) bool { return strings.Contains(d.Message, w) })
 		if !ok {
 			t.Errorf("diagnostic: %s", d)
 		}
 	}
-	if res.Format != FormatClaudeCode {
+	if res.Format != parse.FormatClaudeCode {
 		t.Errorf("format %q", res.Format)
 	}
 	if messages == 0 {
@@ -180,7 +182,7 @@ func checkMore(t *testing.T, path, rel string) {
 // with its subagents, never the summarizer's own runs.
 func TestCorpusSessions(t *testing.T) {
 	corpusFiles(t)
-	ts, diags := Discover([]string{filepath.Join(corpusDir, "claude-code")})
+	ts, diags := parse.Discover([]string{filepath.Join(corpusDir, "claude-code")})
 	if len(diags) > 0 {
 		t.Fatalf("diagnostics: %v", diags)
 	}
@@ -199,7 +201,7 @@ func TestCorpusSessions(t *testing.T) {
 			}
 		}
 		var agents = map[string]bool{}
-		_, err := tr.Read(Options{}, func(ev *Event) error {
+		_, err := tr.Read(parse.Options{}, func(ev *parse.Event) error {
 			agents[ev.Agent] = true
 			return nil
 		})

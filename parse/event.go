@@ -1,6 +1,10 @@
-// Package parse reads agent transcripts (Claude Code, Codex CLI, compaudit's
-// canonical JSONL and plain chat JSONL) and turns them into a stream of
-// normalized events. It knows record formats and nothing of obligations.
+// Package parse is the reader's core: the events every transcript becomes
+// (Event, Boundary, Diagnostic), the format registry, and the reading of a
+// file — format detection, the hostile-input bounds, batches read in
+// parallel and applied in order, numbering and diagnostics. Each format's
+// records are read by its own package (parse/claude, parse/codex,
+// parse/canonical), which parse/formats registers. It knows no format's
+// records and nothing of obligations.
 package parse
 
 import "encoding/json"

@@ -2,7 +2,6 @@ package parse
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -11,6 +10,9 @@ import (
 // Format names a transcript format.
 type Format string
 
+// The formats compaudit has always read, named here for the consumers
+// that treat one of them apart (Claude Code's TodoWrite, say). A new
+// format's name lives in its own package.
 const (
 	FormatClaudeCode Format = "claude-code"
 	FormatCodex      Format = "codex"
@@ -27,77 +29,98 @@ type FormatInfo struct {
 	Boundary  string `json:"boundary"`
 }
 
-// Formats lists the supported formats in detection order.
-func Formats() []FormatInfo {
-	return []FormatInfo{
-		{FormatClaudeCode, "Claude Code session JSONL",
-			"~/.claude/projects/<encoded-cwd>/<session>.jsonl, subagents in <session>/subagents/agent-*.jsonl",
-			`records with "type" user, assistant, system, attachment, progress, file-history-snapshot, queue-operation, custom-title or summary and a "uuid", "sessionId" or "message" field`,
-			`system record subtype compact_boundary followed by the user record with isCompactSummary; system subtype microcompact_boundary`},
-		{FormatCodex, "Codex CLI rollout JSONL",
-			"~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl",
-			`lines {timestamp, type, payload} with "type" session_meta, response_item, event_msg, turn_context or compacted`,
-			`"compacted" line: payload.message holds the summary; a replacement_history ending in an encrypted compaction item is opaque`},
-		{FormatCanonical, "compaudit canonical JSONL",
-			"any path; see docs/canonical-format.md",
-			`lines with "type" message, tool_call, tool_result, compaction or state`,
-			`{"type":"compaction","summary":...}; a null or absent summary is opaque`},
-		{FormatChat, "OpenAI chat-message JSONL",
-			"any path",
-			`lines with a "role" and no "type"`,
-			"none: plain chat logs record no compaction"},
+// A FormatReader is what the reader knows of one transcript format: its
+// description, how to tell its records, and its decoder. Each format's
+// package declares one; parse/formats registers them.
+type FormatReader struct {
+	Info FormatInfo
+	// Aliases are other names --input-format takes for it.
+	Aliases []string
+	// Claims reports whether a record is one of this format's. No two
+	// formats claim the same record, so detection does not depend on the
+	// order they were registered in.
+	Claims func(rec gjson.Result) bool
+	// NewDecoder starts the decoder of one file, which writes to s.
+	NewDecoder func(s *Sink) Decoder
+	// OwnClock says the decoder checks its records' timestamps itself (a
+	// Claude Code record against its parent), so the sink does not.
+	OwnClock bool
+}
+
+// registry holds the registered formats in the order Formats lists them.
+var registry []FormatReader
+
+// Register adds formats to those the reader detects and --input-format
+// names. It is called from an init function, before any file is read; a
+// name or alias taken twice is a bug and panics.
+func Register(readers ...FormatReader) {
+	for _, r := range readers {
+		for _, name := range append([]string{string(r.Info.Name)}, r.Aliases...) {
+			if _, taken := lookup(name); taken {
+				panic("parse: format name " + name + " registered twice")
+			}
+		}
+		registry = append(registry, r)
 	}
+}
+
+// lookup finds a format by its name or an alias.
+func lookup(name string) (FormatReader, bool) {
+	for _, r := range registry {
+		if string(r.Info.Name) == name {
+			return r, true
+		}
+		for _, a := range r.Aliases {
+			if a == name {
+				return r, true
+			}
+		}
+	}
+	return FormatReader{}, false
+}
+
+// Formats lists the registered formats.
+func Formats() []FormatInfo {
+	infos := make([]FormatInfo, len(registry))
+	for i, r := range registry {
+		infos[i] = r.Info
+	}
+	return infos
+}
+
+// formatNames is the registered formats' names, for messages.
+func formatNames() string {
+	names := make([]string, len(registry))
+	for i, r := range registry {
+		names[i] = string(r.Info.Name)
+	}
+	return strings.Join(names, ", ")
 }
 
 // ParseFormat accepts a format name as given to --input-format.
 func ParseFormat(s string) (Format, error) {
-	switch s {
-	case "", "auto":
+	if s == "" || s == "auto" {
 		return "", nil
-	case string(FormatClaudeCode), "claude", "claudecode":
-		return FormatClaudeCode, nil
-	case string(FormatCodex):
-		return FormatCodex, nil
-	case string(FormatCanonical):
-		return FormatCanonical, nil
-	case string(FormatChat), "openai":
-		return FormatChat, nil
 	}
-	names := make([]string, 0, 4)
-	for _, f := range Formats() {
-		names = append(names, string(f.Name))
+	if r, ok := lookup(s); ok {
+		return r.Info.Name, nil
 	}
-	return "", fmt.Errorf("unknown input format %q (want auto, %s)", s, strings.Join(names, ", "))
+	return "", fmt.Errorf("unknown input format %q (want auto, %s)", s, formatNames())
 }
 
-var (
-	claudeTypes = []string{"user", "assistant", "system", "summary", "progress",
-		"file-history-snapshot", "queue-operation", "attachment", "custom-title"}
-	codexTypes     = []string{"session_meta", "response_item", "event_msg", "turn_context", "compacted"}
-	canonicalTypes = []string{"message", "tool_call", "tool_result", "compaction", "state"}
-)
-
 // classify says which format one record belongs to, or "" when it does not
-// decide. Canonical types are checked before Claude Code's because both use
-// a "type" field, and a canonical record never carries Claude's uuid fields.
+// decide.
 func classify(rec gjson.Result) Format {
-	typ := rec.Get("type")
-	if typ.Type == gjson.String {
-		t := typ.Str
-		if slices.Contains(codexTypes, t) && rec.Get("payload").Exists() {
-			return FormatCodex
+	for _, r := range registry {
+		if r.Claims(rec) {
+			return r.Info.Name
 		}
-		if slices.Contains(canonicalTypes, t) && !rec.Get("uuid").Exists() && !rec.Get("sessionId").Exists() {
-			return FormatCanonical
-		}
-		if slices.Contains(claudeTypes, t) && (rec.Get("uuid").Exists() || rec.Get("sessionId").Exists() ||
-			rec.Get("message").Exists() || rec.Get("snapshot").Exists() || rec.Get("leafUuid").Exists()) {
-			return FormatClaudeCode
-		}
-		return ""
-	}
-	if !typ.Exists() && rec.Get("role").Type == gjson.String {
-		return FormatChat
 	}
 	return ""
+}
+
+// readerOf is the registered reader of a format ReadFile has checked.
+func readerOf(f Format) FormatReader {
+	r, _ := lookup(string(f))
+	return r
 }

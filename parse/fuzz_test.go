@@ -1,4 +1,4 @@
-package parse
+package parse_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/parse/parsetest"
 )
 
@@ -40,12 +41,12 @@ func seedReader(f *testing.F, match func(name, body string) bool) {
 // fuzzRead reads data as a transcript of a format and checks what any
 // input must respect: no panic, events numbered in order with lines and
 // offsets inside the input, valid UTF-8 text, diagnostics with lines.
-func fuzzRead(t *testing.T, data []byte, format Format, workers int) {
-	defer func(n int64) { parallelMin = n }(parallelMin)
-	parallelMin = 0
+func fuzzRead(t *testing.T, data []byte, format parse.Format, workers int) {
+	defer func(n int64) { *parse.ParallelMin = n }(*parse.ParallelMin)
+	*parse.ParallelMin = 0
 	lines := bytes.Count(data, []byte("\n")) + 1
 	next := 0
-	res, err := ReadFile(File{Path: "-"}, Options{Format: format, Stdin: bytes.NewReader(data), Workers: workers}, 0, func(ev *Event) error {
+	res, err := parse.ReadFile(parse.File{Path: "-"}, parse.Options{Format: format, Stdin: bytes.NewReader(data), Workers: workers}, 0, func(ev *parse.Event) error {
 		if ev.Index != next {
 			t.Fatalf("event %d numbered %d", next, ev.Index)
 		}
@@ -59,13 +60,13 @@ func fuzzRead(t *testing.T, data []byte, format Format, workers int) {
 		if !utf8.ValidString(ev.Text) {
 			t.Fatalf("event text is not valid UTF-8: %q", ev.Text)
 		}
-		if ev.Kind == KindBoundary && ev.Boundary == nil {
+		if ev.Kind == parse.KindBoundary && ev.Boundary == nil {
 			t.Fatal("boundary event without its boundary")
 		}
 		return nil
 	})
 	if err != nil {
-		var ie *InputError
+		var ie *parse.InputError
 		if !errors.As(err, &ie) {
 			t.Fatalf("error that is not an input error: %v", err)
 		}
@@ -83,7 +84,7 @@ func fuzzRead(t *testing.T, data []byte, format Format, workers int) {
 		switch {
 		case d.Line == 0 && strings.Contains(d.Message, " more like "):
 			capped = true
-		case d.Severity == Error && strings.HasSuffix(d.Message, "; skipped"):
+		case d.Severity == parse.Error && strings.HasSuffix(d.Message, "; skipped"):
 			shown++
 		}
 	}
@@ -97,9 +98,9 @@ func FuzzClaude(f *testing.F) {
 		return strings.Contains(body, `"sessionId"`) || strings.Contains(name, "claude")
 	})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzRead(t, data, FormatClaudeCode, 1)
-		fuzzRead(t, data, FormatClaudeCode, 2)
-		samePieces(t, data, FormatClaudeCode)
+		fuzzRead(t, data, parse.FormatClaudeCode, 1)
+		fuzzRead(t, data, parse.FormatClaudeCode, 2)
+		samePieces(t, data, parse.FormatClaudeCode)
 	})
 }
 
@@ -107,15 +108,15 @@ func FuzzClaude(f *testing.F) {
 // chunks of 256 bytes, cleared once their batch is applied, and holds each
 // event as emitted to the other read's: an event that kept a piece of a
 // chunk would read NULs.
-func samePieces(t *testing.T, data []byte, format Format) {
+func samePieces(t *testing.T, data []byte, format parse.Format) {
 	read := func(workers int) []string {
 		var got []string
-		_, err := ReadFile(File{Path: "-"}, Options{Format: format, Stdin: bytes.NewReader(data), Workers: workers}, 0, func(ev *Event) error {
+		_, err := parse.ReadFile(parse.File{Path: "-"}, parse.Options{Format: format, Stdin: bytes.NewReader(data), Workers: workers}, 0, func(ev *parse.Event) error {
 			// every field, the boundary's and the state operation's
 			// included; the arguments as written, which need not be valid
 			// JSON
 			b, err := json.Marshal(struct {
-				*Event
+				*parse.Event
 				Args string
 			}{ev, string(ev.Args)})
 			if err != nil {
@@ -130,7 +131,7 @@ func samePieces(t *testing.T, data []byte, format Format) {
 		return got
 	}
 	own := read(1)
-	restore := ReadInSmallPieces(256)
+	restore := parse.ReadInSmallPieces(256)
 	pieces := read(2)
 	restore()
 	if !slices.Equal(own, pieces) {
@@ -146,21 +147,21 @@ func FuzzCodex(f *testing.F) {
 	seedReader(f, func(name, body string) bool {
 		return strings.Contains(body, `"response_item"`) || strings.Contains(name, "codex")
 	})
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, FormatCodex, 1) })
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, parse.FormatCodex, 1) })
 }
 
 func FuzzCanonical(f *testing.F) {
 	seedReader(f, func(name, body string) bool {
 		return strings.Contains(body, `"type":"message"`) || strings.Contains(name, "canonical")
 	})
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, FormatCanonical, 1) })
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, parse.FormatCanonical, 1) })
 }
 
 func FuzzChat(f *testing.F) {
 	seedReader(f, func(name, body string) bool {
 		return strings.Contains(name, "chat") || strings.Contains(body, `"role"`)
 	})
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, FormatChat, 1) })
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, parse.FormatChat, 1) })
 }
 
 // FuzzDetect reads with the format left to detection.

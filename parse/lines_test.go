@@ -58,7 +58,7 @@ func sameReport(got string, want refLine, overLong bool) error {
 		return fmt.Errorf("line %d: read %q, want it whole: %q", want.num, got, want.text)
 	}
 	g := strings.TrimLeftFunc(got, unicode.IsSpace)
-	if g == "" || g[0] != t[0] || preview(g, 12) != preview(t, 12) ||
+	if g == "" || g[0] != t[0] || Preview(g, 12) != Preview(t, 12) ||
 		strings.IndexByte(got, 0) >= 0 != (strings.IndexByte(want.text, 0) >= 0) || len(got) > linereader.PassedHead+1 {
 		return fmt.Errorf("line %d: passed over as %q, which does not report %q as it is", want.num, got, want.text)
 	}

@@ -1,4 +1,4 @@
-package parse
+package parse_test
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/parse/linereader"
 	"github.com/compaudit/compaudit/parse/parsetest"
 )
@@ -21,10 +22,10 @@ func TestParallelReadSameEvents(t *testing.T) {
 	// by mistake would read as the NULs a released chunk is cleared to;
 	// and a chunk in one batch, then in many, each of which must leave it
 	// in place until the last is applied
-	defer ReadInSmallPieces(4 << 10)()
-	defer func(lines int) { batchLines = lines }(batchLines)
+	defer parse.ReadInSmallPieces(4 << 10)()
+	defer func(lines int) { *parse.BatchLines = lines }(*parse.BatchLines)
 	for _, lines := range []int{2048, 3} {
-		batchLines = lines
+		*parse.BatchLines = lines
 		readAllWays(t)
 	}
 }
@@ -34,9 +35,9 @@ func TestParallelReadSameEvents(t *testing.T) {
 func readAllWays(t *testing.T) {
 	t.Helper()
 	files := parsetest.Transcripts(t)
-	read := func(path string, workers int) ([]Event, FileResult) {
-		var evs []Event
-		res, err := ReadFile(File{Path: path}, Options{Workers: workers}, 0, func(ev *Event) error {
+	read := func(path string, workers int) ([]parse.Event, parse.FileResult) {
+		var evs []parse.Event
+		res, err := parse.ReadFile(parse.File{Path: path}, parse.Options{Workers: workers}, 0, func(ev *parse.Event) error {
 			evs = append(evs, *ev)
 			return nil
 		})
@@ -63,9 +64,9 @@ func readAllWays(t *testing.T) {
 // comes without its text, and the read is otherwise the same — every
 // other event, every diagnostic, sequential and with workers.
 func TestNoReasoningText(t *testing.T) {
-	read := func(path string, opts Options) ([]Event, FileResult) {
-		var evs []Event
-		res, err := ReadFile(File{Path: path}, opts, 0, func(ev *Event) error {
+	read := func(path string, opts parse.Options) ([]parse.Event, parse.FileResult) {
+		var evs []parse.Event
+		res, err := parse.ReadFile(parse.File{Path: path}, opts, 0, func(ev *parse.Event) error {
 			evs = append(evs, *ev)
 			return nil
 		})
@@ -77,10 +78,10 @@ func TestNoReasoningText(t *testing.T) {
 	thought := 0
 	for _, path := range parsetest.Transcripts(t) {
 		for _, workers := range []int{1, 2} {
-			want, wantRes := read(path, Options{Workers: workers})
-			got, gotRes := read(path, Options{Workers: workers, NoReasoningText: true})
+			want, wantRes := read(path, parse.Options{Workers: workers})
+			got, gotRes := read(path, parse.Options{Workers: workers, NoReasoningText: true})
 			for i := range want {
-				if want[i].Kind == KindReasoning {
+				if want[i].Kind == parse.KindReasoning {
 					if want[i].Text != "" {
 						thought++
 					}
@@ -106,14 +107,14 @@ func TestNoReasoningText(t *testing.T) {
 // being prepared are drained rather than left holding the read (a
 // goroutine left waiting would hang the test).
 func TestParallelEmitErrorStops(t *testing.T) {
-	defer ReadInSmallPieces(4 << 10)()
-	defer func(lines int) { batchLines = lines }(batchLines)
-	batchLines = 3
+	defer parse.ReadInSmallPieces(4 << 10)()
+	defer func(lines int) { *parse.BatchLines = lines }(*parse.BatchLines)
+	*parse.BatchLines = 3
 	stop := errors.New("stop")
 	stopped := 0
 	for _, path := range parsetest.Transcripts(t) {
 		var all int
-		if _, err := ReadFile(File{Path: path}, Options{Workers: 1}, 0, func(*Event) error { all++; return nil }); err != nil {
+		if _, err := parse.ReadFile(parse.File{Path: path}, parse.Options{Workers: 1}, 0, func(*parse.Event) error { all++; return nil }); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
 		for _, at := range []int{1, all / 2, all} {
@@ -122,7 +123,7 @@ func TestParallelEmitErrorStops(t *testing.T) {
 			}
 			for _, w := range []int{2, 3, 8} {
 				n := 0
-				_, err := ReadFile(File{Path: path}, Options{Workers: w}, 0, func(*Event) error {
+				_, err := parse.ReadFile(parse.File{Path: path}, parse.Options{Workers: w}, 0, func(*parse.Event) error {
 					n++
 					if n == at {
 						return stop
@@ -146,7 +147,7 @@ func TestParallelEmitErrorStops(t *testing.T) {
 // longer than that at its start, where the format is detected, are read
 // whole, as on one goroutine.
 func TestParallelLongFirstRecords(t *testing.T) {
-	defer ReadInSmallPieces(64 << 10)()
+	defer parse.ReadInSmallPieces(64 << 10)()
 	long := strings.Repeat("ok\\tpkg/x 0.01s\\n", 3*linereader.PeekBufSize/16)
 	var b strings.Builder
 	for i := range 6 {
@@ -156,13 +157,13 @@ func TestParallelLongFirstRecords(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	read := func(workers int) []Event {
-		var evs []Event
-		res, err := ReadFile(File{Path: path}, Options{Workers: workers}, 0, func(ev *Event) error {
+	read := func(workers int) []parse.Event {
+		var evs []parse.Event
+		res, err := parse.ReadFile(parse.File{Path: path}, parse.Options{Workers: workers}, 0, func(ev *parse.Event) error {
 			evs = append(evs, *ev)
 			return nil
 		})
-		if err != nil || res.Format != FormatClaudeCode || len(res.Diagnostics) > 0 {
+		if err != nil || res.Format != parse.FormatClaudeCode || len(res.Diagnostics) > 0 {
 			t.Fatalf("%d workers: %v, format %q, %v", workers, err, res.Format, res.Diagnostics)
 		}
 		return evs

@@ -92,6 +92,9 @@ const detectWindow = 512
 // recognizable records, or one that cannot be opened, is an *InputError.
 func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (FileResult, error) {
 	res := FileResult{Path: f.Path, Agent: f.Agent}
+	if _, ok := lookup(string(opts.Format)); opts.Format != "" && !ok {
+		return res, &InputError{File: f.Path, Msg: fmt.Sprintf("unknown input format %q (registered: %s)", opts.Format, formatNames())}
+	}
 	var r io.Reader
 	size := int64(-1)
 	if f.Path == "-" {
@@ -142,7 +145,7 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 		defer release()
 	}
 	d := &diagnostics{file: f.Path}
-	s := &sink{file: f.Path, agent: f.Agent, diag: d, next: firstIndex, emit: emit, prepare: opts.Prepare,
+	s := &Sink{file: f.Path, agent: f.Agent, diag: d, next: firstIndex, emit: emit, prepare: opts.Prepare,
 		noReasoning: opts.NoReasoningText}
 	workers := opts.Workers
 	if small && src == br { // a small gzip file still decompresses to many chunks
@@ -156,7 +159,7 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 }
 
 // readLines detects the format, then decodes every line.
-func readLines(lr *linereader.Reader, forced Format, workers int, s *sink, res *FileResult) error {
+func readLines(lr *linereader.Reader, forced Format, workers int, s *Sink, res *FileResult) error {
 	type held struct {
 		line     string // its own copy, read from when the format is known
 		num      int
@@ -166,7 +169,7 @@ func readLines(lr *linereader.Reader, forced Format, workers int, s *sink, res *
 	}
 	var pending []held
 	format := forced
-	var dec decoder
+	var dec Decoder
 	records, firstNonEmpty := 0, 0
 
 	start := func() {
@@ -254,16 +257,16 @@ func readLines(lr *linereader.Reader, forced Format, workers int, s *sink, res *
 			return &InputError{File: s.file, Msg: "empty file: no records"}
 		}
 		return &InputError{File: s.file, Line: firstNonEmpty, Msg: fmt.Sprintf(
-			"no recognizable records in the first %d lines (tried %s, %s, %s, %s); use --input-format to force one",
-			min(records, detectWindow), FormatClaudeCode, FormatCodex, FormatCanonical, FormatChat)}
+			"no recognizable records in the first %d lines (tried %s); use --input-format to force one",
+			min(records, detectWindow), formatNames())}
 	}
-	dec.finish()
+	dec.Finish()
 	return s.err
 }
 
 // stream decodes the rest of the file on this goroutine and returns how
 // many records it read.
-func (s *sink) stream(lr *linereader.Reader, dec decoder) int {
+func (s *Sink) stream(lr *linereader.Reader, dec Decoder) int {
 	records := 0
 	for s.err == nil {
 		line, num, off, ok := lr.NextRecord()
@@ -331,7 +334,7 @@ func releaseLists(l *batchLists) {
 // was held up behind the applying goroutine, and a goroutine parked here
 // takes about 55 µs to wake: the trace of one audit of the bench's session
 // had one goroutine running for 40–47 ms of its 320 when it was measured.
-func (s *sink) streamParallel(lr *linereader.Reader, dec decoder, workers int) int {
+func (s *Sink) streamParallel(lr *linereader.Reader, dec Decoder, workers int) int {
 	p := &pipeline{s: s, lr: lr, dec: dec, limit: 2 * workers}
 	p.cond.L = &p.mu
 	var wg sync.WaitGroup
@@ -345,9 +348,9 @@ func (s *sink) streamParallel(lr *linereader.Reader, dec decoder, workers int) i
 
 // pipeline is what the goroutines of streamParallel share.
 type pipeline struct {
-	s   *sink
+	s   *Sink
 	lr  *linereader.Reader
-	dec decoder
+	dec Decoder
 	// limit bounds the batches read and not yet applied, so memory does
 	// not grow with the file: a worker ahead of the applying goroutine by
 	// that many waits.
@@ -516,21 +519,21 @@ const (
 	lineInChunk                    // a read chunk (nextChunk), shared with other lines and reused once they are applied
 )
 
-// detacher is a decoder whose prepare copies out every string it keeps, so
+// Detacher is a decoder whose prepare copies out every string it keeps, so
 // it may read a line in place in a chunk: it reads tens of megabytes of
 // tool output, most of which it never keeps, while a piece of a line that
 // was kept would hold its whole chunk in memory.
-type detacher interface {
-	detaches()
+type Detacher interface {
+	Detaches()
 }
 
-func detaches(dec decoder) bool {
-	_, ok := dec.(detacher)
+func detaches(dec Decoder) bool {
+	_, ok := dec.(Detacher)
 	return ok
 }
 
-// within reports whether s is a piece of buf: the same bytes, not a copy.
-func within(s, buf string) bool {
+// Within reports whether s is a piece of buf: the same bytes, not a copy.
+func Within(s, buf string) bool {
 	_, ok := jsontext.OffsetIn(s, buf)
 	return ok
 }
@@ -545,7 +548,7 @@ type lineProblem struct{ msg, invalid string }
 // the decoder's state. It is safe to call on several lines at once. A panic
 // here is a bug in compaudit, not in the input: the record is reported
 // with its line and skipped, and the rest of the file is still read.
-func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding) (p any) {
+func (s *Sink) prepareLine(dec Decoder, line string, last bool, held lineHolding) (p any) {
 	defer func() {
 		if r := recover(); r != nil {
 			p = lineProblem{msg: fmt.Sprintf("internal error reading this record (a compaudit bug; please report it): %v; skipped", r)}
@@ -553,7 +556,7 @@ func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding
 	}()
 	idx := indexBuffers.Get().(*jsontext.RecordIndex)
 	defer indexBuffers.Put(idx)
-	rec, ok := readRecord(line, *idx)
+	rec, ok := ReadRecord(line, *idx)
 	*idx = rec.RecordIndex
 	if !ok {
 		// from its first byte past white space: all that is kept of a long
@@ -565,19 +568,19 @@ func (s *sink) prepareLine(dec decoder, line string, last bool, held lineHolding
 		case strings.IndexByte(line, 0) >= 0:
 			return lineProblem{msg: malformed + ": NUL bytes in the line; skipped"}
 		case len(trimmed) > 0 && trimmed[0] != '{':
-			return lineProblem{msg: fmt.Sprintf("%s: not a JSON object (starts with %q); skipped", malformed, preview(trimmed, 12))}
+			return lineProblem{msg: fmt.Sprintf("%s: not a JSON object (starts with %q); skipped", malformed, Preview(trimmed, 12))}
 		default:
 			return lineProblem{invalid: line}
 		}
 	}
-	if sk, ok := dec.(skipper); ok && sk.skips(jsontext.JsonString(rec.get("type"))) {
+	if sk, ok := dec.(Skipper); ok && sk.Skips(jsontext.JsonString(rec.Get("type"))) {
 		return nil
 	}
 	if held == lineView || held == lineInChunk && !detaches(dec) {
-		rec.raw = strings.Clone(rec.raw) // the index is offsets: it still holds
+		rec.Raw = strings.Clone(rec.Raw) // the index is offsets: it still holds
 	}
-	rec.noReasoning = s.noReasoning
-	return dec.prepare(rec, s.prepare)
+	rec.NoReasoning = s.noReasoning
+	return dec.Prepare(rec, s.prepare)
 }
 
 // jsonProblem says where and why a line that failed validation is not
@@ -608,7 +611,7 @@ func jsonProblem(line string) string {
 
 // prepareRead is prepareLine for a line as the reader gave it: one passed
 // over for its length is reported without a look.
-func (s *sink) prepareRead(dec decoder, line string, last, overLong bool, held lineHolding) any {
+func (s *Sink) prepareRead(dec Decoder, line string, last, overLong bool, held lineHolding) any {
 	if overLong {
 		return overLongLine()
 	}
@@ -624,11 +627,11 @@ func overLongLine() lineProblem {
 // the key its problems are capped by (diagnostics.add).
 const malformed = "malformed record"
 
-// invalidUTF8Msg reports a record whose bytes were not all UTF-8.
-const invalidUTF8Msg = "invalid UTF-8: bytes that are not UTF-8 were read as U+FFFD; the record is audited"
+// InvalidUTF8Msg reports a record whose bytes were not all UTF-8.
+const InvalidUTF8Msg = "invalid UTF-8: bytes that are not UTF-8 were read as U+FFFD; the record is audited"
 
 // apply hands a prepared line to the decoder, in file order.
-func (s *sink) apply(dec decoder, p any, num int, off int64) {
+func (s *Sink) apply(dec Decoder, p any, num int, off int64) {
 	if s.err != nil {
 		return
 	}
@@ -645,7 +648,7 @@ func (s *sink) apply(dec decoder, p any, num int, off int64) {
 		s.diag.add(Error, num, "%s", msg)
 		return
 	}
-	dec.apply(p, num, off)
+	dec.Apply(p, num, off)
 }
 
 func readErrText(err error) string {
@@ -666,86 +669,80 @@ func cleanOSError(err error) string {
 // parseRecord validates one line as a JSON object. Invalid UTF-8 is tolerated:
 // agents write raw tool output, and a stray byte must not cost the record.
 func parseRecord(line string) (gjson.Result, bool) {
-	rec, ok := readRecord(line, jsontext.RecordIndex{})
+	rec, ok := ReadRecord(line, jsontext.RecordIndex{})
 	if !ok {
 		return gjson.Result{}, false
 	}
-	return rec.json(), true
+	return rec.JSON(), true
 }
 
 // indexBuffers hold the index of a record while it is prepared; no
 // decoder keeps it.
 var indexBuffers = sync.Pool{New: func() any { return new(jsontext.RecordIndex) }}
 
-// record is a validated JSON object with its index.
-type record struct {
-	raw string
+// Record is a validated JSON object with its index.
+type Record struct {
+	Raw string
 	jsontext.RecordIndex
-	utf8 bool // every string is UTF-8, so no text read from it needs a check
-	// noReasoning: reasoning's text is not read (Options.NoReasoningText)
-	noReasoning bool
+	ValidUTF8 bool // every string is UTF-8, so no text read from it needs a check
+	// NoReasoning: reasoning's text is not read (Options.NoReasoningText)
+	NoReasoning bool
 }
 
-// get returns the raw value of a top-level key, or "". Of a key written
+// Get returns the raw value of a top-level key, or "". Of a key written
 // twice it is the last, as the decoders read the members in order.
-func (r record) get(key string) string {
+func (r Record) Get(key string) string {
 	for i := len(r.Fields) - 1; i >= 0; i-- {
-		if f := r.Fields[i]; r.raw[f.K0:f.K1] == key {
-			return r.raw[f.V0:f.V1]
+		if f := r.Fields[i]; r.Raw[f.K0:f.K1] == key {
+			return r.Raw[f.V0:f.V1]
 		}
 	}
 	return ""
 }
 
-// json is the record for gjson's queries.
-func (r record) json() gjson.Result { return gjson.Parse(r.raw) }
+// JSON is the record for gjson's queries.
+func (r Record) JSON() gjson.Result { return gjson.Parse(r.Raw) }
 
-// readRecord validates one line as a JSON object and indexes it into idx
+// ReadRecord validates one line as a JSON object and indexes it into idx
 // (its buffers reused). Invalid UTF-8 does not make a line invalid (the
 // validator, like encoding/json, does not ask for it): the decoders repair
 // the texts they read and warn.
-func readRecord(line string, idx jsontext.RecordIndex) (rec record, ok bool) {
+func ReadRecord(line string, idx jsontext.RecordIndex) (rec Record, ok bool) {
 	idx, valid, validUTF8 := jsontext.ValidRecord(line, idx)
 	if !valid {
-		return record{}, false
+		return Record{}, false
 	}
 	t := strings.TrimLeft(line, " \t\r\n")
 	if len(t) == 0 || t[0] != '{' {
-		return record{}, false
+		return Record{}, false
 	}
-	return record{raw: line, RecordIndex: idx, utf8: validUTF8}, true
+	return Record{Raw: line, RecordIndex: idx, ValidUTF8: validUTF8}, true
 }
 
-// decoder turns the records of one format into events, in two steps:
+// Decoder turns the records of one format into events, in two steps:
 // prepare reads one record on its own and may run on several at once;
 // apply takes the prepared records in file order and keeps the state.
-type decoder interface {
-	prepare(rec record, annotate func(*Event)) any
-	apply(p any, line int, off int64)
-	finish()
+type Decoder interface {
+	Prepare(rec Record, annotate func(*Event)) any
+	Apply(p any, line int, off int64)
+	Finish()
 }
 
-// skipper is a decoder that passes over some types of record whole: they
+// Skipper is a decoder that passes over some types of record whole: they
 // are validated like any other, so a cut or merged line is still reported,
 // but never read.
-type skipper interface {
-	skips(typ string) bool
+type Skipper interface {
+	Skips(typ string) bool
 }
 
-func newDecoder(f Format, s *sink) decoder {
-	switch f {
-	case FormatClaudeCode:
-		return newClaudeDecoder(s)
-	case FormatCodex:
-		return newCodexDecoder(s)
-	case FormatChat, FormatCanonical:
-		return newCanonicalDecoder(s)
-	}
-	panic("parse: no decoder for format " + string(f)) // unreachable: formats are validated first
+func newDecoder(f Format, s *Sink) Decoder {
+	r := readerOf(f)
+	s.ownClock = r.OwnClock
+	return r.NewDecoder(s)
 }
 
-// sink receives the events of one file, numbers them and reports problems.
-type sink struct {
+// Sink receives the events of one file, numbers them and reports problems.
+type Sink struct {
 	file    string
 	format  Format
 	agent   string // agent the file belongs to, MainAgent or a subagent id
@@ -758,6 +755,7 @@ type sink struct {
 	// noReasoning: reasoning is not read (Options.NoReasoningText)
 	noReasoning bool
 
+	ownClock     bool   // the decoder checks timestamps (FormatReader.OwnClock)
 	lastTime     string // latest timestamp so far, and its line
 	lastTimeLine int
 
@@ -766,14 +764,14 @@ type sink struct {
 	parted  bool
 }
 
-// settle readies an event's content for the audit, once, on whichever
+// Settle readies an event's content for the audit, once, on whichever
 // goroutine has it first — a decoder's prepare on the reading workers, or
 // put: text that is not UTF-8 is repaired, since raw bytes from a tool (a
 // Latin-1 CSV) must not leak into JSON output, its terminal escape
 // sequences are removed (plainText), and the consumer's Prepare runs. It reports a repair, for the caller to warn of; validUTF8 says
 // every string of the record was UTF-8, so no text read from it needs the
 // check: the escapes decode to UTF-8 too.
-func settle(ev *Event, validUTF8 bool, prepare func(*Event)) (repaired bool) {
+func Settle(ev *Event, validUTF8 bool, prepare func(*Event)) (repaired bool) {
 	if !ev.textChecked {
 		if !validUTF8 && !utf8.ValidString(ev.Text) {
 			ev.Text = strings.ToValidUTF8(ev.Text, "\uFFFD")
@@ -792,8 +790,8 @@ func settle(ev *Event, validUTF8 bool, prepare func(*Event)) (repaired bool) {
 	return repaired
 }
 
-// put numbers an event and hands it on.
-func (s *sink) put(ev *Event) {
+// Put numbers an event and hands it on.
+func (s *Sink) Put(ev *Event) {
 	if s.err != nil {
 		return
 	}
@@ -808,17 +806,26 @@ func (s *sink) put(ev *Event) {
 		s.partOff, s.part, s.parted = ev.Offset, 0, true
 	}
 	ev.Part = s.part
-	if settle(ev, false, s.prepare) {
-		s.diag.add(Warning, ev.Line, invalidUTF8Msg)
+	if Settle(ev, false, s.prepare) {
+		s.diag.add(Warning, ev.Line, InvalidUTF8Msg)
 	}
-	ev.Agent = s.agentOr(ev.Agent)
+	ev.Agent = s.AgentOr(ev.Agent)
 	s.checkTime(ev)
 	s.next++
 	s.err = s.emit(ev)
 }
 
-// agentOr is agent, or the file's agent when it is empty, or MainAgent.
-func (s *sink) agentOr(agent string) string {
+// Report records a problem found at a line of the file; problems with the
+// same message are capped (MaxSameDiagnostic).
+func (s *Sink) Report(sev Severity, line int, format string, args ...any) {
+	s.diag.add(sev, line, format, args...)
+}
+
+// FileAgent is the agent of the file being read, as its File names it.
+func (s *Sink) FileAgent() string { return s.agent }
+
+// AgentOr is agent, or the file's agent when it is empty, or MainAgent.
+func (s *Sink) AgentOr(agent string) string {
 	switch {
 	case agent != "":
 		return agent
@@ -831,8 +838,8 @@ func (s *sink) agentOr(agent string) string {
 // checkTime warns when a record's timestamp is earlier than the one before
 // it in the file: merged or hand-edited files, clock skew. Events are still
 // taken in file order, which the warning says.
-func (s *sink) checkTime(ev *Event) {
-	if ev.Time == "" || s.format == FormatClaudeCode {
+func (s *Sink) checkTime(ev *Event) {
+	if ev.Time == "" || s.ownClock {
 		return // Claude Code's records are checked against their parents
 	}
 	if s.lastTime != "" && ev.Time < s.lastTime {
@@ -847,9 +854,9 @@ func (s *sink) checkTime(ev *Event) {
 	s.lastTime, s.lastTimeLine = ev.Time, ev.Line
 }
 
-func preview(b string, n int) string {
+func Preview(b string, n int) string {
 	return strings.ToValidUTF8(b[:min(len(b), n)], "?")
 }
 
-// text is the reader of the record, valid while its index is.
-func (r record) text() jsontext.Text { return jsontext.TextOf(r.raw, r.Spans) }
+// Text is the reader of the record, valid while its index is.
+func (r Record) Text() jsontext.Text { return jsontext.TextOf(r.Raw, r.Spans) }

@@ -1,4 +1,4 @@
-package parse
+package parse_test
 
 import (
 	"bytes"
@@ -7,50 +7,19 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"unsafe"
 
+	_ "github.com/compaudit/compaudit/parse/formats"
+
+	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/parse/jsontext"
 	"github.com/compaudit/compaudit/parse/linereader"
+	"github.com/compaudit/compaudit/parse/parsetest"
 )
 
 // claudeLine builds one Claude Code user record carrying text.
 func claudeLine(uuid, text string) string {
 	return `{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"` + text +
 		`"},"uuid":"` + uuid + `","timestamp":"2026-03-02T09:14:05.000Z","sessionId":"s1"}`
-}
-
-// readString reads in as standard input, as opts say, and returns its
-// events and what the reading found.
-func readString(t *testing.T, in string, opts Options) ([]Event, FileResult) {
-	t.Helper()
-	opts.Stdin = strings.NewReader(in)
-	var evs []Event
-	res, err := ReadFile(File{Path: "-"}, opts, 0, func(ev *Event) error {
-		evs = append(evs, *ev)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return evs, res
-}
-
-// eventTexts are the events' texts, joined with commas.
-func eventTexts(evs []Event) string {
-	var texts []string
-	for _, ev := range evs {
-		texts = append(texts, ev.Text)
-	}
-	return strings.Join(texts, ",")
-}
-
-// diagLines are a reading's diagnostics, "LINE MESSAGE" each, one a line.
-func diagLines(res FileResult) string {
-	var lines []string
-	for _, d := range res.Diagnostics {
-		lines = append(lines, fmt.Sprintf("%d %s", d.Line, d.Message))
-	}
-	return strings.Join(lines, "\n")
 }
 
 // checkReadPast reads line of 64 MB between two records, with one and two
@@ -63,12 +32,12 @@ func checkReadPast(t *testing.T, name, line string, want ...string) {
 	for _, workers := range []int{1, 2} {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		evs, res := readString(t, in, Options{Workers: workers})
+		evs, res := parsetest.ReadString(t, in, parse.Options{Workers: workers})
 		runtime.ReadMemStats(&after)
-		if eventTexts(evs) != "one,three" {
-			t.Errorf("%s, workers %d: events %q", name, workers, eventTexts(evs))
+		if parsetest.EventTexts(evs) != "one,three" {
+			t.Errorf("%s, workers %d: events %q", name, workers, parsetest.EventTexts(evs))
 		}
-		if got := diagLines(res); got != strings.Join(want, "\n") {
+		if got := parsetest.DiagLines(res); got != strings.Join(want, "\n") {
 			t.Errorf("%s, workers %d: diagnostics\n%s\nwant\n%s", name, workers, got, strings.Join(want, "\n"))
 		}
 		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
@@ -84,7 +53,7 @@ func TestLongLines(t *testing.T) {
 		big := strings.Repeat("x", size)
 		in := claudeLine("u1", "before") + "\n" + claudeLine("u2", big) + "\n" + claudeLine("u3", "after") + "\n"
 		var got []string
-		res, err := ReadFile(File{Path: "-", Agent: MainAgent}, Options{Stdin: strings.NewReader(in)}, 0, func(ev *Event) error {
+		res, err := parse.ReadFile(parse.File{Path: "-", Agent: parse.MainAgent}, parse.Options{Stdin: strings.NewReader(in)}, 0, func(ev *parse.Event) error {
 			got = append(got, ev.Text)
 			return nil
 		})
@@ -102,8 +71,8 @@ func TestLongLines(t *testing.T) {
 func TestLineNumbersAndOffsets(t *testing.T) {
 	l1, l2 := claudeLine("u1", "one"), claudeLine("u2", "two")
 	in := l1 + "\r\n\r\n" + l2 + "\r\n"
-	var evs []Event
-	_, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in)}, 10, func(ev *Event) error {
+	var evs []parse.Event
+	_, err := parse.ReadFile(parse.File{Path: "-"}, parse.Options{Stdin: strings.NewReader(in)}, 10, func(ev *parse.Event) error {
 		evs = append(evs, *ev)
 		return nil
 	})
@@ -132,8 +101,8 @@ func TestByteOrderMark(t *testing.T) {
 	const bom = "\xef\xbb\xbf"
 	l1, l2 := claudeLine("u1", "one"), claudeLine("u2", "two")
 	in := bom + l1 + "\n" + bom + l2 + "\n"
-	for _, format := range []Format{"", FormatClaudeCode} {
-		evs, res := readString(t, in, Options{Format: format})
+	for _, format := range []parse.Format{"", parse.FormatClaudeCode} {
+		evs, res := parsetest.ReadString(t, in, parse.Options{Format: format})
 		if len(evs) != 1 || evs[0].Text != "one" || evs[0].Offset != int64(len(bom)) || in[evs[0].Offset:evs[0].Offset+int64(len(l1))] != l1 {
 			t.Errorf("format %q: events %+v", format, evs)
 		}
@@ -157,27 +126,27 @@ func TestUTF16(t *testing.T) {
 		"little-endian":             string(le),
 		"big-endian":                string(be),
 	} {
-		_, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in)}, 0, func(*Event) error { return nil })
-		var ie *InputError
+		_, err := parse.ReadFile(parse.File{Path: "-"}, parse.Options{Stdin: strings.NewReader(in)}, 0, func(*parse.Event) error { return nil })
+		var ie *parse.InputError
 		if !errors.As(err, &ie) || ie.Line != 1 || !strings.Contains(ie.Msg, "is UTF-16 text") || !strings.Contains(ie.Msg, "iconv -f UTF-16 -t UTF-8") {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
 	// one stray zero byte is damage to a record, not another encoding
-	evs, res := readString(t, "{\x00"+claudeLine("u1", "one")[1:]+"\n"+claudeLine("u2", "two")+"\n", Options{})
-	if eventTexts(evs) != "two" || diagLines(res) != "1 malformed record: NUL bytes in the line; skipped" {
-		t.Errorf("a stray NUL: events %q, diagnostics %s", eventTexts(evs), diagLines(res))
+	evs, res := parsetest.ReadString(t, "{\x00"+claudeLine("u1", "one")[1:]+"\n"+claudeLine("u2", "two")+"\n", parse.Options{})
+	if parsetest.EventTexts(evs) != "two" || parsetest.DiagLines(res) != "1 malformed record: NUL bytes in the line; skipped" {
+		t.Errorf("a stray NUL: events %q, diagnostics %s", parsetest.EventTexts(evs), parsetest.DiagLines(res))
 	}
 }
 
 // TestForcedFormat reads a file as the format given, past detection.
 func TestForcedFormat(t *testing.T) {
 	in := `{"role":"user","content":"hi"}` + "\n"
-	res, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in), Format: FormatCanonical}, 0, func(*Event) error { return nil })
-	if err != nil || res.Format != FormatCanonical || res.Events != 1 {
+	res, err := parse.ReadFile(parse.File{Path: "-"}, parse.Options{Stdin: strings.NewReader(in), Format: parse.FormatCanonical}, 0, func(*parse.Event) error { return nil })
+	if err != nil || res.Format != parse.FormatCanonical || res.Events != 1 {
 		t.Fatalf("format %s events %d err %v", res.Format, res.Events, err)
 	}
-	if _, err := ParseFormat("yaml"); err == nil {
+	if _, err := parse.ParseFormat("yaml"); err == nil {
 		t.Error("unknown format accepted")
 	}
 }
@@ -187,7 +156,7 @@ func TestEmitErrorStops(t *testing.T) {
 	stop := errors.New("stop")
 	in := claudeLine("u1", "a") + "\n" + claudeLine("u2", "b") + "\n"
 	n := 0
-	_, err := ReadFile(File{Path: "-"}, Options{Stdin: strings.NewReader(in)}, 0, func(*Event) error { n++; return stop })
+	_, err := parse.ReadFile(parse.File{Path: "-"}, parse.Options{Stdin: strings.NewReader(in)}, 0, func(*parse.Event) error { n++; return stop })
 	if !errors.Is(err, stop) || n != 1 {
 		t.Fatalf("err %v after %d events", err, n)
 	}
@@ -195,12 +164,12 @@ func TestEmitErrorStops(t *testing.T) {
 
 // TestMissingFile is an input error naming the file.
 func TestMissingFile(t *testing.T) {
-	_, err := ReadFile(File{Path: "/no/such/file.jsonl"}, Options{}, 0, func(*Event) error { return nil })
-	var ie *InputError
+	_, err := parse.ReadFile(parse.File{Path: "/no/such/file.jsonl"}, parse.Options{}, 0, func(*parse.Event) error { return nil })
+	var ie *parse.InputError
 	if !errors.As(err, &ie) || ie.File != "/no/such/file.jsonl" {
 		t.Fatalf("err %v", err)
 	}
-	ts, diags := Discover([]string{"/no/such/dir"})
+	ts, diags := parse.Discover([]string{"/no/such/dir"})
 	if len(ts) != 0 || len(diags) != 1 || diags[0].File != "/no/such/dir" {
 		t.Fatalf("discover: %v %v", ts, diags)
 	}
@@ -223,12 +192,12 @@ func TestSkippedRecordsAreValidated(t *testing.T) {
 		`{"parentUuid":"u2","type":"progress","data":{"output":"cut sh`, // the writer stopped
 	}
 	in := strings.Join(lines, "\n")
-	defer func(n int64) { parallelMin = n }(parallelMin)
-	parallelMin = 0
+	defer func(n int64) { *parse.ParallelMin = n }(*parse.ParallelMin)
+	*parse.ParallelMin = 0
 	for _, workers := range []int{1, 2} {
-		evs, res := readString(t, in, Options{Workers: workers})
-		if eventTexts(evs) != "first,last" {
-			t.Errorf("workers %d: events %q", workers, eventTexts(evs))
+		evs, res := parsetest.ReadString(t, in, parse.Options{Workers: workers})
+		if parsetest.EventTexts(evs) != "first,last" {
+			t.Errorf("workers %d: events %q", workers, parsetest.EventTexts(evs))
 		}
 		want := []string{
 			// bytes count from 1, as an editor's columns do
@@ -237,7 +206,7 @@ func TestSkippedRecordsAreValidated(t *testing.T) {
 			fmt.Sprintf("6 malformed record: invalid JSON at byte %d: invalid character '\\x01' in string literal; skipped", strings.IndexByte(lines[5], 1)+1),
 			"8 truncated last line: the record ends without closing (the writer stopped mid-record); skipped",
 		}
-		if got := diagLines(res); got != strings.Join(want, "\n") {
+		if got := parsetest.DiagLines(res); got != strings.Join(want, "\n") {
 			t.Errorf("workers %d: diagnostics\n%s\nwant\n%s", workers, got, strings.Join(want, "\n"))
 		}
 	}
@@ -267,11 +236,11 @@ func TestJSONProblems(t *testing.T) {
 			fmt.Sprintf("invalid JSON: nested deeper than %d levels at byte %d", jsontext.MaxDepth, len(`{"type":"user","x":`)+jsontext.MaxDepth)},
 	} {
 		in := claudeLine("u1", "first") + "\n" + c.line + "\n" + claudeLine("u3", "third") + "\n"
-		evs, res := readString(t, in, Options{})
-		if eventTexts(evs) != "first,third" {
-			t.Errorf("%s: events %q", c.name, eventTexts(evs))
+		evs, res := parsetest.ReadString(t, in, parse.Options{})
+		if parsetest.EventTexts(evs) != "first,third" {
+			t.Errorf("%s: events %q", c.name, parsetest.EventTexts(evs))
 		}
-		if got, want := diagLines(res), "2 malformed record: "+c.want+"; skipped"; got != want {
+		if got, want := parsetest.DiagLines(res), "2 malformed record: "+c.want+"; skipped"; got != want {
 			t.Errorf("%s: diagnostics\n%s\nwant %s", c.name, got, want)
 		}
 	}
@@ -280,7 +249,7 @@ func TestJSONProblems(t *testing.T) {
 	// from lines that are views of read chunks: the first twenty of a file
 	// get theirs, on the workers' path too, from chunks not yet reused
 	// (a reused one reads as zeros here), and every line is counted.
-	defer ReadInSmallPieces(4 << 10)()
+	defer parse.ReadInSmallPieces(4 << 10)()
 	lines := []string{claudeLine("u0", "first")}
 	for i := range 25 {
 		r := claudeLine(fmt.Sprintf("u%d", i+1), strings.Repeat("padding ", 60))
@@ -288,13 +257,13 @@ func TestJSONProblems(t *testing.T) {
 	}
 	in := strings.Join(lines, "\n") + "\n"
 	for _, workers := range []int{1, 2} {
-		_, res := readString(t, in, Options{Workers: workers})
+		_, res := parsetest.ReadString(t, in, parse.Options{Workers: workers})
 		var want []string
-		for i := range MaxSameDiagnostic {
+		for i := range parse.MaxSameDiagnostic {
 			want = append(want, fmt.Sprintf("%d malformed record: two records on one line: the second begins at byte %d; skipped", i+2, len(lines[i+1])/2+1))
 		}
 		want = append(want, `0 5 more like "malformed record" not shown`)
-		if got := diagLines(res); got != strings.Join(want, "\n") || res.Skipped != 25 {
+		if got := parsetest.DiagLines(res); got != strings.Join(want, "\n") || res.Skipped != 25 {
 			t.Errorf("workers %d: %d skipped, diagnostics\n%s\nwant\n%s", workers, res.Skipped, got, strings.Join(want, "\n"))
 		}
 	}
@@ -323,7 +292,7 @@ func TestUTF8FromTheValidator(t *testing.T) {
 	} {
 		in := claudeLine("u1", c.text) + "\n"
 		var got []string
-		res, err := ReadFile(File{Path: "-", Agent: MainAgent}, Options{Stdin: strings.NewReader(in)}, 0, func(ev *Event) error {
+		res, err := parse.ReadFile(parse.File{Path: "-", Agent: parse.MainAgent}, parse.Options{Stdin: strings.NewReader(in)}, 0, func(ev *parse.Event) error {
 			got = append(got, ev.Text)
 			return nil
 		})
@@ -345,8 +314,8 @@ func TestUTF8FromTheValidator(t *testing.T) {
 // and offsets, on one goroutine and on the workers' path, and it is not
 // held in memory whole.
 func TestLongNonRecordLines(t *testing.T) {
-	defer func(n int64, c int) { parallelMin, linereader.ChunkBytes = n, c }(parallelMin, linereader.ChunkBytes)
-	parallelMin = 0
+	defer func(n int64, c int) { *parse.ParallelMin, linereader.ChunkBytes = n, c }(*parse.ParallelMin, linereader.ChunkBytes)
+	*parse.ParallelMin = 0
 	big := func(head string, fill byte, nulAt int) string {
 		b := bytes.Repeat([]byte{fill}, 3<<20)
 		copy(b, head)
@@ -374,7 +343,7 @@ func TestLongNonRecordLines(t *testing.T) {
 	for _, chunk := range []int{1 << 20, 64 << 10} {
 		linereader.ChunkBytes = chunk
 		for _, workers := range []int{1, 2} {
-			evs, res := readString(t, in, Options{Workers: workers})
+			evs, res := parsetest.ReadString(t, in, parse.Options{Workers: workers})
 			for i, want := range []struct {
 				line int
 				rec  string
@@ -383,7 +352,7 @@ func TestLongNonRecordLines(t *testing.T) {
 					t.Fatalf("chunk %d, workers %d: events %+v", chunk, workers, evs)
 				}
 			}
-			if got := diagLines(res); got != strings.Join(want, "\n") || res.Skipped != 3 {
+			if got := parsetest.DiagLines(res); got != strings.Join(want, "\n") || res.Skipped != 3 {
 				t.Errorf("chunk %d, workers %d: %d skipped, diagnostics\n%s\nwant\n%s", chunk, workers, res.Skipped, got, strings.Join(want, "\n"))
 			}
 		}
@@ -397,8 +366,8 @@ func TestLongNonRecordLines(t *testing.T) {
 // reported and read past, not held, whichever way it is read; one under it
 // is read whole.
 func TestOverLongRecords(t *testing.T) {
-	defer func(n int64, c, m int) { parallelMin, linereader.ChunkBytes, linereader.MaxRecordLine = n, c, m }(parallelMin, linereader.ChunkBytes, linereader.MaxRecordLine)
-	parallelMin, linereader.MaxRecordLine = 0, 1<<20
+	defer func(n int64, c, m int) { *parse.ParallelMin, linereader.ChunkBytes, linereader.MaxRecordLine = n, c, m }(*parse.ParallelMin, linereader.ChunkBytes, linereader.MaxRecordLine)
+	*parse.ParallelMin, linereader.MaxRecordLine = 0, 1<<20
 	over := claudeLine("u2", strings.Repeat("x", 3<<20))
 	under := claudeLine("u3", strings.Repeat("y", 900<<10))
 	in := strings.Join([]string{claudeLine("u1", "one"), over, under, claudeLine("u4", "four")}, "\n") + "\n"
@@ -407,11 +376,11 @@ func TestOverLongRecords(t *testing.T) {
 	for _, chunk := range []int{1 << 20, 64 << 10, 8 << 20} {
 		linereader.ChunkBytes = chunk
 		for _, workers := range []int{1, 2} {
-			evs, res := readString(t, in, Options{Workers: workers})
-			if eventTexts(evs) != "one,"+strings.Repeat("y", 900<<10)+",four" {
+			evs, res := parsetest.ReadString(t, in, parse.Options{Workers: workers})
+			if parsetest.EventTexts(evs) != "one,"+strings.Repeat("y", 900<<10)+",four" {
 				t.Errorf("chunk %d, workers %d: %d events", chunk, workers, len(evs))
 			}
-			if got := diagLines(res); got != want || res.Skipped != 1 {
+			if got := parsetest.DiagLines(res); got != want || res.Skipped != 1 {
 				t.Errorf("chunk %d, workers %d: %d skipped, diagnostics\n%s", chunk, workers, res.Skipped, got)
 			}
 		}
@@ -424,106 +393,4 @@ func TestOverLongRecords(t *testing.T) {
 	checkReadPast(t, "a record", claudeLine("u2", strings.Repeat("z", 64<<20)), "2 "+over1MiB)
 	checkReadPast(t, "white space, then a record", spaces+claudeLine("u2", "two"), "2 "+over1MiB)
 	checkReadPast(t, "white space alone", spaces)
-}
-
-// A memory file of the working folder or one above it is read at start and
-// sent with every request; one below it is loaded when the agent works
-// there, a message a compaction can lose.
-func TestLoadedAtStart(t *testing.T) {
-	for _, c := range []struct {
-		file, cwd string
-		want      bool
-	}{
-		{"/home/dev/acme/CLAUDE.md", "/home/dev/acme", true},
-		{"/home/dev/CLAUDE.md", "/home/dev/acme", true},
-		{"/CLAUDE.md", "/home/dev/acme", true},
-		{"/home/dev/acme/CLAUDE.md", "/home/dev/acme/", true},
-		{`C:\code\CLAUDE.md`, `C:\code`, true},
-		{"/home/dev/acme/infra/CLAUDE.md", "/home/dev/acme", false},
-		{"/home/dev/acme/.claude/rules/go.md", "/home/dev/acme", false},
-		{"/home/dev/acme-old/CLAUDE.md", "/home/dev/acme", false},
-		{`C:\code\web\CLAUDE.md`, `C:\code`, false},
-		{"CLAUDE.md", "/home/dev/acme", false},
-		{"", "/home/dev/acme", false},
-		{"/home/dev/acme/CLAUDE.md", "", false},
-	} {
-		if got := loadedAtStart(c.file, c.cwd); got != c.want {
-			t.Errorf("loadedAtStart(%q, %q) = %v, want %v", c.file, c.cwd, got, c.want)
-		}
-	}
-}
-
-// TestAssistantRepeatedMembers: of a member an assistant message repeats,
-// the first counts, as member and gjson read one; the reader stops at the
-// content once it has the id, so the usage after them is never walked.
-func TestAssistantRepeatedMembers(t *testing.T) {
-	line := func(uuid, message string) string {
-		return `{"parentUuid":null,"type":"assistant","message":` + message + `,"uuid":"` + uuid +
-			`","timestamp":"2026-03-02T09:14:05.000Z","sessionId":"s1"}` + "\n"
-	}
-	in := line("u1", `{"id":"msg_1","id":"msg_2","role":"assistant","content":[{"type":"text","text":"first"}],"content":[{"type":"text","text":"second"}],"usage":{"input_tokens":3}}`) +
-		line("u2", `{"role":"assistant","content":[{"type":"text","text":"same message"}],"id":"msg_1","usage":{"cache":{"a":[1,{"b":"}"}]}}}`) +
-		line("u3", `{"id":"msg_3","content":"plain"}`)
-	evs, res := readString(t, in, Options{})
-	if got := eventTexts(evs); got != "first,same message,plain" {
-		t.Fatalf("texts %q, diagnostics %q", got, diagLines(res))
-	}
-	if evs[0].Turn != evs[1].Turn || evs[1].Turn == evs[2].Turn {
-		t.Fatalf("turns %d %d %d: the first two records are one message (msg_1), the third another", evs[0].Turn, evs[1].Turn, evs[2].Turn)
-	}
-}
-
-// TestRecordFieldsApartFromLine: the fields a record's events carry past
-// the record (its id, time, agent and folder) are copies, not pieces of
-// the line, which they would keep; and one folder is kept once.
-func TestRecordFieldsApartFromLine(t *testing.T) {
-	d := newClaudeDecoder(&sink{})
-	var cwds []string
-	for i, line := range []string{
-		`{"type":"user","cwd":"/repo","uuid":"u1","timestamp":"2026-03-02T09:14:05.000Z","agentId":"a7","message":{"role":"user","content":"deploy to acme-stage-07"}}`,
-		`{"type":"user","cwd":"/repo","uuid":"u2","timestamp":"2026-03-02T09:14:06.000Z","message":{"role":"user","content":"never to prod"}}`,
-		`{"type":"user","cwd":"/repo/infra","uuid":"u3","message":{"role":"user","content":"go"}}`,
-	} {
-		rec, ok := readRecord(line, jsontext.RecordIndex{})
-		if !ok {
-			t.Fatalf("line %d is no record", i+1)
-		}
-		r := d.prepare(rec, nil).(*claudeRecord)
-		for name, s := range map[string]string{"uuid": r.uuid, "timestamp": r.timestamp, "agentId": r.agentID, "cwd": r.cwd} {
-			if within(s, rec.raw) {
-				t.Errorf("line %d: %s %q is a piece of the line", i+1, name, s)
-			}
-			if s != "" && !strings.Contains(line, `"`+name+`":"`+s+`"`) {
-				t.Errorf("line %d: %s read as %q", i+1, name, s)
-			}
-		}
-		cwds = append(cwds, r.cwd)
-	}
-	if unsafe.StringData(cwds[0]) != unsafe.StringData(cwds[1]) || cwds[2] != "/repo/infra" {
-		t.Errorf("folders %q: the second record's should be the first's copy", cwds)
-	}
-	// a message written a block per record: its id is kept once, and a
-	// call's name and id are copies too
-	var ids []string
-	for i, line := range []string{
-		`{"type":"assistant","uuid":"u4","message":{"id":"msg_01","role":"assistant","content":[{"type":"text","text":"Deploying."}]}}`,
-		`{"type":"assistant","uuid":"u5","message":{"id":"msg_01","role":"assistant","content":[{"type":"tool_use","id":"toolu_01","name":"Bash","input":{"command":"ls"}}]}}`,
-	} {
-		rec, _ := readRecord(line, jsontext.RecordIndex{})
-		r := d.prepare(rec, nil).(*claudeRecord)
-		ids = append(ids, r.msgID)
-		for _, dr := range r.drafts {
-			for _, s := range []string{r.msgID, dr.ev.ToolName, dr.ev.ToolID} {
-				if within(s, rec.raw) {
-					t.Errorf("line %d: %q is a piece of the line", i+4, s)
-				}
-			}
-		}
-		if i == 1 && (len(r.drafts) != 1 || r.drafts[0].ev.ToolName != "Bash" || r.drafts[0].ev.ToolID != "toolu_01") {
-			t.Errorf("line %d: drafts %+v", i+4, r.drafts)
-		}
-	}
-	if ids[0] != "msg_01" || unsafe.StringData(ids[0]) != unsafe.StringData(ids[1]) {
-		t.Errorf("message ids %q: the second record's should be the first's copy", ids)
-	}
 }

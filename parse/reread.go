@@ -3,6 +3,7 @@ package parse
 import (
 	"bufio"
 	"cmp"
+	"fmt"
 	"io"
 	"os"
 	"slices"
@@ -35,6 +36,9 @@ func Reread(path string, format Format, spots []Spot, fn func(i int, ev *Event))
 	}
 	if path == "-" {
 		return &InputError{File: path, Msg: "standard input cannot be read twice"}
+	}
+	if _, ok := lookup(string(format)); !ok {
+		return &InputError{File: path, Msg: fmt.Sprintf("unknown input format %q", format)}
 	}
 	// a pipe is gone once read, and opening it again waits for a writer
 	// that will not come
@@ -114,7 +118,7 @@ func Reread(path string, format Format, spots []Spot, fn func(i int, ev *Event))
 // content comes from its record alone, whatever came before it.
 func decodeAlone(format Format, path string, line []byte, off int64) []Event {
 	var out []Event
-	s := &sink{file: path, format: format, diag: &diagnostics{file: path}, emit: func(ev *Event) error {
+	s := &Sink{file: path, format: format, diag: &diagnostics{file: path}, emit: func(ev *Event) error {
 		out = append(out, *ev)
 		return nil
 	}}

@@ -1,4 +1,4 @@
-package parse
+package parse_test
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/parse/parsetest"
 )
 
@@ -39,9 +40,9 @@ func TestRereadSameEvents(t *testing.T) {
 	}
 	total := 0
 	for _, path := range files {
-		var evs []Event
-		res, _ := ReadFile(File{Path: path}, Options{}, 0, func(ev *Event) error {
-			if ev.Kind != KindBoundary { // a boundary is its record and the summary after it
+		var evs []parse.Event
+		res, _ := parse.ReadFile(parse.File{Path: path}, parse.Options{}, 0, func(ev *parse.Event) error {
+			if ev.Kind != parse.KindBoundary { // a boundary is its record and the summary after it
 				evs = append(evs, *ev)
 			}
 			return nil
@@ -49,13 +50,13 @@ func TestRereadSameEvents(t *testing.T) {
 		if len(evs) == 0 {
 			continue
 		}
-		spots := make([]Spot, len(evs))
+		spots := make([]parse.Spot, len(evs))
 		for i, ev := range evs {
-			spots[len(evs)-1-i] = Spot{Offset: ev.Offset, Part: ev.Part} // asked out of order
+			spots[len(evs)-1-i] = parse.Spot{Offset: ev.Offset, Part: ev.Part} // asked out of order
 		}
-		back := make([]*Event, len(spots))
+		back := make([]*parse.Event, len(spots))
 		last := int64(-1)
-		err := Reread(path, res.Format, spots, func(i int, ev *Event) {
+		err := parse.Reread(path, res.Format, spots, func(i int, ev *parse.Event) {
 			if spots[i].Offset < last {
 				t.Errorf("%s: offset %d read back after %d", path, spots[i].Offset, last)
 			}
@@ -85,7 +86,7 @@ func TestRereadSameEvents(t *testing.T) {
 	}
 }
 
-func sameContent(a, b *Event) bool {
+func sameContent(a, b *parse.Event) bool {
 	return a.Kind == b.Kind && a.Role == b.Role && a.Origin == b.Origin && a.Text == b.Text &&
 		a.ToolName == b.ToolName && a.ToolID == b.ToolID && string(a.Args) == string(b.Args) &&
 		a.IsError == b.IsError && reflect.DeepEqual(a.SideEffect, b.SideEffect) &&
@@ -103,10 +104,10 @@ func TestRereadChangedFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(rec+rec[:40]), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	spots := []Spot{{0, 0}, {0, 1}, {5, 0}, {int64(len(rec)), 0}, {1 << 40, 0}, {-3, 0}}
-	back := make([]*Event, len(spots))
+	spots := []parse.Spot{{0, 0}, {0, 1}, {5, 0}, {int64(len(rec)), 0}, {1 << 40, 0}, {-3, 0}}
+	back := make([]*parse.Event, len(spots))
 	called := 0
-	err := Reread(path, FormatClaudeCode, spots, func(i int, ev *Event) {
+	err := parse.Reread(path, parse.FormatClaudeCode, spots, func(i int, ev *parse.Event) {
 		called++
 		back[i] = ev
 	})
@@ -124,11 +125,11 @@ func TestRereadChangedFile(t *testing.T) {
 			t.Errorf("spot %d read back as %+v; want nothing", i+1, *ev)
 		}
 	}
-	never := func(int, *Event) { t.Error("called for a file that cannot be read") }
-	if err := Reread("-", FormatClaudeCode, []Spot{{0, 0}}, never); err == nil {
+	never := func(int, *parse.Event) { t.Error("called for a file that cannot be read") }
+	if err := parse.Reread("-", parse.FormatClaudeCode, []parse.Spot{{0, 0}}, never); err == nil {
 		t.Error("standard input read back")
 	}
-	if err := Reread(filepath.Join(dir, "gone.jsonl"), FormatClaudeCode, []Spot{{0, 0}}, never); err == nil {
+	if err := parse.Reread(filepath.Join(dir, "gone.jsonl"), parse.FormatClaudeCode, []parse.Spot{{0, 0}}, never); err == nil {
 		t.Error("a missing file read back")
 	}
 }

@@ -1,11 +1,13 @@
 //go:build unix
 
-package parse
+package parse_test
 
 import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/compaudit/compaudit/parse"
 )
 
 // TestRereadPipe: a named pipe is refused at once, not opened to wait for
@@ -15,7 +17,7 @@ func TestRereadPipe(t *testing.T) {
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Skipf("no named pipes here: %v", err)
 	}
-	err := Reread(path, FormatClaudeCode, []Spot{{0, 0}}, func(int, *Event) { t.Error("called for a pipe") })
+	err := parse.Reread(path, parse.FormatClaudeCode, []parse.Spot{{0, 0}}, func(int, *parse.Event) { t.Error("called for a pipe") })
 	if err == nil {
 		t.Fatal("a pipe read back")
 	}

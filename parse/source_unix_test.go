@@ -1,6 +1,6 @@
 //go:build unix
 
-package parse
+package parse_test
 
 import (
 	"net"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/compaudit/compaudit/parse"
 )
 
 // TestDiscoverPassesOverPipes: a named pipe, a link to one, or a socket
@@ -45,13 +47,13 @@ func TestDiscoverPassesOverPipes(t *testing.T) {
 	}
 	defer l.Close()
 
-	ts, diags := Discover([]string{dir})
+	ts, diags := parse.Discover([]string{dir})
 	if len(ts) != 1 || ts[0].Path != good || len(ts[0].Files) != 2 || ts[0].Files[1].Path != sub {
 		t.Errorf("found %+v", ts)
 	}
 	warned := map[string]string{}
 	for _, d := range diags {
-		if d.Severity != Warning || !strings.Contains(d.Message, "not a transcript file: skipped") {
+		if d.Severity != parse.Warning || !strings.Contains(d.Message, "not a transcript file: skipped") {
 			t.Errorf("diagnostic %v", d)
 		}
 		warned[d.File] = d.Message
@@ -68,14 +70,14 @@ func TestDiscoverPassesOverPipes(t *testing.T) {
 		t.Errorf("warnings for %v", warned)
 	}
 
-	ts, diags = Discover([]string{pipes[0]})
+	ts, diags = parse.Discover([]string{pipes[0]})
 	if len(ts) != 1 || ts[0].Path != pipes[0] || len(diags) != 0 {
 		t.Errorf("a pipe named: %+v, %v", ts, diags)
 	}
 
 	// a rollout's working folder is read from it, which a pipe would hold
 	pipe("codex/2026/11/30/rollout-2026-11-30T10-00-00-x.jsonl")
-	if got := CodexSessionsFor(filepath.Join(dir, "codex"), dir); len(got) != 0 {
+	if got := parse.CodexSessionsFor(filepath.Join(dir, "codex"), dir); len(got) != 0 {
 		t.Errorf("rollouts %v", got)
 	}
 }
@@ -108,7 +110,7 @@ func TestDiscoverTakesAFileOnce(t *testing.T) {
 	far := link(outside, "far.jsonl")
 
 	t.Chdir(dir)
-	ts, diags := Discover([]string{dir, "./s.jsonl", other, "t.jsonl"})
+	ts, diags := parse.Discover([]string{dir, "./s.jsonl", other, "t.jsonl"})
 	var paths []string
 	for _, tr := range ts {
 		paths = append(paths, tr.Path)
@@ -121,7 +123,7 @@ func TestDiscoverTakesAFileOnce(t *testing.T) {
 	}
 	warned := map[string]string{}
 	for _, d := range diags {
-		if d.Severity != Warning {
+		if d.Severity != parse.Warning {
 			t.Errorf("diagnostic %v", d)
 		}
 		warned[d.File] = d.Message
@@ -136,7 +138,7 @@ func TestDiscoverTakesAFileOnce(t *testing.T) {
 	}
 
 	// named twice the same way, as before: once, and no warning
-	ts, diags = Discover([]string{s, s})
+	ts, diags = parse.Discover([]string{s, s})
 	if len(ts) != 1 || len(diags) != 0 {
 		t.Errorf("a file named twice: %d transcripts, %v", len(ts), diags)
 	}

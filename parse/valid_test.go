@@ -1,4 +1,4 @@
-package parse
+package parse_test
 
 import (
 	"encoding/json"
@@ -210,74 +210,7 @@ func benchValidators(b *testing.B, lines []string, withGJSON bool) {
 // own sources as Claude Code's Read tool returns them (a number, an arrow
 // and the line), in the record shape of the corpus.
 func BenchmarkValidateToolOutput(b *testing.B) {
-	benchValidators(b, readOutputRecords(b), false)
-}
-
-// readOutputRecords are this package's sources as the records of Claude
-// Code's Read tool: the output in the message, the file again under
-// toolUseResult, in the record shape of the corpus.
-func readOutputRecords(b *testing.B) []string {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		b.Fatal(err)
-	}
-	var lines []string
-	for i, out := range parsetest.ReadOutputs(b) {
-		src, err := os.ReadFile(files[i])
-		if err != nil {
-			b.Fatal(err)
-		}
-		rec, err := json.Marshal(map[string]any{
-			"type": "user", "uuid": "0f5b3c1e-5f7a-4c1e-9a43-4c7a1e2b9d10",
-			"message": map[string]any{"role": "user", "content": []any{map[string]any{
-				"type": "tool_result", "tool_use_id": "toolu_01", "content": out,
-			}}},
-			"toolUseResult": map[string]any{"type": "text", "file": map[string]any{"filePath": files[i], "content": string(src)}},
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-		lines = append(lines, string(rec))
-	}
-	return lines
-}
-
-// BenchmarkReadContent times the reader's walk to a record's content
-// blocks and their members, by the validator's spans and over the bytes,
-// side by side: the walk passes over the output in a block, and over the
-// file again under toolUseResult, to find the members after them.
-func BenchmarkReadContent(b *testing.B) {
-	lines := readOutputRecords(b)
-	var size int64
-	recs := make([]record, len(lines))
-	for i, l := range lines {
-		rec, ok := readRecord(l, jsontext.RecordIndex{})
-		if !ok {
-			b.Fatalf("line %d is no record", i)
-		}
-		recs[i], size = rec, size+int64(len(l))
-	}
-	for _, by := range []string{"spans", "bytes"} {
-		b.Run(by, func(b *testing.B) {
-			b.SetBytes(size)
-			for b.Loop() {
-				for _, rec := range recs {
-					j := rec.text()
-					if by == "bytes" {
-						j = jsontext.Text{}
-					}
-					n := 0
-					j.Elements(j.Member(rec.get("message"), "content"), func(raw string) bool {
-						n += len(readBlock(j, raw).content)
-						return true
-					})
-					if n == 0 {
-						b.Fatal("no output read")
-					}
-				}
-			}
-		})
-	}
+	benchValidators(b, parsetest.ReadOutputRecords(b), false)
 }
 
 // BenchmarkUnescapeToolOutput times the blocks against the word loop, side

@@ -1,4 +1,4 @@
-package parse
+package canonical
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/parse/jsontext"
 	"github.com/tidwall/gjson"
 )
@@ -60,11 +61,11 @@ var canonicalMemberOf = map[string]func(*canonicalMembers) string{
 // with escapes, as it decodes.
 func checkCanonicalMembers(t *testing.T, line string) {
 	t.Helper()
-	rec, ok := readRecord(line, jsontext.RecordIndex{})
+	rec, ok := parse.ReadRecord(line, jsontext.RecordIndex{})
 	if !ok {
 		return
 	}
-	cr := newCanonicalRecord(rec.raw, rec.Fields)
+	cr := newCanonicalRecord(rec.Raw, rec.Fields)
 	m := cr.members()
 	whole := gjson.Parse(line)
 	for name, of := range canonicalMemberOf {
@@ -114,7 +115,7 @@ func TestCanonicalTurnsAgentsProblems(t *testing.T) {
 	type got struct {
 		Line         int
 		Agent        string
-		Kind         Kind
+		Kind         parse.Kind
 		Turn         int
 		Text         string
 		ReplacesUpTo int
@@ -123,33 +124,33 @@ func TestCanonicalTurnsAgentsProblems(t *testing.T) {
 		ToolID       string
 	}
 	want := []got{
-		{Line: 1, Agent: MainAgent, Kind: KindMessage, Turn: 1, Text: "deploy to staging"},
-		{Line: 2, Agent: "planner", Kind: KindMessage, Turn: 1, Text: "on it"},
-		{Line: 3, Agent: MainAgent, Kind: KindToolCall, Turn: 2, ToolName: "shell", ToolID: "1"},
-		{Line: 4, Agent: MainAgent, Kind: KindToolResult, Turn: 2, Text: "a b", ToolID: "1"},
+		{Line: 1, Agent: parse.MainAgent, Kind: parse.KindMessage, Turn: 1, Text: "deploy to staging"},
+		{Line: 2, Agent: "planner", Kind: parse.KindMessage, Turn: 1, Text: "on it"},
+		{Line: 3, Agent: parse.MainAgent, Kind: parse.KindToolCall, Turn: 2, ToolName: "shell", ToolID: "1"},
+		{Line: 4, Agent: parse.MainAgent, Kind: parse.KindToolResult, Turn: 2, Text: "a b", ToolID: "1"},
 		// a compaction replaces the turns so far and takes effect in the next
-		{Line: 6, Agent: MainAgent, Kind: KindBoundary, Turn: 3, ReplacesUpTo: 2},
-		{Line: 7, Agent: MainAgent, Kind: KindMessage, Turn: 9, Text: "later"},
-		{Line: 8, Agent: "planner", Kind: KindStateWrite, Turn: 4, StateKey: "task/1"},
+		{Line: 6, Agent: parse.MainAgent, Kind: parse.KindBoundary, Turn: 3, ReplacesUpTo: 2},
+		{Line: 7, Agent: parse.MainAgent, Kind: parse.KindMessage, Turn: 9, Text: "later"},
+		{Line: 8, Agent: "planner", Kind: parse.KindStateWrite, Turn: 4, StateKey: "task/1"},
 		// a chat message's turns are counted from the last, whatever it says
-		{Line: 9, Agent: MainAgent, Kind: KindMessage, Turn: 10, Text: "calling f"},
-		{Line: 9, Agent: MainAgent, Kind: KindToolCall, Turn: 10, ToolName: "f", ToolID: "c1"},
-		{Line: 11, Agent: MainAgent, Kind: KindMessage, Turn: 11, Text: "caf\uFFFD"},
+		{Line: 9, Agent: parse.MainAgent, Kind: parse.KindMessage, Turn: 10, Text: "calling f"},
+		{Line: 9, Agent: parse.MainAgent, Kind: parse.KindToolCall, Turn: 10, ToolName: "f", ToolID: "c1"},
+		{Line: 11, Agent: parse.MainAgent, Kind: parse.KindMessage, Turn: 11, Text: "caf\uFFFD"},
 	}
 	wantDiags := []struct {
 		line int
-		sev  Severity
+		sev  parse.Severity
 		has  string
 	}{
-		{5, Warning, `unknown event type "bogus"`},
-		{10, Error, `neither "type" nor "role"`},
-		{11, Warning, "UTF-8"},
-		{12, Error, `role "tool"`},
+		{5, parse.Warning, `unknown event type "bogus"`},
+		{10, parse.Error, `neither "type" nor "role"`},
+		{11, parse.Warning, "UTF-8"},
+		{12, parse.Error, `role "tool"`},
 	}
 	data := strings.Join(lines, "\n") + "\n"
 	for _, workers := range []int{1, 2} {
 		var evs []got
-		res, err := ReadFile(File{Path: "-"}, Options{Format: FormatCanonical, Stdin: strings.NewReader(data), Workers: workers}, 0, func(ev *Event) error {
+		res, err := parse.ReadFile(parse.File{Path: "-"}, parse.Options{Format: parse.FormatCanonical, Stdin: strings.NewReader(data), Workers: workers}, 0, func(ev *parse.Event) error {
 			g := got{Line: ev.Line, Agent: ev.Agent, Kind: ev.Kind, Turn: ev.Turn, Text: ev.Text, ToolName: ev.ToolName, ToolID: ev.ToolID}
 			if ev.Boundary != nil {
 				g.ReplacesUpTo = ev.Boundary.ReplacesThrough

@@ -1,68 +1,117 @@
-package parse
+// Package canonical reads compaudit's canonical JSONL (docs/canonical-format.md)
+// and plain OpenAI chat-message JSONL into parse's events, shared-state
+// operations included. It knows those two formats and nothing of
+// obligations.
+package canonical
 
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/parse/jsontext"
 	"github.com/tidwall/gjson"
 )
 
+// Reader reads compaudit's canonical JSONL.
+var Reader = parse.FormatReader{
+	Info: parse.FormatInfo{
+		Name:      parse.FormatCanonical,
+		Title:     "compaudit canonical JSONL",
+		Location:  "any path; see docs/canonical-format.md",
+		Detection: `lines with "type" message, tool_call, tool_result, compaction or state`,
+		Boundary:  `{"type":"compaction","summary":...}; a null or absent summary is opaque`,
+	},
+	Claims:     claimsCanonical,
+	NewDecoder: func(s *parse.Sink) parse.Decoder { return newCanonicalDecoder(s) },
+}
+
+// ChatReader reads plain OpenAI chat-message JSONL, which the canonical
+// decoder reads as the messages it is.
+var ChatReader = parse.FormatReader{
+	Info: parse.FormatInfo{
+		Name:      parse.FormatChat,
+		Title:     "OpenAI chat-message JSONL",
+		Location:  "any path",
+		Detection: `lines with a "role" and no "type"`,
+		Boundary:  "none: plain chat logs record no compaction",
+	},
+	Aliases:    []string{"openai"},
+	Claims:     claimsChat,
+	NewDecoder: func(s *parse.Sink) parse.Decoder { return newCanonicalDecoder(s) },
+}
+
+var canonicalTypes = []string{"message", "tool_call", "tool_result", "compaction", "state"}
+
+// claimsCanonical: a canonical record type, without the uuid fields a
+// Claude Code record carries.
+func claimsCanonical(rec gjson.Result) bool {
+	typ := rec.Get("type")
+	return typ.Type == gjson.String && slices.Contains(canonicalTypes, typ.Str) &&
+		!rec.Get("uuid").Exists() && !rec.Get("sessionId").Exists()
+}
+
+// claimsChat: a role and no type.
+func claimsChat(rec gjson.Result) bool {
+	return !rec.Get("type").Exists() && rec.Get("role").Type == gjson.String
+}
+
 // canonicalDecoder reads compaudit's canonical JSONL and, for lines with a
 // role and no type, OpenAI chat messages.
 type canonicalDecoder struct {
-	s     *sink
-	turns turnCounter
+	s     *parse.Sink
+	turns parse.Turns
 }
 
-func newCanonicalDecoder(s *sink) *canonicalDecoder { return &canonicalDecoder{s: s} }
+func newCanonicalDecoder(s *parse.Sink) *canonicalDecoder { return &canonicalDecoder{s: s} }
 
-// prepare reads a record into its events on a reading worker, with all
+// Prepare reads a record into its events on a reading worker, with all
 // but what needs the records before it: the agent's turn, the default
 // agent, the line's place. A multi-agent run is mostly small records, and
 // reading them in the ordered stage kept one core busy while the other
 // waited.
-func (d *canonicalDecoder) prepare(rec record, annotate func(*Event)) any {
+func (d *canonicalDecoder) Prepare(rec parse.Record, annotate func(*parse.Event)) any {
 	r := &canonicalRead{}
-	cr := newCanonicalRecord(rec.raw, rec.Fields)
+	cr := newCanonicalRecord(rec.Raw, rec.Fields)
 	readCanonical(&cr, r)
 	for i := range r.drafts {
-		r.drafts[i].repaired = settle(&r.drafts[i].ev, rec.utf8, annotate)
+		r.drafts[i].repaired = parse.Settle(&r.drafts[i].ev, rec.ValidUTF8, annotate)
 	}
 	return r
 }
 
-func (d *canonicalDecoder) apply(p any, line int, off int64) {
+func (d *canonicalDecoder) Apply(p any, line int, off int64) {
 	r, _ := p.(*canonicalRead)
 	if r == nil {
 		return
 	}
 	if r.problem != "" {
-		d.s.diag.add(r.severity, line, "%s", r.problem)
+		d.s.Report(r.severity, line, "%s", r.problem)
 		return
 	}
-	agent := d.s.agentOr(r.agent) // before put: the turns are counted per agent
+	agent := d.s.AgentOr(r.agent) // before put: the turns are counted per agent
 	for i := range r.drafts {
 		dr := &r.drafts[i]
 		ev := &dr.ev
 		ev.Line, ev.Offset, ev.Agent = line, off, agent
 		if b := ev.Boundary; b != nil {
-			b.ReplacesThrough = d.turns.current(agent)
+			b.ReplacesThrough = d.turns.Current(agent)
 		}
 		switch {
 		case r.hasTurn:
-			ev.Turn = d.turns.set(agent, dr.side, r.turn)
-		case dr.side == sideBoundary:
-			ev.Turn = d.turns.boundary(agent)
+			ev.Turn = d.turns.Set(agent, dr.side, r.turn)
+		case dr.side == parse.SideBoundary:
+			ev.Turn = d.turns.Boundary(agent)
 		default:
-			ev.Turn = d.turns.next(agent, dr.side, "")
+			ev.Turn = d.turns.Next(agent, dr.side, "")
 		}
 		if dr.repaired {
-			d.s.diag.add(Warning, line, invalidUTF8Msg)
+			d.s.Report(parse.Warning, line, parse.InvalidUTF8Msg)
 		}
-		d.s.put(ev)
+		d.s.Put(ev)
 	}
 }
 
@@ -73,7 +122,7 @@ type canonicalRead struct {
 	turn     int    // the record's explicit turn, when hasTurn
 	hasTurn  bool
 	drafts   []canonicalDraft
-	severity Severity
+	severity parse.Severity
 	problem  string
 	// one holds the first draft: most records are one event, and a
 	// multi-agent run has hundreds of thousands
@@ -82,16 +131,16 @@ type canonicalRead struct {
 
 // canonicalDraft is an event and the side of the conversation it counts on.
 type canonicalDraft struct {
-	ev       Event
-	side     side
+	ev       parse.Event
+	side     parse.Side
 	repaired bool // its text was not UTF-8 and was mended
 }
 
-func (r *canonicalRead) skip(sev Severity, format string, args ...any) {
+func (r *canonicalRead) skip(sev parse.Severity, format string, args ...any) {
 	r.severity, r.problem = sev, fmt.Sprintf(format, args...)
 }
 
-func (r *canonicalRead) add(ev Event, s side) {
+func (r *canonicalRead) add(ev parse.Event, s parse.Side) {
 	if r.drafts == nil {
 		r.drafts = r.one[:0]
 	}
@@ -214,7 +263,7 @@ func rawResult(raw string) gjson.Result {
 func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 	m := rec.members()
 	r.agent = jsontext.JsonString(m.agent)
-	base := Event{Time: jsontext.JsonString(m.ts)}
+	base := parse.Event{Time: jsontext.JsonString(m.ts)}
 	if cwd := jsontext.JsonString(m.cwd); cwd != "" {
 		base.Cwd = cwd
 	}
@@ -223,7 +272,7 @@ func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 			readChat(&m, base, r)
 			return
 		}
-		r.skip(Error, `record has neither "type" nor "role": skipped`)
+		r.skip(parse.Error, `record has neither "type" nor "role": skipped`)
 		return
 	}
 	if turn, ok := jsonInt(m.turn); ok {
@@ -231,38 +280,38 @@ func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 	}
 	switch typ := jsontext.JsonString(m.typ); typ {
 	case "message":
-		role, ok := ParseRole(jsontext.JsonString(m.role))
-		if !ok || role == RoleTool {
-			r.skip(Error, "message with role %q (want user, assistant, system or developer): skipped", jsontext.JsonString(m.role))
+		role, ok := parse.ParseRole(jsontext.JsonString(m.role))
+		if !ok || role == parse.RoleTool {
+			r.skip(parse.Error, "message with role %q (want user, assistant, system or developer): skipped", jsontext.JsonString(m.role))
 			return
 		}
 		ev := base
-		ev.Kind, ev.Role, ev.Text = KindMessage, role, jsontext.JsonString(m.content)
+		ev.Kind, ev.Role, ev.Text = parse.KindMessage, role, jsontext.JsonString(m.content)
 		ev.Origin = originField(&m)
 		r.add(ev, sideOf(role))
 	case "tool_call":
 		ev := base
-		ev.Kind, ev.Role = KindToolCall, RoleAssistant
+		ev.Kind, ev.Role = parse.KindToolCall, parse.RoleAssistant
 		ev.ToolID, ev.ToolName = rawID(m.id), jsontext.JsonString(m.name)
 		if ev.ToolName == "" {
-			r.skip(Error, "tool_call without a name: skipped")
+			r.skip(parse.Error, "tool_call without a name: skipped")
 			return
 		}
-		ev.Args = rawArgs(rawResult(m.arguments).Raw)
+		ev.Args = jsontext.Arguments(rawResult(m.arguments).Raw)
 		if se := rawResult(m.sideEffect); se.IsBool() {
 			v := se.Bool()
 			ev.SideEffect = &v
 		}
-		r.add(ev, sideAssistant)
+		r.add(ev, parse.SideAssistant)
 	case "tool_result":
 		ev := base
-		ev.Kind, ev.Role = KindToolResult, RoleTool
+		ev.Kind, ev.Role = parse.KindToolResult, parse.RoleTool
 		ev.ToolID = rawID(m.id)
 		ev.Text = rawTextOf(m.content)
 		ev.IsError = rawResult(m.isError).Bool()
-		r.add(ev, sideTool)
+		r.add(ev, parse.SideTool)
 	case "compaction":
-		b := &Boundary{Kind: BoundaryCompact, Trigger: jsontext.JsonString(m.trigger),
+		b := &parse.Boundary{Kind: parse.BoundaryCompact, Trigger: jsontext.JsonString(m.trigger),
 			PreTokens: int(rawResult(m.preTokens).Int())}
 		if s := rawResult(m.summary); s.Type == gjson.String {
 			b.Summary, b.Readable = s.Str, true
@@ -270,7 +319,7 @@ func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 			b.Unreadable = "the summary is absent or null (opaque compaction)"
 		}
 		if k := jsontext.JsonString(m.kind); k == "microcompact" {
-			b.Kind, b.Readable, b.Unreadable = BoundaryMicrocompact, true, ""
+			b.Kind, b.Readable, b.Unreadable = parse.BoundaryMicrocompact, true, ""
 		}
 		for _, k := range rawResult(m.kept).Array() {
 			if k.Type == gjson.Number {
@@ -284,20 +333,20 @@ func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 			b.ClearedToolIDs = append(b.ClearedToolIDs, idString(c))
 		}
 		ev := base
-		ev.Kind, ev.Role, ev.Origin, ev.Boundary = KindBoundary, RoleSystem, OriginHarness, b
-		r.add(ev, sideBoundary)
+		ev.Kind, ev.Role, ev.Origin, ev.Boundary = parse.KindBoundary, parse.RoleSystem, parse.OriginHarness, b
+		r.add(ev, parse.SideBoundary)
 	case "state":
 		op := jsontext.JsonString(m.op)
 		if op != "read" && op != "write" {
-			r.skip(Error, "state event with op %q (want read or write): skipped", op)
+			r.skip(parse.Error, "state event with op %q (want read or write): skipped", op)
 			return
 		}
 		key := jsontext.JsonString(m.key)
 		if key == "" {
-			r.skip(Error, "state event without a key: skipped")
+			r.skip(parse.Error, "state event without a key: skipped")
 			return
 		}
-		st := &StateOp{Key: key, Value: valueString(m.value), PayloadHash: jsontext.JsonString(m.payloadHash)}
+		st := &parse.StateOp{Key: key, Value: valueString(m.value), PayloadHash: jsontext.JsonString(m.payloadHash)}
 		if rv, ok := jsonInt(m.revision); ok {
 			st.Revision, st.HasRevision = rv, true
 		}
@@ -305,74 +354,74 @@ func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 			st.Confidence, st.HasConf = c, true
 		}
 		ev := base
-		ev.Kind, ev.Role, ev.State = KindStateRead, RoleAssistant, st
+		ev.Kind, ev.Role, ev.State = parse.KindStateRead, parse.RoleAssistant, st
 		if op == "write" {
-			ev.Kind = KindStateWrite
+			ev.Kind = parse.KindStateWrite
 		}
-		r.add(ev, sideAssistant)
+		r.add(ev, parse.SideAssistant)
 	default:
-		r.skip(Warning, "unknown event type %q: skipped", typ)
+		r.skip(parse.Warning, "unknown event type %q: skipped", typ)
 	}
 }
 
 // readChat reads an OpenAI chat message: {role, content, tool_calls} or a
 // tool message {role: tool, tool_call_id, content}. A chat message's turns
 // are counted, whatever "turn" it carries.
-func readChat(m *canonicalMembers, base Event, r *canonicalRead) {
+func readChat(m *canonicalMembers, base parse.Event, r *canonicalRead) {
 	roleName := jsontext.JsonString(m.role)
 	if roleName == "function" {
 		roleName = "tool"
 	}
-	role, ok := ParseRole(roleName)
+	role, ok := parse.ParseRole(roleName)
 	if !ok {
-		r.skip(Error, "chat message with unknown role %q: skipped", roleName)
+		r.skip(parse.Error, "chat message with unknown role %q: skipped", roleName)
 		return
 	}
 	text := rawTextOf(m.content)
-	if role == RoleTool {
+	if role == parse.RoleTool {
 		ev := base
-		ev.Kind, ev.Role, ev.Text = KindToolResult, RoleTool, text
+		ev.Kind, ev.Role, ev.Text = parse.KindToolResult, parse.RoleTool, text
 		ev.ToolID = rawID(m.toolCallID)
 		ev.IsError = rawResult(m.isError).Bool()
-		r.add(ev, sideTool)
+		r.add(ev, parse.SideTool)
 		return
 	}
 	if strings.TrimSpace(text) != "" {
 		ev := base
-		ev.Kind, ev.Role, ev.Text = KindMessage, role, text
+		ev.Kind, ev.Role, ev.Text = parse.KindMessage, role, text
 		ev.Origin = originField(m)
 		r.add(ev, sideOf(role))
 	}
 	for _, c := range rawResult(m.toolCalls).Array() {
 		ev := base
-		ev.Kind, ev.Role = KindToolCall, RoleAssistant
+		ev.Kind, ev.Role = parse.KindToolCall, parse.RoleAssistant
 		ev.ToolID = idString(c.Get("id"))
 		ev.ToolName = c.Get("function.name").Str
-		ev.Args = rawArgs(c.Get("function.arguments").Raw)
-		r.add(ev, sideAssistant)
+		ev.Args = jsontext.Arguments(c.Get("function.arguments").Raw)
+		r.add(ev, parse.SideAssistant)
 	}
 }
 
-func (d *canonicalDecoder) finish() {}
+func (d *canonicalDecoder) Finish() {}
 
-func sideOf(r Role) side {
-	if r == RoleAssistant {
-		return sideAssistant
+func sideOf(r parse.Role) parse.Side {
+	if r == parse.RoleAssistant {
+		return parse.SideAssistant
 	}
-	return sideUser
+	return parse.SideUser
 }
 
 // originField honours an explicit "origin" (rules or harness).
-func originField(m *canonicalMembers) Origin {
+func originField(m *canonicalMembers) parse.Origin {
 	switch jsontext.JsonString(m.origin) {
 	case "rules":
-		return OriginRules
+		return parse.OriginRules
 	case "harness":
-		return OriginHarness
+		return parse.OriginHarness
 	case "authored":
-		return OriginAuthored
+		return parse.OriginAuthored
 	}
-	return OriginAuthored
+	return parse.OriginAuthored
 }
 
 // The readers of a member's raw value below read the common cases — a
@@ -435,7 +484,7 @@ func textOf(v gjson.Result) string {
 		return v.Str
 	}
 	if v.IsArray() {
-		return rawText(v.Raw)
+		return jsontext.PartsText(v.Raw)
 	}
 	if v.Exists() && v.Type != gjson.Null {
 		return v.Raw

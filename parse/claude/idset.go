@@ -1,4 +1,4 @@
-package parse
+package claude
 
 // idSet holds 64-bit hashes of record ids in an open-addressing table: 8
 // bytes a slot, at most three quarters full. It keeps the ids that have

@@ -1,4 +1,4 @@
-package parse
+package claude
 
 import (
 	"math/rand/v2"

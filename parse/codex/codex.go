@@ -1,21 +1,49 @@
-package parse
+// Package codex reads Codex CLI rollout JSONL into parse's events:
+// response_item messages, reasoning, function calls and their outputs, and
+// compacted lines with their summary or replacement history. It knows
+// Codex's records and nothing of other formats or of obligations.
+package codex
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/parse/jsontext"
+	"github.com/tidwall/gjson"
 )
+
+// Reader reads Codex CLI rollouts.
+var Reader = parse.FormatReader{
+	Info: parse.FormatInfo{
+		Name:      parse.FormatCodex,
+		Title:     "Codex CLI rollout JSONL",
+		Location:  "~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl",
+		Detection: `lines {timestamp, type, payload} with "type" session_meta, response_item, event_msg, turn_context or compacted`,
+		Boundary:  `"compacted" line: payload.message holds the summary; a replacement_history ending in an encrypted compaction item is opaque`,
+	},
+	Claims:     claimsCodex,
+	NewDecoder: func(s *parse.Sink) parse.Decoder { return newCodexDecoder(s) },
+}
+
+var codexTypes = []string{"session_meta", "response_item", "event_msg", "turn_context", "compacted"}
+
+// claimsCodex: a Codex line type with a payload.
+func claimsCodex(rec gjson.Result) bool {
+	typ := rec.Get("type")
+	return typ.Type == gjson.String && slices.Contains(codexTypes, typ.Str) && rec.Get("payload").Exists()
+}
 
 // codexDecoder reads Codex CLI rollout records.
 type codexDecoder struct {
-	s     *sink
-	turns turnCounter
+	s     *parse.Sink
+	turns parse.Turns
 	cwd   string
 }
 
-func newCodexDecoder(s *sink) *codexDecoder { return &codexDecoder{s: s} }
+func newCodexDecoder(s *parse.Sink) *codexDecoder { return &codexDecoder{s: s} }
 
 // codexRecord is one rollout record read on its own, before the decoder's
 // state (the working directory, turns) applies: reading it is the costly
@@ -23,25 +51,32 @@ func newCodexDecoder(s *sink) *codexDecoder { return &codexDecoder{s: s} }
 type codexRecord struct {
 	cwd         string // what session_meta or turn_context names
 	time        string
-	drafts      []draft // a boundary's side is unused: it takes no turn
-	warning     string  // a record that was read and skipped
-	invalidUTF8 bool    // text that was not UTF-8 was replaced
-	noReasoning bool    // reasoning is not read (Options.NoReasoningText)
+	drafts      []codexDraft // a boundary's side is unused: it takes no turn
+	warning     string       // a record that was read and skipped
+	invalidUTF8 bool         // text that was not UTF-8 was replaced
+	noReasoning bool         // reasoning is not read (Options.NoReasoningText)
 }
 
-// skips event_msg records: they repeat what response_item records hold, for
+// Skips event_msg records: they repeat what response_item records hold, for
 // the UI.
-func (*codexDecoder) skips(typ string) bool { return typ == "event_msg" }
+func (*codexDecoder) Skips(typ string) bool { return typ == "event_msg" }
 
-// detaches: prepare copies out every string a record's events keep, so a
+// Detaches: Prepare copies out every string a record's events keep, so a
 // line is read in place.
-func (*codexDecoder) detaches() {}
+func (*codexDecoder) Detaches() {}
 
-// prepare reads a rollout record. It keeps no state.
-func (d *codexDecoder) prepare(rec record, annotate func(*Event)) any {
-	r := &codexRecord{time: jsontext.JsonString(rec.get("timestamp")), noReasoning: rec.noReasoning}
-	p := readCodexPayload(rec.get("payload"))
-	switch jsontext.JsonString(rec.get("type")) {
+// what the reader asks of a decoder beyond parse.Decoder, checked here
+// because it asks by type assertion
+var (
+	_ parse.Skipper  = (*codexDecoder)(nil)
+	_ parse.Detacher = (*codexDecoder)(nil)
+)
+
+// Prepare reads a rollout record. It keeps no state.
+func (d *codexDecoder) Prepare(rec parse.Record, annotate func(*parse.Event)) any {
+	r := &codexRecord{time: jsontext.JsonString(rec.Get("timestamp")), noReasoning: rec.NoReasoning}
+	p := readCodexPayload(rec.Get("payload"))
+	switch jsontext.JsonString(rec.Get("type")) {
 	case "session_meta", "turn_context":
 		r.cwd = jsontext.JsonString(p.cwd)
 	case "response_item":
@@ -49,9 +84,9 @@ func (d *codexDecoder) prepare(rec record, annotate func(*Event)) any {
 	case "compacted":
 		r.compacted(p)
 	}
-	r.detach(rec.raw)
+	r.detach(rec.Raw)
 	for i := range r.drafts {
-		if settle(&r.drafts[i].ev, rec.utf8, annotate) {
+		if parse.Settle(&r.drafts[i].ev, rec.ValidUTF8, annotate) {
 			r.invalidUTF8 = true
 		}
 	}
@@ -61,7 +96,7 @@ func (d *codexDecoder) prepare(rec record, annotate func(*Event)) any {
 // detach copies every string the record keeps that is a piece of its line.
 func (r *codexRecord) detach(line string) {
 	own := func(s string) string {
-		if within(s, line) {
+		if parse.Within(s, line) {
 			return strings.Clone(s)
 		}
 		return s
@@ -71,7 +106,7 @@ func (r *codexRecord) detach(line string) {
 		ev := &r.drafts[i].ev
 		ev.Text = own(ev.Text)
 		ev.ToolName, ev.ToolID = own(ev.ToolName), own(ev.ToolID)
-		if len(ev.Args) > 0 && within(string(ev.Args), line) {
+		if len(ev.Args) > 0 && parse.Within(string(ev.Args), line) {
 			ev.Args = json.RawMessage(strings.Clone(string(ev.Args)))
 		}
 		if b := ev.Boundary; b != nil {
@@ -83,7 +118,7 @@ func (r *codexRecord) detach(line string) {
 	}
 }
 
-func (d *codexDecoder) apply(p any, line int, off int64) {
+func (d *codexDecoder) Apply(p any, line int, off int64) {
 	r, _ := p.(*codexRecord)
 	if r == nil {
 		return
@@ -92,23 +127,23 @@ func (d *codexDecoder) apply(p any, line int, off int64) {
 		d.cwd = r.cwd
 	}
 	if r.warning != "" {
-		d.s.diag.add(Warning, line, "%s", r.warning)
+		d.s.Report(parse.Warning, line, "%s", r.warning)
 	}
 	if r.invalidUTF8 {
-		d.s.diag.add(Warning, line, invalidUTF8Msg)
+		d.s.Report(parse.Warning, line, parse.InvalidUTF8Msg)
 	}
-	agent := d.s.agent
+	agent := d.s.FileAgent()
 	for i := range r.drafts {
 		dr := &r.drafts[i]
 		ev := &dr.ev // the record is done with once applied, as in claudeDecoder.apply
 		ev.Line, ev.Offset, ev.Time, ev.Cwd = line, off, r.time, d.cwd
-		if ev.Kind == KindBoundary {
-			ev.Boundary.ReplacesThrough = d.turns.current(agent)
-			ev.Turn = d.turns.boundary(agent)
+		if ev.Kind == parse.KindBoundary {
+			ev.Boundary.ReplacesThrough = d.turns.Current(agent)
+			ev.Turn = d.turns.Boundary(agent)
 		} else {
-			ev.Turn = d.turns.next(agent, dr.side, "")
+			ev.Turn = d.turns.Next(agent, dr.side, "")
 		}
-		d.s.put(ev)
+		d.s.Put(ev)
 	}
 }
 
@@ -156,47 +191,55 @@ func readCodexPayload(raw string) codexPayload {
 	return p
 }
 
-func (r *codexRecord) add(ev Event, s side) { r.drafts = append(r.drafts, draft{ev: ev, side: s}) }
+// codexDraft is an event of a record without its place in the stream.
+type codexDraft struct {
+	ev   parse.Event
+	side parse.Side
+}
+
+func (r *codexRecord) add(ev parse.Event, s parse.Side) {
+	r.drafts = append(r.drafts, codexDraft{ev: ev, side: s})
+}
 
 func (r *codexRecord) item(p codexPayload) {
-	var ev Event
+	var ev parse.Event
 	switch typ := jsontext.JsonString(p.typ); typ {
 	case "message":
 		roleName := jsontext.JsonString(p.role)
-		role, ok := ParseRole(roleName)
+		role, ok := parse.ParseRole(roleName)
 		if !ok {
 			r.warning = "message with unknown role " + strconv.Quote(roleName) + ": skipped"
 			return
 		}
-		text := rawText(p.content)
+		text := jsontext.PartsText(p.content)
 		if strings.TrimSpace(text) == "" {
 			return
 		}
-		ev.Kind, ev.Role = KindMessage, role
+		ev.Kind, ev.Role = parse.KindMessage, role
 		ev.Origin, ev.Text = codexOrigin(role, text)
-		s := sideUser
-		if role == RoleAssistant {
-			s = sideAssistant
+		s := parse.SideUser
+		if role == parse.RoleAssistant {
+			s = parse.SideAssistant
 		}
 		r.add(ev, s)
 	case "reasoning":
 		var parts []string
 		if !r.noReasoning {
-			each(p.summary, func(v string) bool {
+			jsontext.Each(p.summary, func(v string) bool {
 				parts = append(parts, jsontext.JsonString(jsontext.Member(v, "text")))
 				return true
 			})
 		}
-		ev.Kind, ev.Role, ev.Text = KindReasoning, RoleAssistant, strings.Join(parts, "\n")
-		r.add(ev, sideAssistant)
+		ev.Kind, ev.Role, ev.Text = parse.KindReasoning, parse.RoleAssistant, strings.Join(parts, "\n")
+		r.add(ev, parse.SideAssistant)
 	case "function_call", "custom_tool_call", "local_shell_call", "web_search_call":
-		ev.Kind, ev.Role = KindToolCall, RoleAssistant
+		ev.Kind, ev.Role = parse.KindToolCall, parse.RoleAssistant
 		ev.ToolName, ev.ToolID = jsontext.JsonString(p.name), jsontext.JsonString(p.callID)
 		switch typ {
 		case "function_call":
-			ev.Args = rawArgs(p.arguments)
+			ev.Args = jsontext.Arguments(p.arguments)
 		case "custom_tool_call":
-			ev.Args = rawArgs(p.input)
+			ev.Args = jsontext.Arguments(p.input)
 			// Codex's custom tools (apply_patch and others) change things
 			yes := true
 			ev.SideEffect = &yes
@@ -209,12 +252,12 @@ func (r *codexRecord) item(p codexPayload) {
 				ev.Args = json.RawMessage(p.action)
 			}
 		}
-		r.add(ev, sideAssistant)
+		r.add(ev, parse.SideAssistant)
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
-		ev.Kind, ev.Role = KindToolResult, RoleTool
+		ev.Kind, ev.Role = parse.KindToolResult, parse.RoleTool
 		ev.ToolID = jsontext.JsonString(p.callID)
 		ev.Text, ev.IsError = codexOutput(p.output)
-		r.add(ev, sideTool)
+		r.add(ev, parse.SideTool)
 	}
 }
 
@@ -222,10 +265,10 @@ func (r *codexRecord) item(p codexPayload) {
 // the summary in message; remote compaction leaves message empty and ends
 // replacement_history with an encrypted compaction item.
 func (r *codexRecord) compacted(p codexPayload) {
-	b := &Boundary{Kind: BoundaryCompact}
+	b := &parse.Boundary{Kind: parse.BoundaryCompact}
 	summary := stripCodexPrefix(jsontext.JsonString(p.message))
 	encrypted := false
-	each(p.history, func(it string) bool {
+	jsontext.Each(p.history, func(it string) bool {
 		var typ, role, content, encryptedContent, itSummary string
 		jsontext.Members(it, func(k, v string) bool {
 			switch k {
@@ -250,8 +293,8 @@ func (r *codexRecord) compacted(p codexPayload) {
 				summary = stripCodexPrefix(s)
 			}
 		case "message":
-			role, _ := ParseRole(jsontext.JsonString(role))
-			text := rawText(content)
+			role, _ := parse.ParseRole(jsontext.JsonString(role))
+			text := jsontext.PartsText(content)
 			if strings.HasPrefix(strings.TrimSpace(text), codexSummaryPrefix) {
 				if summary == "" {
 					summary = stripCodexPrefix(text)
@@ -259,7 +302,7 @@ func (r *codexRecord) compacted(p codexPayload) {
 				return true
 			}
 			if strings.TrimSpace(text) != "" {
-				b.Kept = append(b.Kept, KeptItem{Role: role, Text: text})
+				b.Kept = append(b.Kept, parse.KeptItem{Role: role, Text: text})
 			}
 		}
 		return true
@@ -274,95 +317,12 @@ func (r *codexRecord) compacted(p codexPayload) {
 	default:
 		b.Summary, b.Readable = summary, true
 	}
-	var ev Event
-	ev.Kind, ev.Role, ev.Origin, ev.Boundary = KindBoundary, RoleSystem, OriginHarness, b
+	var ev parse.Event
+	ev.Kind, ev.Role, ev.Origin, ev.Boundary = parse.KindBoundary, parse.RoleSystem, parse.OriginHarness, b
 	r.add(ev, 0)
 }
 
-func (d *codexDecoder) finish() {}
-
-// rawText joins the text parts of a message's raw content: a string, or a
-// list of parts with text.
-func rawText(content string) string {
-	if s, ok := jsontext.RawString(content); ok {
-		return s
-	}
-	var parts []string
-	each(content, func(c string) bool {
-		if t, ok := jsontext.RawString(jsontext.Member(c, "text")); ok {
-			parts = append(parts, t)
-		}
-		return true
-	})
-	return strings.Join(parts, "\n")
-}
-
-// rawArgs keeps arguments as raw JSON: a string holding a JSON object is
-// unwrapped, anything else (a patch, a redacted value) stays a JSON string.
-func rawArgs(raw string) json.RawMessage {
-	if raw == "" {
-		return nil
-	}
-	if str, ok := jsontext.RawString(raw); ok {
-		s := strings.TrimSpace(str)
-		if len(s) > 0 && (s[0] == '{' || s[0] == '[') {
-			if ok, _ := jsontext.ValidJSON(s); ok {
-				return json.RawMessage(s)
-			}
-		}
-		b, _ := json.Marshal(str)
-		return b
-	}
-	return json.RawMessage(raw)
-}
-
-// exitStatusLeads are how Codex's shell tools begin the line that gives a
-// process's exit code, each followed by the code: "Process exited with
-// code 1", "Exit code: 1", "exit status 1".
-var exitStatusLeads = []string{"Process exited with code ", "Exit code: ", "Exit code ", "exit status "}
-
-// exitCode finds the first line that gives a process's exit code, as
-// (?m)^(?:Process exited with code|Exit code:?|exit status) (-?\d+) would.
-// It looks only at the start of each line: the expression was tried at
-// every byte of an output that had no such line.
-func exitCode(s string) (code int, ok bool) {
-	for {
-		if code, ok := ExitCodeLine(s); ok {
-			return code, true
-		}
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			return 0, false
-		}
-		s = s[i+1:]
-	}
-}
-
-// ExitCodeLine reads the exit code a line starting at s gives, if it does:
-// "Process exited with code 1", "Exit code: 2" (Codex's shell tools),
-// "Exit code 1" (Claude Code's Bash tool), "exit status 1".
-func ExitCodeLine(s string) (int, bool) {
-	for _, lead := range exitStatusLeads {
-		if !strings.HasPrefix(s, lead) {
-			continue
-		}
-		s = s[len(lead):]
-		n := 0
-		if n < len(s) && s[n] == '-' {
-			n++
-		}
-		digits := n
-		for n < len(s) && s[n] >= '0' && s[n] <= '9' {
-			n++
-		}
-		if n == digits {
-			return 0, false // the leads exclude each other: no other can match
-		}
-		code, _ := strconv.Atoi(s[:n]) // past the range of int: the nearest, still not 0
-		return code, true
-	}
-	return 0, false
-}
+func (d *codexDecoder) Finish() {}
 
 // codexOutput reads a tool output: a string, a JSON string holding
 // {output, metadata:{exit_code}}, or an object with content and success.
@@ -389,29 +349,17 @@ func codexOutput(raw string) (string, bool) {
 	s := jsontext.JsonString(raw)
 	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
 		// validated and indexed in one pass, as a record is
-		if rec, ok := readRecord(t, jsontext.RecordIndex{}); ok {
-			if out := rec.get("output"); out != "" {
-				code := jsontext.Member(rec.get("metadata"), "exit_code")
+		if rec, ok := parse.ReadRecord(t, jsontext.RecordIndex{}); ok {
+			if out := rec.Get("output"); out != "" {
+				code := jsontext.Member(rec.Get("metadata"), "exit_code")
 				return jsontext.JsonString(out), code != "" && rawInt(code) != 0
 			}
 		}
 	}
-	if code, ok := exitCode(s); ok {
+	if code, ok := parse.ExitCode(s); ok {
 		return s, code != 0
 	}
 	return s, false
-}
-
-// each calls fn with the elements of an array, or once with any other value
-// but null: a list that holds one item is sometimes written as the item.
-func each(raw string, fn func(val string) bool) {
-	switch {
-	case raw == "" || raw == "null":
-	case raw[0] == '[':
-		jsontext.Elements(raw, fn)
-	default:
-		fn(raw)
-	}
 }
 
 // rawBool reads a flag the way a lenient writer may have put it: true, a

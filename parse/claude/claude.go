@@ -1,28 +1,62 @@
-package parse
+// Package claude reads Claude Code session JSONL into parse's events: user,
+// assistant, system and attachment records, the parent chain and duplicate
+// records, compact_boundary with its summary record, system reminders and
+// memory files. It knows Claude Code's records and nothing of other formats
+// or of obligations.
+package claude
 
 import (
 	"encoding/json"
 	"hash/maphash"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
 	"unsafe"
 
+	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/parse/jsontext"
 	"github.com/tidwall/gjson"
 )
 
+// Reader reads Claude Code sessions.
+var Reader = parse.FormatReader{
+	Info: parse.FormatInfo{
+		Name:      parse.FormatClaudeCode,
+		Title:     "Claude Code session JSONL",
+		Location:  "~/.claude/projects/<encoded-cwd>/<session>.jsonl, subagents in <session>/subagents/agent-*.jsonl",
+		Detection: `records with "type" user, assistant, system, attachment, progress, file-history-snapshot, queue-operation, custom-title or summary and a "uuid", "sessionId" or "message" field`,
+		Boundary:  `system record subtype compact_boundary followed by the user record with isCompactSummary; system subtype microcompact_boundary`,
+	},
+	Aliases:    []string{"claude", "claudecode"},
+	Claims:     claimsClaude,
+	NewDecoder: func(s *parse.Sink) parse.Decoder { return newClaudeDecoder(s) },
+	OwnClock:   true, // each record is checked against its parent (chain)
+}
+
+var claudeTypes = []string{"user", "assistant", "system", "summary", "progress",
+	"file-history-snapshot", "queue-operation", "attachment", "custom-title"}
+
+// claimsClaude: a record type of Claude Code's with one of the fields its
+// records carry.
+func claimsClaude(rec gjson.Result) bool {
+	typ := rec.Get("type")
+	return typ.Type == gjson.String && slices.Contains(claudeTypes, typ.Str) &&
+		(rec.Get("uuid").Exists() || rec.Get("sessionId").Exists() ||
+			rec.Get("message").Exists() || rec.Get("snapshot").Exists() || rec.Get("leafUuid").Exists())
+}
+
 // claudeDecoder reads Claude Code session records.
 type claudeDecoder struct {
-	s       *sink
-	turns   turnCounter
+	s       *parse.Sink
+	turns   parse.Turns
 	cwd     string
 	lastCwd lastCopy
 	lastMsg lastCopy // an assistant message's id
 
 	// pending is a compact_boundary waiting for its summary record.
-	pending *Event
+	pending *parse.Event
 
 	// recent maps the ids of recent records to their turns, to resolve a
 	// boundary's logicalParentUuid and preserved segment without keeping an
@@ -46,7 +80,7 @@ type claudeDecoder struct {
 // seenWindow is how many recent record ids are kept with their lines.
 const seenWindow = 1 << 16
 
-func newClaudeDecoder(s *sink) *claudeDecoder {
+func newClaudeDecoder(s *parse.Sink) *claudeDecoder {
 	return &claudeDecoder{s: s, seed: maphash.MakeSeed(), seen: map[uint64]recordMark{}, wanted: map[uint64]bool{}}
 }
 
@@ -77,22 +111,22 @@ type claudeRecord struct {
 
 // draft is an event of a record without its place in the stream.
 type draft struct {
-	ev       Event
-	side     side
+	ev       parse.Event
+	side     parse.Side
 	sameTurn bool // a reminder riding on the tool result before it
 	turnOnly bool // opens the turn and emits nothing
 	remember bool // its uuid can be named by a later boundary
 }
 
-// prepare reads a Claude Code record. It keeps no state, and reads the
+// Prepare reads a Claude Code record. It keeps no state, and reads the
 // record in one pass: the tool output Claude Code duplicates under
 // toolUseResult, and the data of progress records, are skipped unread.
-func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
-	r := &claudeRecord{noReasoning: rec.noReasoning}
+func (d *claudeDecoder) Prepare(rec parse.Record, annotate func(*parse.Event)) any {
+	r := &claudeRecord{noReasoning: rec.NoReasoning}
 	var message, attachment, cwd string
 	var isMeta, apiError bool
 	for _, f := range rec.Fields {
-		k, v := rec.raw[f.K0:f.K1], rec.raw[f.V0:f.V1]
+		k, v := rec.Raw[f.K0:f.K1], rec.Raw[f.V0:f.V1]
 		switch k {
 		case "type":
 			r.typ = jsontext.JsonString(v)
@@ -126,7 +160,7 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 	r.cwd = d.lastCwd.keep(cwd)
 	detach(&r.uuid, &r.timestamp, &r.agentID)
 	r.kind = recordKindOf(r.typ)
-	j := rec.text() // not kept: the index is reused once the record is read
+	j := rec.Text() // not kept: the index is reused once the record is read
 	switch r.typ {
 	case "user":
 		content := j.Member(message, "content")
@@ -139,7 +173,7 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 	case "assistant":
 		r.assistantDrafts(j, message, apiError, &d.lastMsg)
 	case "system":
-		r.sys = gjson.Parse(strings.Clone(rec.raw)) // rare; kept whole
+		r.sys = gjson.Parse(strings.Clone(rec.Raw)) // rare; kept whole
 		d.stamp(r)
 		return r
 	case "attachment":
@@ -152,7 +186,7 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 			return nil // a file's contents, a todo or plan reminder, a listing
 		}
 		// read with the tool result or prompt before it, in its turn
-		r.drafts = append(r.drafts, draft{ev: Event{Kind: KindMessage, Role: RoleSystem, Origin: origin, Text: text}, side: sideTool, remember: true})
+		r.drafts = append(r.drafts, draft{ev: parse.Event{Kind: parse.KindMessage, Role: parse.RoleSystem, Origin: origin, Text: text}, side: parse.SideTool, remember: true})
 	default:
 		// progress, file-history-snapshot, queue-operation, summary titles
 		// and any type a newer version adds are not conversation.
@@ -163,12 +197,12 @@ func (d *claudeDecoder) prepare(rec record, annotate func(*Event)) any {
 			continue // never emitted
 		}
 		ev := &r.drafts[i].ev
-		if within(ev.Text, rec.raw) {
+		if parse.Within(ev.Text, rec.Raw) {
 			// a text with no escapes is a piece of the line; the audit keeps
 			// pieces of it, which must not hold the line's read chunk
 			ev.Text = strings.Clone(ev.Text)
 		}
-		if settle(ev, rec.utf8, annotate) {
+		if parse.Settle(ev, rec.ValidUTF8, annotate) {
 			r.invalidUTF8 = true
 		}
 	}
@@ -218,13 +252,20 @@ func (d *claudeDecoder) stamp(r *claudeRecord) {
 	}
 }
 
-// skips names the records that are not conversation — progress, file
+// Skips names the records that are not conversation — progress, file
 // snapshots, queue operations, titles — a large share of a session's bytes.
-// detaches: prepare copies out every string a record's events keep (ids,
+// Detaches: Prepare copies out every string a record's events keep (ids,
 // names, times are cloned as read; texts below), so a line is read in place.
-func (*claudeDecoder) detaches() {}
+func (*claudeDecoder) Detaches() {}
 
-func (d *claudeDecoder) skips(typ string) bool {
+// what the reader asks of a decoder beyond parse.Decoder, checked here
+// because it asks by type assertion
+var (
+	_ parse.Skipper  = (*claudeDecoder)(nil)
+	_ parse.Detacher = (*claudeDecoder)(nil)
+)
+
+func (d *claudeDecoder) Skips(typ string) bool {
 	switch typ {
 	case "progress", "file-history-snapshot", "queue-operation", "summary", "custom-title", "tag", "agent-name", "last-prompt":
 		return true
@@ -232,7 +273,7 @@ func (d *claudeDecoder) skips(typ string) bool {
 	return false
 }
 
-func (d *claudeDecoder) apply(p any, line int, off int64) {
+func (d *claudeDecoder) Apply(p any, line int, off int64) {
 	r, _ := p.(*claudeRecord)
 	if r == nil {
 		return
@@ -243,20 +284,20 @@ func (d *claudeDecoder) apply(p any, line int, off int64) {
 	if r.uuid != "" {
 		h := r.uuidHash
 		if first, dup := d.seen[h]; dup {
-			d.s.diag.add(Warning, line, "duplicate uuid %s (first at line %d): record skipped", r.uuid, first.line)
+			d.s.Report(parse.Warning, line, "duplicate uuid %s (first at line %d): record skipped", r.uuid, first.line)
 			return
 		}
 		if d.older.has(h) {
-			d.s.diag.add(Warning, line, "duplicate uuid %s (first more than %d records earlier): record skipped", r.uuid, seenWindow)
+			d.s.Report(parse.Warning, line, "duplicate uuid %s (first more than %d records earlier): record skipped", r.uuid, seenWindow)
 			return
 		}
 		d.chain(r, h, line)
 	}
 	if r.invalidUTF8 {
-		d.s.diag.add(Warning, line, invalidUTF8Msg)
+		d.s.Report(parse.Warning, line, parse.InvalidUTF8Msg)
 	}
 	agent := d.agentOf(r)
-	base := Event{Line: line, Offset: off, Agent: agent, Time: r.timestamp, UUID: r.uuid, Cwd: d.cwd}
+	base := parse.Event{Line: line, Offset: off, Agent: agent, Time: r.timestamp, UUID: r.uuid, Cwd: d.cwd}
 	switch r.kind {
 	case recordSystem:
 		d.system(r.sys, base)
@@ -272,11 +313,11 @@ func (d *claudeDecoder) apply(p any, line int, off int64) {
 	for i := range r.drafts {
 		dr := &r.drafts[i]
 		msgID := ""
-		if dr.side == sideAssistant {
+		if dr.side == parse.SideAssistant {
 			msgID = r.msgID
 		}
 		if !dr.sameTurn {
-			turn = d.turns.next(agent, dr.side, msgID)
+			turn = d.turns.Next(agent, dr.side, msgID)
 		}
 		if dr.turnOnly {
 			continue
@@ -289,7 +330,7 @@ func (d *claudeDecoder) apply(p any, line int, off int64) {
 		if dr.remember {
 			d.remember(ev)
 		}
-		d.s.put(ev)
+		d.s.Put(ev)
 	}
 }
 
@@ -316,19 +357,19 @@ func (d *claudeDecoder) chain(r *claudeRecord, h uint64, line int) {
 	} else if r.timestamp != "" {
 		// Claude Code writes RFC 3339 in UTC; anything else is damage, and a
 		// postmortem reads times off the report
-		d.s.diag.add(Warning, line, "unreadable timestamp: %q is not an RFC 3339 time; the record is audited, its order against its parent is not checked", preview(r.timestamp, 40))
+		d.s.Report(parse.Warning, line, "unreadable timestamp: %q is not an RFC 3339 time; the record is audited, its order against its parent is not checked", parse.Preview(r.timestamp, 40))
 	}
 	m.parent = r.parentHash
 	switch {
 	case m.parent == h:
-		d.s.diag.add(Warning, line, "parentUuid cycle: record %s names itself as its parent; the conversation is read in file order", r.uuid)
+		d.s.Report(parse.Warning, line, "parentUuid cycle: record %s names itself as its parent; the conversation is read in file order", r.uuid)
 	case d.wanted[h]:
 		// an earlier record named this one as its parent before it was
 		// written: follow the parents and see whether they come back
 		delete(d.wanted, h)
 		for cur, steps := m.parent, 0; cur != 0 && steps < seenWindow; steps++ {
 			if cur == h {
-				d.s.diag.add(Warning, line, "parentUuid cycle: record %s is its own ancestor (an earlier record names it as its parent); the conversation is read in file order", r.uuid)
+				d.s.Report(parse.Warning, line, "parentUuid cycle: record %s is its own ancestor (an earlier record names it as its parent); the conversation is read in file order", r.uuid)
 				break
 			}
 			pm, ok := d.seen[cur]
@@ -350,7 +391,7 @@ func (d *claudeDecoder) chain(r *claudeRecord, h uint64, line int) {
 			} else if r.kind != recordAttachment {
 				// a queued prompt's attachment is stamped when the user typed
 				// it, before the records written while it waited
-				d.s.diag.add(Warning, line, "out-of-order timestamp: %s is %s earlier than its parent's at line %d; the conversation is read in file order",
+				d.s.Report(parse.Warning, line, "out-of-order timestamp: %s is %s earlier than its parent's at line %d; the conversation is read in file order",
 					r.timestamp, (time.Duration(pm.millis-m.millis) * time.Millisecond).String(), pm.line)
 			}
 		}
@@ -379,63 +420,63 @@ func (d *claudeDecoder) agentOf(r *claudeRecord) string {
 		if r.agentID != "" {
 			return r.agentID
 		}
-		if d.s.agent != "" && d.s.agent != MainAgent {
-			return d.s.agent
+		if d.s.FileAgent() != "" && d.s.FileAgent() != parse.MainAgent {
+			return d.s.FileAgent()
 		}
 		return "sidechain"
 	}
-	return d.s.agent
+	return d.s.FileAgent()
 }
 
-func (d *claudeDecoder) system(rec gjson.Result, base Event) {
+func (d *claudeDecoder) system(rec gjson.Result, base parse.Event) {
 	switch rec.Get("subtype").Str {
 	case "compact_boundary":
 		d.flushPending(base.Line)
 		meta := rec.Get("compactMetadata")
-		b := &Boundary{
-			Kind:       BoundaryCompact,
+		b := &parse.Boundary{
+			Kind:       parse.BoundaryCompact,
 			Trigger:    meta.Get("trigger").Str,
 			PreTokens:  int(meta.Get("preTokens").Int()),
 			ParentUUID: rec.Get("logicalParentUuid").Str,
 		}
-		b.ReplacesThrough = d.turns.current(base.Agent)
+		b.ReplacesThrough = d.turns.Current(base.Agent)
 		if t, ok := d.recent.turnOf(b.ParentUUID); ok {
 			b.ReplacesThrough = t
 		}
 		d.kept(meta, b, base.Line)
 		ev := base
-		ev.Kind, ev.Role, ev.Origin, ev.Boundary = KindBoundary, RoleSystem, OriginHarness, b
-		ev.Turn = d.turns.current(base.Agent)
+		ev.Kind, ev.Role, ev.Origin, ev.Boundary = parse.KindBoundary, parse.RoleSystem, parse.OriginHarness, b
+		ev.Turn = d.turns.Current(base.Agent)
 		d.pending = &ev
 	case "microcompact_boundary":
 		d.flushPending(base.Line)
 		meta := rec.Get("microcompactMetadata")
-		b := &Boundary{
-			Kind:            BoundaryMicrocompact,
+		b := &parse.Boundary{
+			Kind:            parse.BoundaryMicrocompact,
 			Trigger:         meta.Get("trigger").Str,
 			PreTokens:       int(meta.Get("preTokens").Int()),
 			Readable:        true, // nothing to read: it writes no summary
-			ReplacesThrough: d.turns.current(base.Agent),
+			ReplacesThrough: d.turns.Current(base.Agent),
 		}
 		for _, id := range meta.Get("compactedToolIds").Array() {
 			b.ClearedToolIDs = append(b.ClearedToolIDs, id.Str)
 		}
 		ev := base
-		ev.Kind, ev.Role, ev.Origin, ev.Boundary = KindBoundary, RoleSystem, OriginHarness, b
-		ev.Turn = d.turns.boundary(base.Agent)
-		d.s.put(&ev)
+		ev.Kind, ev.Role, ev.Origin, ev.Boundary = parse.KindBoundary, parse.RoleSystem, parse.OriginHarness, b
+		ev.Turn = d.turns.Boundary(base.Agent)
+		d.s.Put(&ev)
 	}
 	// turn_duration, stop_hook_summary, local_command, api_error and the
 	// rest are the harness's bookkeeping, not conversation.
 }
 
 // kept resolves what a compaction kept verbatim.
-func (d *claudeDecoder) kept(meta gjson.Result, b *Boundary, line int) {
+func (d *claudeDecoder) kept(meta gjson.Result, b *parse.Boundary, line int) {
 	if seg := meta.Get("preservedSegment"); seg.Exists() {
 		head, tail := seg.Get("headUuid").Str, seg.Get("tailUuid").Str
 		turns, ok := d.recent.turnsBetween(head, tail)
 		if !ok {
-			d.s.diag.add(Warning, line, "preserved segment %s..%s is not among the records read before the boundary; its messages are treated as not kept", head, tail)
+			d.s.Report(parse.Warning, line, "preserved segment %s..%s is not among the records read before the boundary; its messages are treated as not kept", head, tail)
 		}
 		b.KeptUUIDs = append(b.KeptUUIDs, head, tail)
 		b.KeptTurns = append(b.KeptTurns, turns...)
@@ -448,24 +489,24 @@ func (d *claudeDecoder) kept(meta gjson.Result, b *Boundary, line int) {
 			}
 			continue
 		}
-		role, _ := ParseRole(m.Get("message.role").Str)
+		role, _ := parse.ParseRole(m.Get("message.role").Str)
 		if role == 0 {
-			role, _ = ParseRole(m.Get("type").Str)
+			role, _ = parse.ParseRole(m.Get("type").Str)
 		}
 		if text := claudeText(m.Get("message.content")); text != "" {
-			b.Kept = append(b.Kept, KeptItem{Role: role, Text: text})
+			b.Kept = append(b.Kept, parse.KeptItem{Role: role, Text: text})
 		}
 	}
 }
 
 // summary attaches the summary record to its boundary.
-func (d *claudeDecoder) summary(text string, base Event) {
+func (d *claudeDecoder) summary(text string, base parse.Event) {
 	if d.pending == nil {
-		d.s.diag.add(Warning, base.Line, "compaction summary with no compact_boundary record before it: treated as a boundary of its own")
+		d.s.Report(parse.Warning, base.Line, "compaction summary with no compact_boundary record before it: treated as a boundary of its own")
 		ev := base
-		ev.Kind, ev.Role, ev.Origin = KindBoundary, RoleSystem, OriginHarness
-		ev.Turn = d.turns.current(base.Agent)
-		ev.Boundary = &Boundary{Kind: BoundaryCompact, ReplacesThrough: ev.Turn}
+		ev.Kind, ev.Role, ev.Origin = parse.KindBoundary, parse.RoleSystem, parse.OriginHarness
+		ev.Turn = d.turns.Current(base.Agent)
+		ev.Boundary = &parse.Boundary{Kind: parse.BoundaryCompact, ReplacesThrough: ev.Turn}
 		d.pending = &ev
 	}
 	b := d.pending.Boundary
@@ -481,7 +522,7 @@ func (d *claudeDecoder) flushPending(line int) {
 	if d.pending == nil {
 		return
 	}
-	d.s.diag.add(Warning, d.pending.Line, "compact_boundary with no summary record after it (next conversation record at line %d): audited as unreadable", line)
+	d.s.Report(parse.Warning, d.pending.Line, "compact_boundary with no summary record after it (next conversation record at line %d): audited as unreadable", line)
 	d.pending.Boundary.Unreadable = "no summary record followed the boundary"
 	d.emitPending()
 }
@@ -489,8 +530,8 @@ func (d *claudeDecoder) flushPending(line int) {
 func (d *claudeDecoder) emitPending() {
 	ev := d.pending
 	d.pending = nil
-	ev.Turn = d.turns.boundary(ev.Agent)
-	d.s.put(ev)
+	ev.Turn = d.turns.Boundary(ev.Agent)
+	d.s.Put(ev)
 }
 
 func (r *claudeRecord) userDrafts(j jsontext.Text, content string, isMeta bool) {
@@ -517,32 +558,32 @@ func (r *claudeRecord) userText(text string, isMeta bool) {
 		return // the harness's note about the records that follow
 	}
 	rest, reminders := splitReminders(text)
-	origin := OriginAuthored
+	origin := parse.OriginAuthored
 	if isMeta {
-		origin = OriginHarness // skill bodies and other injected context
+		origin = parse.OriginHarness // skill bodies and other injected context
 	}
-	if _, ok := tagBody(rest, "command-name"); ok {
+	if _, ok := parse.TagBody(rest, "command-name"); ok {
 		// A slash command: its arguments are the user's words; the command
 		// name is the harness's.
-		args, _ := tagBody(rest, "command-args")
+		args, _ := parse.TagBody(rest, "command-args")
 		rest = strings.TrimSpace(args)
 	} else if isHarnessEnvelope(rest) {
-		origin = OriginHarness
-	} else if out, ok := tagBody(rest, "local-command-stdout"); ok {
-		rest, origin = out, OriginHarness
-	} else if out, ok := tagBody(rest, "bash-stdout"); ok {
-		errOut, _ := tagBody(rest, "bash-stderr")
-		rest, origin = strings.TrimSpace(out+"\n"+errOut), OriginHarness
-	} else if in, ok := tagBody(rest, "bash-input"); ok {
+		origin = parse.OriginHarness
+	} else if out, ok := parse.TagBody(rest, "local-command-stdout"); ok {
+		rest, origin = out, parse.OriginHarness
+	} else if out, ok := parse.TagBody(rest, "bash-stdout"); ok {
+		errOut, _ := parse.TagBody(rest, "bash-stderr")
+		rest, origin = strings.TrimSpace(out+"\n"+errOut), parse.OriginHarness
+	} else if in, ok := parse.TagBody(rest, "bash-input"); ok {
 		rest = "!" + in
 	}
 	for _, seg := range reminders {
-		r.drafts = append(r.drafts, draft{ev: Event{Kind: KindMessage, Role: RoleSystem, Origin: seg.origin, Text: seg.text}, side: sideUser, remember: true})
+		r.drafts = append(r.drafts, draft{ev: parse.Event{Kind: parse.KindMessage, Role: parse.RoleSystem, Origin: seg.origin, Text: seg.text}, side: parse.SideUser, remember: true})
 	}
 	if strings.TrimSpace(rest) == "" {
 		return
 	}
-	r.drafts = append(r.drafts, draft{ev: Event{Kind: KindMessage, Role: RoleUser, Origin: origin, Text: rest}, side: sideUser, remember: true})
+	r.drafts = append(r.drafts, draft{ev: parse.Event{Kind: parse.KindMessage, Role: parse.RoleUser, Origin: origin, Text: rest}, side: parse.SideUser, remember: true})
 }
 
 // queuedPrompt reads what the user typed while the agent was busy. Claude
@@ -579,7 +620,7 @@ func queuedPrompt(attachment string) (prompt string, human bool) {
 // ({"type":"hook_additional_context","content":["…"]}) is the harness's:
 // its words bind nothing, but what they name has been seen. Other
 // attachments give "".
-func attachedContext(attachment, cwd string) (string, Origin) {
+func attachedContext(attachment, cwd string) (string, parse.Origin) {
 	switch jsontext.JsonString(jsontext.Member(attachment, "type")) {
 	case "nested_memory":
 		content := jsontext.Member(attachment, "content")
@@ -592,20 +633,20 @@ func attachedContext(attachment, cwd string) (string, Origin) {
 			file = jsontext.JsonString(jsontext.Member(attachment, "path"))
 		}
 		if loadedAtStart(file, cwd) {
-			return text, OriginRules
+			return text, parse.OriginRules
 		}
-		return text, OriginAuthored
+		return text, parse.OriginAuthored
 	case "hook_additional_context":
 		var parts []string
-		each(jsontext.Member(attachment, "content"), func(v string) bool {
+		jsontext.Each(jsontext.Member(attachment, "content"), func(v string) bool {
 			if t, ok := jsontext.RawString(v); ok && strings.TrimSpace(t) != "" {
 				parts = append(parts, t)
 			}
 			return true
 		})
-		return strings.Join(parts, "\n"), OriginHarness
+		return strings.Join(parts, "\n"), parse.OriginHarness
 	}
-	return "", OriginAuthored
+	return "", parse.OriginAuthored
 }
 
 // loadedAtStart reports whether a memory file lies in the working folder
@@ -640,10 +681,10 @@ func isHarnessEnvelope(text string) bool {
 
 func (r *claudeRecord) toolResult(text, toolID string, isError bool) {
 	rest, reminders := splitReminders(text)
-	r.drafts = append(r.drafts, draft{ev: Event{Kind: KindToolResult, Role: RoleTool, Text: rest, ToolID: toolID, IsError: isError},
-		side: sideTool, remember: true})
+	r.drafts = append(r.drafts, draft{ev: parse.Event{Kind: parse.KindToolResult, Role: parse.RoleTool, Text: rest, ToolID: toolID, IsError: isError},
+		side: parse.SideTool, remember: true})
 	for _, seg := range reminders {
-		r.drafts = append(r.drafts, draft{ev: Event{Kind: KindMessage, Role: RoleSystem, Origin: seg.origin, Text: seg.text}, sameTurn: true})
+		r.drafts = append(r.drafts, draft{ev: parse.Event{Kind: parse.KindMessage, Role: parse.RoleSystem, Origin: seg.origin, Text: seg.text}, sameTurn: true})
 	}
 }
 
@@ -666,9 +707,9 @@ func (r *claudeRecord) assistantDrafts(j jsontext.Text, message string, apiError
 	if r.msgID == "" {
 		r.msgID = r.uuid
 	}
-	role, origin := RoleAssistant, OriginAuthored
+	role, origin := parse.RoleAssistant, parse.OriginAuthored
 	if apiError {
-		role, origin = RoleSystem, OriginHarness
+		role, origin = parse.RoleSystem, parse.OriginHarness
 	}
 	if text, ok := jsontext.RawString(content); ok {
 		r.assistantText(text, role, origin)
@@ -684,13 +725,13 @@ func (r *claudeRecord) assistantDrafts(j jsontext.Text, message string, apiError
 			if !r.noReasoning {
 				text = jsontext.JsonString(b.thinking)
 			}
-			r.drafts = append(r.drafts, draft{ev: Event{Kind: KindReasoning, Role: RoleAssistant, Text: text}, side: sideAssistant})
+			r.drafts = append(r.drafts, draft{ev: parse.Event{Kind: parse.KindReasoning, Role: parse.RoleAssistant, Text: text}, side: parse.SideAssistant})
 		case "tool_use", "server_tool_use":
-			ev := Event{Kind: KindToolCall, Role: RoleAssistant, ToolName: b.name, ToolID: b.id}
+			ev := parse.Event{Kind: parse.KindToolCall, Role: parse.RoleAssistant, ToolName: b.name, ToolID: b.id}
 			if b.input != "" {
 				ev.Args = json.RawMessage(b.input)
 			}
-			r.drafts = append(r.drafts, draft{ev: ev, side: sideAssistant, remember: true})
+			r.drafts = append(r.drafts, draft{ev: ev, side: parse.SideAssistant, remember: true})
 		}
 		return true
 	})
@@ -735,14 +776,14 @@ func readBlock(j jsontext.Text, raw string) block {
 	return b
 }
 
-func (r *claudeRecord) assistantText(text string, role Role, origin Origin) {
+func (r *claudeRecord) assistantText(text string, role parse.Role, origin parse.Origin) {
 	if strings.TrimSpace(text) == "" {
 		// Claude Code writes a "\n\n" text block before thinking; it still
 		// opens the turn.
-		r.drafts = append(r.drafts, draft{side: sideAssistant, turnOnly: true})
+		r.drafts = append(r.drafts, draft{side: parse.SideAssistant, turnOnly: true})
 		return
 	}
-	r.drafts = append(r.drafts, draft{ev: Event{Kind: KindMessage, Role: role, Origin: origin, Text: text}, side: sideAssistant, remember: true})
+	r.drafts = append(r.drafts, draft{ev: parse.Event{Kind: parse.KindMessage, Role: role, Origin: origin, Text: text}, side: parse.SideAssistant, remember: true})
 }
 
 // lastCopy keeps a string apart from its line for the records that
@@ -782,15 +823,15 @@ func detach(ss ...*string) {
 	}
 }
 
-func (d *claudeDecoder) remember(ev *Event) {
+func (d *claudeDecoder) remember(ev *parse.Event) {
 	if ev.UUID != "" {
 		d.recent.add(ev.UUID, ev.Turn)
 	}
 }
 
-func (d *claudeDecoder) finish() {
+func (d *claudeDecoder) Finish() {
 	if d.pending != nil {
-		d.s.diag.add(Warning, d.pending.Line, "compact_boundary at the end of the file with no summary after it: audited as unreadable")
+		d.s.Report(parse.Warning, d.pending.Line, "compact_boundary at the end of the file with no summary after it: audited as unreadable")
 		d.pending.Boundary.Unreadable = "no summary record followed the boundary"
 		d.emitPending()
 	}

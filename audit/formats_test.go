@@ -1,0 +1,4 @@
+package audit
+
+// the tests read transcripts of every format
+import _ "github.com/compaudit/compaudit/parse/formats"

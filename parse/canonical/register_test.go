@@ -1,0 +1,7 @@
+package canonical
+
+import "github.com/compaudit/compaudit/parse"
+
+// the package's tests read through parse, which knows no format it is not
+// given
+func init() { parse.Register(Reader, ChatReader) }
