@@ -164,12 +164,15 @@ func (s *session) obligations(n int) {
 }
 
 func (s *session) boundaries(n int, size int64) {
-	// the turns between boundaries fill the file to size, whatever n is
+	// the turns between boundaries fill the file to size, whatever n is:
+	// each boundary ends where its share of the file does, so what one
+	// overshoots the next makes up, and the files of every n are the same
+	// size
 	per := max(size/int64(max(n, 1)), 2048)
 	s.user("Deploy the API to s3://acme-stage-07/ and never touch prod. Retry at most 3 times. Always run the tests before deploying.")
+	turn := 0
 	for b := 0; b < n; b++ {
-		until := s.written + per
-		turn := 0
+		until := per * int64(b+1)
 		for s.written < until-1200 {
 			turn++
 			s.bash(fmt.Sprintf("go test ./internal/handler%d/...", turn%17), strings.Repeat(fmt.Sprintf("ok  \tacme/internal/handler%d\t0.%03ds\n", turn%17, turn%1000), 8))
