@@ -152,7 +152,7 @@ func (l *Ledger) liftTargets(r tag.Directive) []*Obligation {
 				targets = append(targets, o)
 			}
 		case tag.KindThreshold:
-			if terms[o.Threshold.Subject] {
+			if terms.Has(o.Threshold.Subject) {
 				targets = append(targets, o)
 			}
 		}

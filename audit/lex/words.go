@@ -272,40 +272,76 @@ func ContainsStr(list []string, s string) bool {
 }
 
 // TermSet is the stems of every word of a text, and of the parts of its
-// identifiers (acme-prod yields acme-prod, acme and prod).
-type TermSet map[string]bool
+// identifiers (acme-prod yields acme-prod, acme and prod), sorted and
+// without repeats. A slice, not a map: a summary that restates a hundred
+// thousand rules has a set for each of its sentences, and a map of a few
+// terms took several times their bytes.
+type TermSet []string
 
 func TermsOf(text string) TermSet {
-	set := TermSet{}
-	set.Add(text)
-	return set
+	return TermSet(nil).With(text)
 }
 
-// Add puts the terms of text in the set.
-func (t TermSet) Add(text string) {
+// With returns the set with the terms of text put in.
+func (t TermSet) With(text string) TermSet { return t.appendTerms(text).settle() }
+
+// appendTerms appends the terms of text, unsorted.
+func (t TermSet) appendTerms(text string) TermSet {
 	for w := range wordSeq(text) {
-		t[Stem(w.W)] = true
+		t = append(t, Stem(w.W))
 		if strings.ContainsAny(w.W, "_-./:@=") {
 			for _, part := range SplitIdent(w.W) {
-				t[Stem(part)] = true
+				t = append(t, Stem(part))
 			}
 		}
 	}
+	return t
 }
 
-// SplitIdent cuts an identifier into its alphanumeric parts.
-func SplitIdent(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+// settle sorts the terms and drops repeats, holding no spare room.
+func (t TermSet) settle() TermSet {
+	slices.Sort(t)
+	return slices.Clip(slices.Compact(t))
+}
+
+// TermsOfAll is the terms of every text, gathered: no word runs from one
+// text into the next.
+func TermsOfAll(texts ...string) TermSet {
+	var t TermSet
+	for _, text := range texts {
+		t = t.appendTerms(text)
+	}
+	return t.settle()
+}
+
+// UnionOf is every term of the sets.
+func UnionOf(sets []TermSet) TermSet {
+	var t TermSet
+	for _, u := range sets {
+		t = append(t, u...)
+	}
+	return t.settle()
+}
+
+// Has reports whether x is in the set.
+func (t TermSet) Has(x string) bool {
+	_, ok := slices.BinarySearch(t, x)
+	return ok
 }
 
 // HasAll reports whether every term is in the set.
 func (t TermSet) HasAll(terms []string) bool {
 	for _, x := range terms {
-		if !t[x] {
+		if !t.Has(x) {
 			return false
 		}
 	}
 	return len(terms) > 0
+}
+
+// SplitIdent cuts an identifier into its alphanumeric parts.
+func SplitIdent(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 // IsIdentByte is a byte of an identifier: a word byte (isWordByte) or

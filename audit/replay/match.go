@@ -420,7 +420,7 @@ func mentions(sentence string, terms lex.TermSet, obj *tag.Object) bool {
 	// name it.
 	n := 0
 	for _, t := range ts {
-		if terms[t] {
+		if terms.Has(t) {
 			n++
 		}
 	}

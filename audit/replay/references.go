@@ -377,10 +377,7 @@ func touches(ev *WindowEvent, obj *tag.Object) (string, bool) {
 	if ev.terms == nil {
 		// the texts one by one: no word runs from one into the next, and
 		// a Write call's content is not copied to be joined
-		ev.terms = lex.TermsOf(ev.ToolName)
-		for _, t := range texts {
-			ev.terms.Add(t)
-		}
+		ev.terms = lex.TermsOfAll(append([]string{ev.ToolName}, texts...)...)
 	}
 	all := ev.terms
 	if !all.HasAll(obj.Terms) {
@@ -389,7 +386,7 @@ func touches(ev *WindowEvent, obj *tag.Object) (string, bool) {
 	if obj.Verb != "" {
 		ok := false
 		for _, v := range tag.SpecificVerbs[obj.Verb] {
-			if all[lex.Stem(v)] || SpacedIn(texts, v) {
+			if all.Has(lex.Stem(v)) || SpacedIn(texts, v) {
 				ok = true
 				break
 			}

@@ -3,7 +3,6 @@ package replay
 import (
 	"index/suffixarray"
 	"iter"
-	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -218,7 +217,7 @@ func (f *FoldedText) holding(term string) []int {
 	if f.byTerm == nil {
 		f.byTerm = map[string][]int{}
 		for i, ts := range f.Terms {
-			for t := range ts {
+			for _, t := range ts {
 				f.byTerm[t] = append(f.byTerm[t], i)
 			}
 		}
@@ -354,10 +353,7 @@ func (f *FoldedText) CouldMention(obj *tag.Object) bool {
 		}
 	}
 	if f.allTerms == nil {
-		f.allTerms = lex.TermSet{}
-		for _, ts := range f.Terms {
-			maps.Copy(f.allTerms, ts)
-		}
+		f.allTerms = lex.UnionOf(f.Terms)
 	}
 	n, of := 0, 0
 	for _, t := range obj.Terms {
@@ -365,7 +361,7 @@ func (f *FoldedText) CouldMention(obj *tag.Object) bool {
 			continue // a literal, checked above
 		}
 		of++
-		if f.allTerms[t] {
+		if f.allTerms.Has(t) {
 			n++
 		}
 	}

@@ -330,7 +330,7 @@ func (pc *postContext) judgeCommitment(o *ledger.Obligation, s *Survival) {
 		for i := range pc.Folded.sentencesWith(rare...) {
 			ts, n := pc.Folded.Terms[i], 0
 			for _, t := range terms {
-				if ts[t] {
+				if ts.Has(t) {
 					n++
 				}
 			}
@@ -432,7 +432,7 @@ func (pc *postContext) judgeThreshold(o *ledger.Obligation, s *Survival) {
 	// only a sentence that speaks of its subject; a generic subject has no
 	// word to look for
 	for i := range pc.Folded.sentencesWith(t.Subject) {
-		if tag.IsGenericSubject(t.Subject) || !pc.Folded.Terms[i][t.Subject] {
+		if tag.IsGenericSubject(t.Subject) || !pc.Folded.Terms[i].Has(t.Subject) {
 			continue
 		}
 		st := pc.sentences[i]
