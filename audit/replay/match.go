@@ -347,7 +347,7 @@ var forceRank = map[Force]int{ForceForbid: 5, ForceRequire: 4, ForcePreference: 
 
 // ObjectForceIn is objectForce with the sentences' terms computed already.
 func ObjectForceIn(ctx []lex.Sentence, terms []lex.TermSet, obj *tag.Object) (force Force, excerpt string, found bool) {
-	return objectForceAt(ctx, terms, slices.Values(indexesOf(ctx)), obj)
+	return objectForceAt(ctx, terms, slices.Values(indexesOf(ctx)), obj, nil)
 }
 
 // indexesOf is every index of ctx.
@@ -361,8 +361,10 @@ func indexesOf(ctx []lex.Sentence) []int {
 
 // objectForceAt is objectForceIn over the sentences at, in ascending
 // order: a caller that knows which sentences can mention obj passes only
-// those, and every other one would have been passed over.
-func objectForceAt(ctx []lex.Sentence, terms []lex.TermSet, at iter.Seq[int], obj *tag.Object) (force Force, excerpt string, found bool) {
+// those, and every other one would have been passed over. forces, when
+// set, is what a caller read of a sentence's clauses already; else they
+// are read here.
+func objectForceAt(ctx []lex.Sentence, terms []lex.TermSet, at iter.Seq[int], obj *tag.Object, forces func(i int) *sentenceForces) (force Force, excerpt string, found bool) {
 	rank := forceRank
 	best := -1
 	for i := range at {
@@ -376,25 +378,63 @@ func objectForceAt(ctx []lex.Sentence, terms []lex.TermSet, at iter.Seq[int], ob
 		if !mentions(s.Text, ts, obj) {
 			continue
 		}
+		var sf *sentenceForces
+		if forces != nil {
+			sf = forces(i)
+		} else {
+			sf = readForces(s.Text)
+		}
 		f := ForceNone
 		matched := false
-		for _, c := range clauses(s.Text) {
-			if mentions(c, lex.TermsOf(c), obj) {
-				cf := forceOf(c)
-				if !matched || rank[cf] > rank[f] {
-					f = cf
+		for _, c := range sf.clauses {
+			if mentions(c.text, c.terms, obj) {
+				if !matched || rank[c.force] > rank[f] {
+					f = c.force
 				}
 				matched = true
 			}
 		}
 		if !matched {
-			f = forceOf(s.Text)
+			f = sf.whole()
 		}
 		if rank[f] > best {
 			best, force, excerpt, found = rank[f], f, s.Text, true
 		}
 	}
 	return force, excerpt, found
+}
+
+// sentenceForces is what objectForceAt reads of a sentence whatever the
+// object: its clauses, each with its terms and force, and the force of the
+// whole. A summary's sentences are read once for all of a boundary's
+// obligations, and once for every boundary that repeats them.
+type sentenceForces struct {
+	text    string
+	clauses []clauseForce
+	force   Force
+	read    bool // force is known
+}
+
+type clauseForce struct {
+	text  string
+	terms lex.TermSet
+	force Force
+}
+
+func readForces(sentence string) *sentenceForces {
+	sf := &sentenceForces{text: sentence}
+	for _, c := range clauses(sentence) {
+		sf.clauses = append(sf.clauses, clauseForce{text: c, terms: lex.TermsOf(c), force: forceOf(c)})
+	}
+	return sf
+}
+
+// whole is the force of the whole sentence.
+func (sf *sentenceForces) whole() Force {
+	if !sf.read {
+		sf.force, sf.read = forceOf(sf.text), true
+	}
+	return sf.force
 }
 
 // mentions reports whether a sentence is about an object: one of its

@@ -259,6 +259,7 @@ type textReading struct {
 	limits     []tag.ThresholdHit
 	limitsRead bool
 	Cands      []candidate
+	forces     *sentenceForces // read when first asked (forcesAt)
 }
 
 // Readings are what a boundary read of its text, by sentence and by line,
@@ -292,6 +293,15 @@ func NewFoldedText(text string, last *readings) *FoldedText {
 		f.read[i], f.Terms[i] = r, r.terms
 	}
 	return f
+}
+
+// forcesAt is what objectForceAt reads of sentence i, read once.
+func (f *FoldedText) forcesAt(i int) *sentenceForces {
+	r := f.read[i]
+	if r.forces == nil {
+		r.forces = readForces(r.text)
+	}
+	return r.forces
 }
 
 // mayMention reports whether a sentence of the text could mention obj

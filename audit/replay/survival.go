@@ -177,7 +177,7 @@ func (pc *postContext) forceIn(obj *tag.Object) (Force, string, bool) {
 	if !pc.Folded.mayMention(obj) {
 		return ForceNone, "", false
 	}
-	return objectForceAt(pc.sentences, pc.Folded.Terms, pc.Folded.mayMentionIn(obj), obj)
+	return objectForceAt(pc.sentences, pc.Folded.Terms, pc.Folded.mayMentionIn(obj), obj, pc.Folded.forcesAt)
 }
 
 // sentenceWith is the first sentence of the summary that holds lit
