@@ -140,9 +140,6 @@ type raw struct {
 	} `yaml:"suppressions"`
 }
 
-// Formats whose side-effecting tools can be adjusted.
-var formats = []string{"claude-code", "codex", "canonical", "chat"}
-
 // Parse validates and reads configuration data. ruleIDs are the known rule
 // ids, to catch a misspelled one.
 func Parse(path string, data []byte, ruleIDs []string) (*Config, error) {
@@ -168,89 +165,146 @@ func Parse(path string, data []byte, ruleIDs []string) (*Config, error) {
 	if err := doc.Decode(&r); err != nil {
 		return nil, yamlError(path, err)
 	}
-	at := func(keys ...any) int { return lineOf(doc, keys...) }
-	bad := func(line int, format string, args ...any) error {
-		return &Error{File: path, Line: line, Msg: fmt.Sprintf(format, args...)}
-	}
-	known := func(id string) bool { return ruleIDs == nil || slices.Contains(ruleIDs, id) }
-
-	for i, id := range r.Rules.Disable {
-		if !known(id) {
-			return nil, bad(at("rules", "disable", i), "rules.disable: no rule %q (compaudit rules lists them)", id)
+	rd := &reader{path: path, doc: doc, ruleIDs: ruleIDs, cfg: cfg}
+	for _, step := range []func(*raw) error{rd.rules, rd.failOn, rd.sideEffecting, rd.patterns, rd.state, rd.suppressions} {
+		if err := step(&r); err != nil {
+			return nil, err
 		}
-		cfg.Disable = append(cfg.Disable, id)
+	}
+	return cfg, nil
+}
+
+// reader reads the sections of one file's decoded settings into cfg,
+// each step returning the first bad setting with its line.
+type reader struct {
+	path    string
+	doc     *yaml.Node
+	ruleIDs []string
+	cfg     *Config
+}
+
+func (rd *reader) at(keys ...any) int { return lineOf(rd.doc, keys...) }
+
+func (rd *reader) bad(line int, format string, args ...any) error {
+	return &Error{File: rd.path, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (rd *reader) known(id string) bool { return rd.ruleIDs == nil || slices.Contains(rd.ruleIDs, id) }
+
+func (rd *reader) rules(r *raw) error {
+	for i, id := range r.Rules.Disable {
+		if !rd.known(id) {
+			return rd.bad(rd.at("rules", "disable", i), "rules.disable: no rule %q (compaudit rules lists them)", id)
+		}
+		rd.cfg.Disable = append(rd.cfg.Disable, id)
 	}
 	for id, sev := range r.Rules.Severity {
-		if !known(id) {
-			return nil, bad(at("rules", "severity", id), "rules.severity: no rule %q (compaudit rules lists them)", id)
+		if !rd.known(id) {
+			return rd.bad(rd.at("rules", "severity", id), "rules.severity: no rule %q (compaudit rules lists them)", id)
 		}
 		s, err := audit.ParseSeverity(sev)
 		if err != nil {
-			return nil, bad(at("rules", "severity", id), "rules.severity.%s: %v", id, err)
+			return rd.bad(rd.at("rules", "severity", id), "rules.severity.%s: %v", id, err)
 		}
-		cfg.Severity[id] = s
+		rd.cfg.Severity[id] = s
 	}
-	if r.FailOn != "" {
-		if _, err := audit.ParseSeverity(r.FailOn); err != nil && r.FailOn != "none" {
-			return nil, bad(at("fail-on"), "fail-on must be error, warning, note or none, not %q", r.FailOn)
-		}
-		cfg.FailOn = r.FailOn
+	return nil
+}
+
+func (rd *reader) failOn(r *raw) error {
+	if r.FailOn == "" {
+		return nil
+	}
+	if _, err := audit.ParseSeverity(r.FailOn); err != nil && r.FailOn != "none" {
+		return rd.bad(rd.at("fail-on"), "fail-on must be error, warning, note or none, not %q", r.FailOn)
+	}
+	rd.cfg.FailOn = r.FailOn
+	return nil
+}
+
+// sideEffecting reads the tools added to and removed from each format's
+// side-effecting set; the formats are those registered with parse.
+func (rd *reader) sideEffecting(r *raw) error {
+	var names []string
+	for _, f := range parse.Formats() {
+		names = append(names, string(f.Name))
 	}
 	for format, tl := range r.SideEffecting {
-		if !slices.Contains(formats, format) {
-			return nil, bad(at("side-effecting", format), "side-effecting: no format %q (want %s)", format, strings.Join(formats, ", "))
+		if !slices.Contains(names, format) {
+			return rd.bad(rd.at("side-effecting", format), "side-effecting: no format %q (want %s)", format, strings.Join(names, ", "))
 		}
-		cfg.SideEffecting[parse.Format(format)] = audit.ToolAdjust{Add: tl.Add, Remove: tl.Remove}
+		rd.cfg.SideEffecting[parse.Format(format)] = audit.ToolAdjust{Add: tl.Add, Remove: tl.Remove}
 	}
+	return nil
+}
+
+func (rd *reader) patterns(r *raw) error {
 	for i, p := range r.Patterns.Literals {
 		re, err := regexp.Compile(p)
 		if err != nil {
-			return nil, bad(at("patterns", "literals", i), "patterns.literals: %v", err)
+			return rd.bad(rd.at("patterns", "literals", i), "patterns.literals: %v", err)
 		}
-		cfg.LiteralPatterns = append(cfg.LiteralPatterns, re)
+		rd.cfg.LiteralPatterns = append(rd.cfg.LiteralPatterns, re)
 	}
 	for i, p := range r.Patterns.Prohibitions {
 		if strings.TrimSpace(p) == "" {
-			return nil, bad(at("patterns", "prohibitions", i), "patterns.prohibitions: an empty phrase")
+			return rd.bad(rd.at("patterns", "prohibitions", i), "patterns.prohibitions: an empty phrase")
 		}
-		cfg.ProhibitionCues = append(cfg.ProhibitionCues, strings.ToLower(strings.TrimSpace(p)))
+		rd.cfg.ProhibitionCues = append(rd.cfg.ProhibitionCues, strings.ToLower(strings.TrimSpace(p)))
 	}
+	return nil
+}
+
+func (rd *reader) state(r *raw) error {
 	for i, s := range r.State {
 		m := sharedstate.StateMapping{Tool: s.Tool, Op: s.Op, Key: s.Key, Value: s.Value, Revision: s.Revision,
 			PayloadHash: s.PayloadHash, Confidence: s.Confidence}
 		if err := m.Validate(); err != nil {
-			return nil, bad(at("state", i), "state: %v", err)
+			return rd.bad(rd.at("state", i), "state: %v", err)
 		}
-		cfg.State = append(cfg.State, m)
+		rd.cfg.State = append(rd.cfg.State, m)
 	}
+	return nil
+}
+
+func (rd *reader) suppressions(r *raw) error {
 	for i, s := range r.Suppressions {
-		line := at("suppressions", i)
-		if strings.TrimSpace(s.Reason) == "" {
-			return nil, bad(line, "suppressions: every suppression needs a reason")
+		sup, err := rd.suppression(rd.at("suppressions", i), s.Rule, s.Fingerprint, s.Path, s.Contains, s.Reason, s.Expires)
+		if err != nil {
+			return err
 		}
-		if s.Rule == "" && s.Fingerprint == "" && s.Path == "" && s.Contains == "" {
-			return nil, bad(line, "suppressions: say what to suppress (rule, fingerprint, path or contains)")
-		}
-		if s.Rule != "" && !known(s.Rule) {
-			return nil, bad(line, "suppressions: no rule %q", s.Rule)
-		}
-		if s.Path != "" {
-			if _, err := filepath.Match(s.Path, ""); err != nil {
-				return nil, bad(line, "suppressions: bad path pattern %q: %v", s.Path, err)
-			}
-		}
-		sup := audit.Suppression{Rule: s.Rule, Fingerprint: s.Fingerprint, Path: s.Path, Contains: s.Contains, Reason: s.Reason,
-			Source: fmt.Sprintf("%s:%d", path, line)}
-		if s.Expires != "" {
-			t, err := time.Parse("2006-01-02", s.Expires)
-			if err != nil {
-				return nil, bad(line, "suppressions: expires must be a date like 2027-01-31, not %q", s.Expires)
-			}
-			sup.Expires = t
-		}
-		cfg.Suppressions = append(cfg.Suppressions, sup)
+		rd.cfg.Suppressions = append(rd.cfg.Suppressions, sup)
 	}
-	return cfg, nil
+	return nil
+}
+
+// suppression checks one suppression, at line.
+func (rd *reader) suppression(line int, rule, fingerprint, path, contains, reason, expires string) (audit.Suppression, error) {
+	var none audit.Suppression
+	if strings.TrimSpace(reason) == "" {
+		return none, rd.bad(line, "suppressions: every suppression needs a reason")
+	}
+	if rule == "" && fingerprint == "" && path == "" && contains == "" {
+		return none, rd.bad(line, "suppressions: say what to suppress (rule, fingerprint, path or contains)")
+	}
+	if rule != "" && !rd.known(rule) {
+		return none, rd.bad(line, "suppressions: no rule %q", rule)
+	}
+	if path != "" {
+		if _, err := filepath.Match(path, ""); err != nil {
+			return none, rd.bad(line, "suppressions: bad path pattern %q: %v", path, err)
+		}
+	}
+	sup := audit.Suppression{Rule: rule, Fingerprint: fingerprint, Path: path, Contains: contains, Reason: reason,
+		Source: fmt.Sprintf("%s:%d", rd.path, line)}
+	if expires != "" {
+		t, err := time.Parse("2006-01-02", expires)
+		if err != nil {
+			return none, rd.bad(line, "suppressions: expires must be a date like 2027-01-31, not %q", expires)
+		}
+		sup.Expires = t
+	}
+	return sup, nil
 }
 
 // check walks a node against a schema and reports the first unknown key

@@ -1,0 +1,4 @@
+package config
+
+// side-effecting names the registered formats
+import _ "github.com/compaudit/compaudit/parse/formats"
