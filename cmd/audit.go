@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -93,36 +94,9 @@ func failThreshold(s string) (audit.Severity, error) {
 }
 
 func auditRun(a *app, opts *auditOptions, args []string) error {
-	outs, err := parseOutputs(opts.format, opts.outputs)
+	plan, err := planAudit(a, opts)
 	if err != nil {
 		return err
-	}
-	var explicitMin audit.Severity
-	if opts.minSeverity != "" {
-		if explicitMin, err = audit.ParseSeverity(opts.minSeverity); err != nil {
-			return usageError("--min-severity must be error, warning or note, not %q", opts.minSeverity)
-		}
-	}
-	setup, err := newAuditSetup(a)
-	if err != nil {
-		return err
-	}
-	failOn := "error"
-	if setup.cfg.FailOn != "" {
-		failOn = setup.cfg.FailOn
-	}
-	if opts.failOn != "" {
-		failOn = opts.failOn
-	}
-	threshold, err := failThreshold(failOn)
-	if err != nil {
-		return err
-	}
-	var known map[string]bool
-	if opts.baseline != "" {
-		if known, err = loadBaseline(opts.baseline); err != nil {
-			return err
-		}
 	}
 	if len(args) == 0 {
 		if args, err = ownSessions(a); err != nil {
@@ -130,41 +104,21 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 		}
 	}
 	// before anything is opened for writing
-	if err := checkOutputs(outs, args, []string{opts.baseline, a.configPath()}); err != nil {
+	if err := checkOutputs(plan.outs, args, []string{opts.baseline, a.configPath()}); err != nil {
+		return err
+	}
+	dests, err := plan.open(a, opts)
+	if err != nil {
 		return err
 	}
 	// only the HTML report draws the ledger and the trails
-	full := slices.ContainsFunc(outs, func(o output) bool { return o.format == "html" })
-	ro := report.Options{Color: a.colorOut(), Version: Version(), Rules: setup.options.Rules}
-	dests := make([]*destination, len(outs))
-	for i, o := range outs {
-		v := report.AuditView{MinSeverity: audit.SeverityNote}
-		if o.format == "text" || o.format == "markdown" {
-			v.MinSeverity = audit.SeverityWarning
-		}
-		if explicitMin != 0 {
-			v.MinSeverity = explicitMin
-		}
-		dests[i] = &destination{out: o, view: v, opts: ro, redact: opts.redact.forFormat(o.format)}
-	}
-	// Outputs take the results transcript by transcript, so a run over any
-	// number of sessions holds only the results in flight.
-	for _, d := range dests {
-		if err := d.open(a); err != nil {
-			closeAll(dests)
-			return err
-		}
-	}
-	policy := setup.policy(known)
+	full := slices.ContainsFunc(plan.outs, func(o output) bool { return o.format == "html" })
+	policy := plan.setup.policy(plan.known)
 	failing := 0 // findings that fail the run
 	redacts := slices.ContainsFunc(dests, func(d *destination) bool { return d.redact })
-	health, err := auditEach(a, &opts.input, args, setup.options, full, redacts, func(r *audit.Result, secrets []string) error {
+	health, err := auditEach(a, &opts.input, args, plan.setup.options, full, redacts, func(r *audit.Result, secrets []string) error {
 		policy.apply(r)
-		for i := range r.Findings {
-			if f := &r.Findings[i]; threshold > 0 && f.Severity >= threshold && f.Counts() {
-				failing++
-			}
-		}
+		failing += plan.failing(r)
 		for _, d := range dests {
 			if err := d.transcript(r, secrets); err != nil {
 				return err
@@ -186,14 +140,92 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 	if err := health.exit(); err != nil {
 		return err
 	}
-	if failing > 0 {
-		what := "finding(s)"
-		if known != nil {
-			what = "new finding(s)"
-		}
-		return &ExitError{Code: ExitFindings, Silent: true, Err: fmt.Errorf("%d %s at or above %s", failing, what, threshold)}
+	return plan.verdict(failing)
+}
+
+// auditPlan is what an audit run settles before it reads a transcript:
+// its outputs, the severities it shows and fails on, the configuration and
+// the baseline.
+type auditPlan struct {
+	outs        []output
+	explicitMin audit.Severity // --min-severity, or 0
+	threshold   audit.Severity // fail at or above; 0 never fails
+	known       map[string]bool
+	setup       *auditSetup
+}
+
+func planAudit(a *app, opts *auditOptions) (*auditPlan, error) {
+	outs, err := parseOutputs(opts.format, opts.outputs)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	p := &auditPlan{outs: outs}
+	if opts.minSeverity != "" {
+		if p.explicitMin, err = audit.ParseSeverity(opts.minSeverity); err != nil {
+			return nil, usageError("--min-severity must be error, warning or note, not %q", opts.minSeverity)
+		}
+	}
+	if p.setup, err = newAuditSetup(a); err != nil {
+		return nil, err
+	}
+	failOn := cmp.Or(opts.failOn, p.setup.cfg.FailOn, "error")
+	if p.threshold, err = failThreshold(failOn); err != nil {
+		return nil, err
+	}
+	if opts.baseline != "" {
+		if p.known, err = loadBaseline(opts.baseline); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// open readies the destinations; outputs take the results transcript by
+// transcript, so a run over any number of sessions holds only the results
+// in flight.
+func (p *auditPlan) open(a *app, opts *auditOptions) ([]*destination, error) {
+	ro := report.Options{Color: a.colorOut(), Version: Version(), Rules: p.setup.options.Rules}
+	dests := make([]*destination, len(p.outs))
+	for i, o := range p.outs {
+		v := report.AuditView{MinSeverity: audit.SeverityNote}
+		if o.format == "text" || o.format == "markdown" {
+			v.MinSeverity = audit.SeverityWarning
+		}
+		if p.explicitMin != 0 {
+			v.MinSeverity = p.explicitMin
+		}
+		dests[i] = &destination{out: o, view: v, opts: ro, redact: opts.redact.forFormat(o.format)}
+	}
+	for _, d := range dests {
+		if err := d.open(a); err != nil {
+			closeAll(dests)
+			return nil, err
+		}
+	}
+	return dests, nil
+}
+
+// failing counts a transcript's findings that fail the run.
+func (p *auditPlan) failing(r *audit.Result) int {
+	n := 0
+	for i := range r.Findings {
+		if f := &r.Findings[i]; p.threshold > 0 && f.Severity >= p.threshold && f.Counts() {
+			n++
+		}
+	}
+	return n
+}
+
+// verdict is the run's exit for failing findings.
+func (p *auditPlan) verdict(failing int) error {
+	if failing == 0 {
+		return nil
+	}
+	what := "finding(s)"
+	if p.known != nil {
+		what = "new finding(s)"
+	}
+	return &ExitError{Code: ExitFindings, Silent: true, Err: fmt.Errorf("%d %s at or above %s", failing, what, p.threshold)}
 }
 
 // destination is where one output goes: standard output or a file (which
