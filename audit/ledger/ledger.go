@@ -158,98 +158,12 @@ func originOf(ev *parse.Event) Origin {
 }
 
 func (l *Ledger) message(ev *parse.Event, p *reading.Prepared) []*Obligation {
-	src := reading.SourceOf(ev)
-	origin := originOf(ev)
-	standing := ev.Origin == parse.OriginRules
-	var changed []*Obligation
-	tagged := 0
-	put := func(o *Obligation) {
-		o.Origin, o.Standing = origin, standing
-		tagged++
-		if got := l.record(o); got != nil {
-			changed = append(changed, got)
-		}
-	}
-	// full says whether the message has added all it may; the first time,
-	// it notes where tagging stopped
-	full := func(at int) bool {
-		if tagged < MaxMessageObligations {
-			return false
-		}
-		if n := len(l.Overfull); n == 0 || l.Overfull[n-1].File != ev.File || l.Overfull[n-1].Line != ev.Line {
-			l.Overfull = append(l.Overfull, Overfull{File: strings.Clone(ev.File), Line: ev.Line, Turn: ev.Turn, From: at})
-		}
-		return true
-	}
-	switch {
+	m := &messageTags{l: l, ev: ev, origin: originOf(ev), standing: ev.Origin == parse.OriginRules}
+	switch src := reading.SourceOf(ev); {
 	case src.Instructive():
-		sents := &lex.SentenceCursor{Text: ev.Text}
-		for _, h := range l.literals(ev.Text) {
-			if full(h.Start) {
-				break
-			}
-			o := literalObligation(h, ev.Text)
-			if s, ok := sents.Holding(h.Start); ok {
-				o.Sentence = s.Around(h.Start-s.Start, h.End-s.Start)
-			}
-			put(o)
-		}
-		for i := 0; ; i++ {
-			s, ok := sents.At(i)
-			if !ok || full(s.Start) {
-				break
-			}
-			if r, ok := tag.FindRetraction(s.Text); ok {
-				changed = append(changed, l.retract(r, s, ev, origin)...)
-			}
-			for _, d := range append(tag.FindDirectives(s.Text), tag.CueDirectives(s.Text, l.Tagging.ProhibitionCues)...) {
-				o := &Obligation{Kind: d.Kind, Polarity: d.Polarity, Object: tag.MakeObject(d.Object)}
-				o.Span = Span{Text: s.Text[d.Start:d.End], Start: s.Start + d.Start, End: s.Start + d.End}
-				o.Text, o.Sentence = o.Span.Text, s.Around(d.Start, d.End)
-				if len(o.Object.Terms) == 0 && len(o.Object.Literals) == 0 {
-					continue
-				}
-				put(o)
-			}
-			for _, th := range tag.FindThresholds(s.Text) {
-				t := th.T
-				start := subjectStart(s.Text, th.Start, t.Subject)
-				end := subjectEnd(s.Text, th.End, t.Subject)
-				o := &Obligation{Kind: tag.KindThreshold, Polarity: tag.PolarityRequire, Threshold: &t}
-				o.Span = Span{Text: s.Text[start:end], Start: s.Start + start, End: s.Start + end}
-				o.Text, o.Sentence = o.Span.Text, s.Around(start, end)
-				changed = append(changed, l.supersedeThreshold(o, ev.Turn)...)
-				put(o)
-			}
-			for _, st := range runstate.TextStatuses(s.Text) {
-				changed = append(changed, l.state(st, s, ev, origin)...)
-			}
-		}
+		m.instruction()
 	case src == reading.SourceAssistant:
-		var claims []reading.SentenceClaims
-		if p != nil && p.ClaimsRead {
-			claims = p.Claims
-		} else {
-			claims = reading.AssistantClaims(ev.Text)
-		}
-		for _, c := range claims {
-			s := c.Sentence
-			if c.HasCommit {
-				d := c.Commit
-				o := &Obligation{Kind: tag.KindCommitment, Polarity: d.Polarity, Object: tag.MakeObject(d.Object)}
-				o.Span = Span{Text: s.Text[d.Start:d.End], Start: s.Start + d.Start, End: s.Start + d.End}
-				o.Text = o.Span.Text
-				put(o)
-			}
-			for _, st := range c.Statuses {
-				// the agent saying a run passed does not undo the failed
-				// run before it; only another run can
-				if st.Value == runstate.StatusDone && l.runFailed(st.Subject) {
-					continue
-				}
-				changed = append(changed, l.state(st, s, ev, origin)...)
-			}
-		}
+		m.assistant(p)
 	default:
 		hits := []tag.LiteralHit(nil)
 		if p != nil {
@@ -257,9 +171,125 @@ func (l *Ledger) message(ev *parse.Event, p *reading.Prepared) []*Obligation {
 		} else {
 			hits = toolLiteralsFast(ev.Text, reading.MaxToolLiterals)
 		}
-		changed = append(changed, l.toolLiterals(ev.Text, hits, origin)...)
+		m.changed = append(m.changed, l.toolLiterals(ev.Text, hits, m.origin)...)
 	}
-	return changed
+	return m.changed
+}
+
+// messageTags is the tagging of one message into the ledger: what it
+// changed, and how many obligations it added against
+// MaxMessageObligations.
+type messageTags struct {
+	l        *Ledger
+	ev       *parse.Event
+	origin   Origin
+	standing bool
+	changed  []*Obligation
+	tagged   int
+}
+
+// put records an obligation of the message.
+func (m *messageTags) put(o *Obligation) {
+	o.Origin, o.Standing = m.origin, m.standing
+	m.tagged++
+	if got := m.l.record(o); got != nil {
+		m.changed = append(m.changed, got)
+	}
+}
+
+// full says whether the message has added all it may; the first time, it
+// notes where tagging stopped.
+func (m *messageTags) full(at int) bool {
+	if m.tagged < MaxMessageObligations {
+		return false
+	}
+	l, ev := m.l, m.ev
+	if n := len(l.Overfull); n == 0 || l.Overfull[n-1].File != ev.File || l.Overfull[n-1].Line != ev.Line {
+		l.Overfull = append(l.Overfull, Overfull{File: strings.Clone(ev.File), Line: ev.Line, Turn: ev.Turn, From: at})
+	}
+	return true
+}
+
+// instruction tags what a user, a rule file or the harness said: its
+// literals, then sentence by sentence its retractions, directives,
+// thresholds and states.
+func (m *messageTags) instruction() {
+	text := m.ev.Text
+	sents := &lex.SentenceCursor{Text: text}
+	for _, h := range m.l.literals(text) {
+		if m.full(h.Start) {
+			break
+		}
+		o := literalObligation(h, text)
+		if s, ok := sents.Holding(h.Start); ok {
+			o.Sentence = s.Around(h.Start-s.Start, h.End-s.Start)
+		}
+		m.put(o)
+	}
+	for i := 0; ; i++ {
+		s, ok := sents.At(i)
+		if !ok || m.full(s.Start) {
+			break
+		}
+		m.sentence(s)
+	}
+}
+
+func (m *messageTags) sentence(s lex.Sentence) {
+	l := m.l
+	if r, ok := tag.FindRetraction(s.Text); ok {
+		m.changed = append(m.changed, l.retract(r, s, m.ev, m.origin)...)
+	}
+	for _, d := range append(tag.FindDirectives(s.Text), tag.CueDirectives(s.Text, l.Tagging.ProhibitionCues)...) {
+		o := &Obligation{Kind: d.Kind, Polarity: d.Polarity, Object: tag.MakeObject(d.Object)}
+		o.Span = Span{Text: s.Text[d.Start:d.End], Start: s.Start + d.Start, End: s.Start + d.End}
+		o.Text, o.Sentence = o.Span.Text, s.Around(d.Start, d.End)
+		if len(o.Object.Terms) == 0 && len(o.Object.Literals) == 0 {
+			continue
+		}
+		m.put(o)
+	}
+	for _, th := range tag.FindThresholds(s.Text) {
+		t := th.T
+		start := subjectStart(s.Text, th.Start, t.Subject)
+		end := subjectEnd(s.Text, th.End, t.Subject)
+		o := &Obligation{Kind: tag.KindThreshold, Polarity: tag.PolarityRequire, Threshold: &t}
+		o.Span = Span{Text: s.Text[start:end], Start: s.Start + start, End: s.Start + end}
+		o.Text, o.Sentence = o.Span.Text, s.Around(start, end)
+		m.changed = append(m.changed, l.supersedeThreshold(o, m.ev.Turn)...)
+		m.put(o)
+	}
+	for _, st := range runstate.TextStatuses(s.Text) {
+		m.changed = append(m.changed, l.state(st, s, m.ev, m.origin)...)
+	}
+}
+
+// assistant tags what the agent said: its commitments and status claims.
+func (m *messageTags) assistant(p *reading.Prepared) {
+	var claims []reading.SentenceClaims
+	if p != nil && p.ClaimsRead {
+		claims = p.Claims
+	} else {
+		claims = reading.AssistantClaims(m.ev.Text)
+	}
+	for _, c := range claims {
+		s := c.Sentence
+		if c.HasCommit {
+			d := c.Commit
+			o := &Obligation{Kind: tag.KindCommitment, Polarity: d.Polarity, Object: tag.MakeObject(d.Object)}
+			o.Span = Span{Text: s.Text[d.Start:d.End], Start: s.Start + d.Start, End: s.Start + d.End}
+			o.Text = o.Span.Text
+			m.put(o)
+		}
+		for _, st := range c.Statuses {
+			// the agent saying a run passed does not undo the failed run
+			// before it; only another run can
+			if st.Value == runstate.StatusDone && m.l.runFailed(st.Subject) {
+				continue
+			}
+			m.changed = append(m.changed, m.l.state(st, s, m.ev, m.origin)...)
+		}
+	}
 }
 
 // leadVerbs come before a limit's subject without being part of it.
