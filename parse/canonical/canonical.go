@@ -176,6 +176,38 @@ type canonicalMembers struct {
 	op, key, value, payloadHash, revision, confidence, toolCallID, toolCalls string
 }
 
+// memberSlots maps each member a canonical record may have to its field.
+var memberSlots = map[string]func(*canonicalMembers) *string{
+	"agent":        func(m *canonicalMembers) *string { return &m.agent },
+	"ts":           func(m *canonicalMembers) *string { return &m.ts },
+	"cwd":          func(m *canonicalMembers) *string { return &m.cwd },
+	"type":         func(m *canonicalMembers) *string { return &m.typ },
+	"role":         func(m *canonicalMembers) *string { return &m.role },
+	"turn":         func(m *canonicalMembers) *string { return &m.turn },
+	"content":      func(m *canonicalMembers) *string { return &m.content },
+	"origin":       func(m *canonicalMembers) *string { return &m.origin },
+	"id":           func(m *canonicalMembers) *string { return &m.id },
+	"name":         func(m *canonicalMembers) *string { return &m.name },
+	"arguments":    func(m *canonicalMembers) *string { return &m.arguments },
+	"side_effect":  func(m *canonicalMembers) *string { return &m.sideEffect },
+	"is_error":     func(m *canonicalMembers) *string { return &m.isError },
+	"trigger":      func(m *canonicalMembers) *string { return &m.trigger },
+	"pre_tokens":   func(m *canonicalMembers) *string { return &m.preTokens },
+	"summary":      func(m *canonicalMembers) *string { return &m.summary },
+	"kind":         func(m *canonicalMembers) *string { return &m.kind },
+	"kept":         func(m *canonicalMembers) *string { return &m.kept },
+	"notified":     func(m *canonicalMembers) *string { return &m.notified },
+	"cleared":      func(m *canonicalMembers) *string { return &m.cleared },
+	"op":           func(m *canonicalMembers) *string { return &m.op },
+	"key":          func(m *canonicalMembers) *string { return &m.key },
+	"value":        func(m *canonicalMembers) *string { return &m.value },
+	"payload_hash": func(m *canonicalMembers) *string { return &m.payloadHash },
+	"revision":     func(m *canonicalMembers) *string { return &m.revision },
+	"confidence":   func(m *canonicalMembers) *string { return &m.confidence },
+	"tool_call_id": func(m *canonicalMembers) *string { return &m.toolCallID },
+	"tool_calls":   func(m *canonicalMembers) *string { return &m.toolCalls },
+}
+
 // members reads the record's members in one pass.
 func (r *canonicalRecord) members() canonicalMembers {
 	var m canonicalMembers
@@ -184,67 +216,10 @@ func (r *canonicalRecord) members() canonicalMembers {
 		if r.escapes && strings.IndexByte(k, '\\') >= 0 {
 			k = jsontext.Unescape(k)
 		}
-		var slot *string
-		switch k {
-		case "agent":
-			slot = &m.agent
-		case "ts":
-			slot = &m.ts
-		case "cwd":
-			slot = &m.cwd
-		case "type":
-			slot = &m.typ
-		case "role":
-			slot = &m.role
-		case "turn":
-			slot = &m.turn
-		case "content":
-			slot = &m.content
-		case "origin":
-			slot = &m.origin
-		case "id":
-			slot = &m.id
-		case "name":
-			slot = &m.name
-		case "arguments":
-			slot = &m.arguments
-		case "side_effect":
-			slot = &m.sideEffect
-		case "is_error":
-			slot = &m.isError
-		case "trigger":
-			slot = &m.trigger
-		case "pre_tokens":
-			slot = &m.preTokens
-		case "summary":
-			slot = &m.summary
-		case "kind":
-			slot = &m.kind
-		case "kept":
-			slot = &m.kept
-		case "notified":
-			slot = &m.notified
-		case "cleared":
-			slot = &m.cleared
-		case "op":
-			slot = &m.op
-		case "key":
-			slot = &m.key
-		case "value":
-			slot = &m.value
-		case "payload_hash":
-			slot = &m.payloadHash
-		case "revision":
-			slot = &m.revision
-		case "confidence":
-			slot = &m.confidence
-		case "tool_call_id":
-			slot = &m.toolCallID
-		case "tool_calls":
-			slot = &m.toolCalls
-		}
-		if slot != nil && *slot == "" {
-			*slot = r.raw[f.V0:f.V1]
+		if slot, ok := memberSlots[k]; ok {
+			if p := slot(&m); *p == "" {
+				*p = r.raw[f.V0:f.V1]
+			}
 		}
 	}
 	return m
@@ -280,29 +255,9 @@ func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 	}
 	switch typ := jsontext.JsonString(m.typ); typ {
 	case "message":
-		role, ok := parse.ParseRole(jsontext.JsonString(m.role))
-		if !ok || role == parse.RoleTool {
-			r.skip(parse.Error, "message with role %q (want user, assistant, system or developer): skipped", jsontext.JsonString(m.role))
-			return
-		}
-		ev := base
-		ev.Kind, ev.Role, ev.Text = parse.KindMessage, role, jsontext.JsonString(m.content)
-		ev.Origin = originField(&m)
-		r.add(ev, sideOf(role))
+		readMessage(&m, base, r)
 	case "tool_call":
-		ev := base
-		ev.Kind, ev.Role = parse.KindToolCall, parse.RoleAssistant
-		ev.ToolID, ev.ToolName = rawID(m.id), jsontext.JsonString(m.name)
-		if ev.ToolName == "" {
-			r.skip(parse.Error, "tool_call without a name: skipped")
-			return
-		}
-		ev.Args = jsontext.Arguments(rawResult(m.arguments).Raw)
-		if se := rawResult(m.sideEffect); se.IsBool() {
-			v := se.Bool()
-			ev.SideEffect = &v
-		}
-		r.add(ev, parse.SideAssistant)
+		readToolCall(&m, base, r)
 	case "tool_result":
 		ev := base
 		ev.Kind, ev.Role = parse.KindToolResult, parse.RoleTool
@@ -311,57 +266,94 @@ func readCanonical(rec *canonicalRecord, r *canonicalRead) {
 		ev.IsError = rawResult(m.isError).Bool()
 		r.add(ev, parse.SideTool)
 	case "compaction":
-		b := &parse.Boundary{Kind: parse.BoundaryCompact, Trigger: jsontext.JsonString(m.trigger),
-			PreTokens: int(rawResult(m.preTokens).Int())}
-		if s := rawResult(m.summary); s.Type == gjson.String {
-			b.Summary, b.Readable = s.Str, true
-		} else {
-			b.Unreadable = "the summary is absent or null (opaque compaction)"
-		}
-		if k := jsontext.JsonString(m.kind); k == "microcompact" {
-			b.Kind, b.Readable, b.Unreadable = parse.BoundaryMicrocompact, true, ""
-		}
-		for _, k := range rawResult(m.kept).Array() {
-			if k.Type == gjson.Number {
-				b.KeptTurns = append(b.KeptTurns, int(k.Int()))
-			}
-		}
-		for _, n := range rawResult(m.notified).Array() {
-			b.Notified = append(b.Notified, n.Str)
-		}
-		for _, c := range rawResult(m.cleared).Array() {
-			b.ClearedToolIDs = append(b.ClearedToolIDs, idString(c))
-		}
 		ev := base
-		ev.Kind, ev.Role, ev.Origin, ev.Boundary = parse.KindBoundary, parse.RoleSystem, parse.OriginHarness, b
+		ev.Kind, ev.Role, ev.Origin, ev.Boundary = parse.KindBoundary, parse.RoleSystem, parse.OriginHarness, compaction(&m)
 		r.add(ev, parse.SideBoundary)
 	case "state":
-		op := jsontext.JsonString(m.op)
-		if op != "read" && op != "write" {
-			r.skip(parse.Error, "state event with op %q (want read or write): skipped", op)
-			return
-		}
-		key := jsontext.JsonString(m.key)
-		if key == "" {
-			r.skip(parse.Error, "state event without a key: skipped")
-			return
-		}
-		st := &parse.StateOp{Key: key, Value: valueString(m.value), PayloadHash: jsontext.JsonString(m.payloadHash)}
-		if rv, ok := jsonInt(m.revision); ok {
-			st.Revision, st.HasRevision = rv, true
-		}
-		if c, ok := jsonNumber(m.confidence); ok {
-			st.Confidence, st.HasConf = c, true
-		}
-		ev := base
-		ev.Kind, ev.Role, ev.State = parse.KindStateRead, parse.RoleAssistant, st
-		if op == "write" {
-			ev.Kind = parse.KindStateWrite
-		}
-		r.add(ev, parse.SideAssistant)
+		readState(&m, base, r)
 	default:
 		r.skip(parse.Warning, "unknown event type %q: skipped", typ)
 	}
+}
+
+func readMessage(m *canonicalMembers, base parse.Event, r *canonicalRead) {
+	role, ok := parse.ParseRole(jsontext.JsonString(m.role))
+	if !ok || role == parse.RoleTool {
+		r.skip(parse.Error, "message with role %q (want user, assistant, system or developer): skipped", jsontext.JsonString(m.role))
+		return
+	}
+	ev := base
+	ev.Kind, ev.Role, ev.Text = parse.KindMessage, role, jsontext.JsonString(m.content)
+	ev.Origin = originField(m)
+	r.add(ev, sideOf(role))
+}
+
+func readToolCall(m *canonicalMembers, base parse.Event, r *canonicalRead) {
+	ev := base
+	ev.Kind, ev.Role = parse.KindToolCall, parse.RoleAssistant
+	ev.ToolID, ev.ToolName = rawID(m.id), jsontext.JsonString(m.name)
+	if ev.ToolName == "" {
+		r.skip(parse.Error, "tool_call without a name: skipped")
+		return
+	}
+	ev.Args = jsontext.Arguments(rawResult(m.arguments).Raw)
+	if se := rawResult(m.sideEffect); se.IsBool() {
+		v := se.Bool()
+		ev.SideEffect = &v
+	}
+	r.add(ev, parse.SideAssistant)
+}
+
+// compaction is a compaction record's boundary.
+func compaction(m *canonicalMembers) *parse.Boundary {
+	b := &parse.Boundary{Kind: parse.BoundaryCompact, Trigger: jsontext.JsonString(m.trigger),
+		PreTokens: int(rawResult(m.preTokens).Int())}
+	if s := rawResult(m.summary); s.Type == gjson.String {
+		b.Summary, b.Readable = s.Str, true
+	} else {
+		b.Unreadable = "the summary is absent or null (opaque compaction)"
+	}
+	if k := jsontext.JsonString(m.kind); k == "microcompact" {
+		b.Kind, b.Readable, b.Unreadable = parse.BoundaryMicrocompact, true, ""
+	}
+	for _, k := range rawResult(m.kept).Array() {
+		if k.Type == gjson.Number {
+			b.KeptTurns = append(b.KeptTurns, int(k.Int()))
+		}
+	}
+	for _, n := range rawResult(m.notified).Array() {
+		b.Notified = append(b.Notified, n.Str)
+	}
+	for _, c := range rawResult(m.cleared).Array() {
+		b.ClearedToolIDs = append(b.ClearedToolIDs, idString(c))
+	}
+	return b
+}
+
+func readState(m *canonicalMembers, base parse.Event, r *canonicalRead) {
+	op := jsontext.JsonString(m.op)
+	if op != "read" && op != "write" {
+		r.skip(parse.Error, "state event with op %q (want read or write): skipped", op)
+		return
+	}
+	key := jsontext.JsonString(m.key)
+	if key == "" {
+		r.skip(parse.Error, "state event without a key: skipped")
+		return
+	}
+	st := &parse.StateOp{Key: key, Value: valueString(m.value), PayloadHash: jsontext.JsonString(m.payloadHash)}
+	if rv, ok := jsonInt(m.revision); ok {
+		st.Revision, st.HasRevision = rv, true
+	}
+	if c, ok := jsonNumber(m.confidence); ok {
+		st.Confidence, st.HasConf = c, true
+	}
+	ev := base
+	ev.Kind, ev.Role, ev.State = parse.KindStateRead, parse.RoleAssistant, st
+	if op == "write" {
+		ev.Kind = parse.KindStateWrite
+	}
+	r.add(ev, parse.SideAssistant)
 }
 
 // readChat reads an OpenAI chat message: {role, content, tool_calls} or a
