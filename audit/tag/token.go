@@ -398,6 +398,31 @@ func isFileName(lower string) bool {
 // camelCase, names with digits and dashes (acme-stage-07), and
 // Header-Style-Names (Co-Authored-By).
 func isIdentifierName(t string) bool {
+	if !nameShaped(t) {
+		return false
+	}
+	hasLetter, hasDigit, inner := identLetters(t)
+	switch {
+	case !hasLetter:
+		return false
+	case strings.Contains(t, "_"):
+		return true
+	case strings.Contains(t, "-"):
+		return hasDigit || headerStyle(t)
+	case strings.Contains(t, "."):
+		return false
+	}
+	// camelCase with a lower-case start (getUserById); brand names with one
+	// small letter in front (iPhone, eBay) and OS names are prose.
+	if inner && unicode.IsLower(rune(t[0])) && len(t) > 2 && unicode.IsLower(rune(t[1])) {
+		return !brandNames[lex.FoldLower(t)]
+	}
+	return false
+}
+
+// nameShaped: three or more letters, digits, '_', '-' and '.', neither
+// starting nor ending with a dash, nor a short name led by '_'.
+func nameShaped(t string) bool {
 	if len(t) < 3 || strings.ContainsAny(t, "/:@=%$#'’") {
 		return false
 	}
@@ -406,10 +431,12 @@ func isIdentifierName(t string) bool {
 			return false
 		}
 	}
-	if strings.HasPrefix(t, "-") || strings.HasSuffix(t, "-") || strings.HasPrefix(t, "_") && len(t) < 4 {
-		return false
-	}
-	hasLetter, hasDigit, inner := false, false, false
+	return !(strings.HasPrefix(t, "-") || strings.HasSuffix(t, "-") || strings.HasPrefix(t, "_") && len(t) < 4)
+}
+
+// identLetters says whether t has a letter, a digit, and a capital right
+// after a small letter (camelCase).
+func identLetters(t string) (hasLetter, hasDigit, inner bool) {
 	for i, r := range t {
 		switch {
 		case unicode.IsDigit(r):
@@ -421,34 +448,20 @@ func isIdentifierName(t string) bool {
 			}
 		}
 	}
-	if !hasLetter {
-		return false
-	}
-	if strings.Contains(t, "_") {
-		return true
-	}
-	if strings.Contains(t, "-") {
-		if hasDigit {
-			return true
+	return hasLetter, hasDigit, inner
+}
+
+// headerStyle: three or more dashed parts, each capitalised
+// (Co-Authored-By).
+func headerStyle(t string) bool {
+	parts := strings.Split(t, "-")
+	capital := 0
+	for _, p := range parts {
+		if p != "" && unicode.IsUpper(rune(p[0])) {
+			capital++
 		}
-		parts := strings.Split(t, "-")
-		capital := 0
-		for _, p := range parts {
-			if p != "" && unicode.IsUpper(rune(p[0])) {
-				capital++
-			}
-		}
-		return len(parts) >= 3 && capital == len(parts)
 	}
-	if strings.Contains(t, ".") {
-		return false
-	}
-	// camelCase with a lower-case start (getUserById); brand names with one
-	// small letter in front (iPhone, eBay) and OS names are prose.
-	if inner && unicode.IsLower(rune(t[0])) && len(t) > 2 && unicode.IsLower(rune(t[1])) {
-		return !brandNames[lex.FoldLower(t)]
-	}
-	return false
+	return len(parts) >= 3 && capital == len(parts)
 }
 
 var brandNames = lex.ToSet(`macos ipados watchos tvos visionos youtube github gitlab linkedin javascript typescript
