@@ -74,127 +74,39 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 	if isEffect == nil {
 		isEffect = DefaultSideEffecting
 	}
-	res := &Result{Path: t.Path, Ledgers: map[string]*ledger.Ledger{}, Turns: map[string]int{}}
-	agents := map[string]*replay.AgentReplay{}
-	var order []string
-	state := sharedstate.NewStateCollector(opts.StateMappings, isEffect)
-	hasher := reading.NewTokenHasher()
+	s := &streamRun{t: t, opts: opts, isEffect: isEffect,
+		res:        &Result{Path: t.Path, Ledgers: map[string]*ledger.Ledger{}, Turns: map[string]int{}},
+		agents:     map[string]*replay.AgentReplay{},
+		state:      sharedstate.NewStateCollector(opts.StateMappings, isEffect),
+		hasher:     reading.NewTokenHasher(),
+		budget:     &replay.WindowBudget{Limit: cmp.Or(max(opts.WindowBytes, 0), replay.DefaultWindowBytes)},
+		rereadable: rereadableFiles(t)}
 	// no rule reads an agent's thinking: it is neither an instruction nor
 	// what the agent said or did
 	popts.NoReasoningText = true
 	if popts.Prepare == nil {
 		// the per-event work that needs no state runs in the reader's
 		// goroutines
-		popts.Prepare = func(ev *parse.Event) { ev.Prepared = hasher.Prepare(ev) }
+		popts.Prepare = func(ev *parse.Event) { ev.Prepared = s.hasher.Prepare(ev) }
 	}
-	rereadable := rereadableFiles(t)
-	// keep readies a finding to outlive the events it quotes
-	keep := func(f Finding) Finding {
-		f.detach(rereadable)
-		return f
-	}
-	report := func(f Finding) { res.Findings = append(res.Findings, keep(f)) }
-	budget := &replay.WindowBudget{Limit: cmp.Or(max(opts.WindowBytes, 0), replay.DefaultWindowBytes)}
-	var unkept []parse.Diagnostic // windows that stopped keeping, in stream order
-	run := func(a *replay.AgentReplay, r *replay.BoundaryReplay) {
-		if r == nil {
-			return
-		}
-		if u := r.Unkept; u != nil {
-			held := fmt.Sprintf("the turns after the compaction at %s:%d hold more than %s of the agent's words and calls, more than a model's context holds",
-				r.File, r.Line, replay.SizeName(budget.Limit))
-			if u.Shared {
-				held = fmt.Sprintf("the turns after the compaction at %s:%d and the other agents' open windows hold more than %s of words and calls between them, more than their contexts hold",
-					r.File, r.Line, replay.SizeName(budget.Limit))
-			}
-			unkept = append(unkept, parse.Diagnostic{Severity: parse.Warning, File: u.File, Line: u.Line,
-				Message: fmt.Sprintf("%s: from here (turn %d) to the agent's next compaction, references, forbidden actions and breached thresholds are not looked for",
-					held, u.Turn)})
-		}
-		res.Boundaries = append(res.Boundaries, r)
-		for _, rule := range opts.Rules {
-			if rule.Scope != ScopeBoundary {
-				continue
-			}
-			p := &Pass{Transcript: t.Path, Format: a.Format, Agent: a.Agent, Ledger: a.Ledger, Replay: r,
-				Boundaries: a.Boundaries, rule: rule}
-			p.report = report
-			rule.Run(p)
-		}
-		// the rules have read the window; only the events that findings and
-		// references point at stay, so memory does not grow with the file
-		r.Release()
-	}
-	files, err := t.Read(popts, func(ev *parse.Event) error {
-		a := agents[ev.Agent]
-		if a == nil {
-			// the name is a piece of the agent's first record: every map
-			// and result that keeps it would hold the whole record
-			name := strings.Clone(ev.Agent)
-			a = replay.NewAgentReplay(name, ev.Format, hasher, isEffect, budget)
-			a.KeepSummaries = opts.KeepSummaries
-			a.Ledger.Tagging = opts.Tagging
-			agents[name] = a
-			order = append(order, name)
-		}
-		// a map stores a string key again with every assignment: the kept
-		// name, not this record's piece of it
-		res.Turns[a.Agent] = max(res.Turns[a.Agent], ev.Turn)
-		state.Observe(ev)
-		if ev.Kind == parse.KindBoundary {
-			run(a, a.CloseWindow(ev.Turn))
-			a.OpenBoundary(ev)
-			return nil
-		}
-		a.Observe(ev)
-		return nil
-	})
+	files, err := t.Read(popts, s.observe)
+	res := s.res
 	res.Files = files
 	if len(files) > 0 {
 		res.Format = files[0].Format
 	}
-	sortAgents(order, func(s string) string { return s })
-	for _, name := range order {
-		a := agents[name]
-		run(a, a.CloseWindow(0))
-		res.Ledgers[name] = a.Ledger
-		a.Seen, a.Calls = reading.TokenIndex{}, nil // the trails stay; the token index is done
-	}
-	// a swarm of agents can stop keeping hundreds of windows: each file
-	// names the first ones, like any repeated reading problem, and counts
-	// the rest; each boundary's report still says where its window stopped
-	windows := map[string]int{}
-	for _, d := range unkept {
-		if windows[d.File]++; windows[d.File] <= parse.MaxSameDiagnostic {
-			fr := res.fileResult(d.File)
-			fr.Diagnostics = append(fr.Diagnostics, d)
-		}
-	}
-	for _, d := range unkept { // in the order the files first stopped keeping
-		if n := windows[d.File] - parse.MaxSameDiagnostic; n > 0 {
-			fr := res.fileResult(d.File)
-			fr.Diagnostics = append(fr.Diagnostics, parse.Diagnostic{Severity: parse.Warning, File: d.File,
-				Message: fmt.Sprintf("%d more windows that stopped keeping turns not shown; each boundary's \"unkept\" in the JSON report, and `compaudit replay`, say where", n)})
-			windows[d.File] = 0
-		}
-	}
-	for _, name := range order {
-		for _, o := range agents[name].Ledger.Overfull {
-			fr := res.fileResult(o.File)
-			fr.Diagnostics = append(fr.Diagnostics, parse.Diagnostic{Severity: parse.Warning, File: o.File, Line: o.Line,
-				Message: fmt.Sprintf("the message at turn %d states more than %d obligations, more than any instructions do: it reads as a pasted document, and from byte %d of its text on nothing more of it is tagged",
-					o.Turn, ledger.MaxMessageObligations, o.From)})
-		}
-	}
-	res.Agents = order
-	res.State = state.Finish()
+	s.closeAgents()
+	s.unkeptDiagnostics()
+	s.overfullDiagnostics()
+	res.Agents = s.order
+	res.State = s.state.Finish()
 	for _, fs := range runRules(opts.Rules, func(rule *Rule, report func(Finding)) *Pass {
 		return &Pass{Transcript: t.Path, Format: res.Format, State: res.State, rule: rule, report: report}
-	}, keep) {
+	}, s.keep) {
 		res.Findings = append(res.Findings, fs...)
 	}
 	rank := map[string]int{}
-	for i, n := range order {
+	for i, n := range s.order {
 		rank[n] = i
 	}
 	slices.SortStableFunc(res.Boundaries, func(x, y *replay.BoundaryReplay) int {
@@ -202,6 +114,134 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 	})
 	finishFindings(res.Findings, rank)
 	return res, err
+}
+
+// streamRun is one transcript's audit as its events stream through: an
+// AgentReplay per agent, the shared state, and the findings so far.
+type streamRun struct {
+	t          parse.Transcript
+	opts       Options
+	isEffect   func(parse.Format, *parse.Event) bool
+	res        *Result
+	agents     map[string]*replay.AgentReplay
+	order      []string // the agents, as they first spoke
+	state      *sharedstate.StateCollector
+	hasher     reading.TokenHasher
+	budget     *replay.WindowBudget
+	rereadable map[string]bool
+	unkept     []parse.Diagnostic // windows that stopped keeping, in stream order
+}
+
+// keep readies a finding to outlive the events it quotes.
+func (s *streamRun) keep(f Finding) Finding {
+	f.detach(s.rereadable)
+	return f
+}
+
+func (s *streamRun) report(f Finding) { s.res.Findings = append(s.res.Findings, s.keep(f)) }
+
+// observe takes one event, in stream order.
+func (s *streamRun) observe(ev *parse.Event) error {
+	a := s.agents[ev.Agent]
+	if a == nil {
+		// the name is a piece of the agent's first record: every map
+		// and result that keeps it would hold the whole record
+		name := strings.Clone(ev.Agent)
+		a = replay.NewAgentReplay(name, ev.Format, s.hasher, s.isEffect, s.budget)
+		a.KeepSummaries = s.opts.KeepSummaries
+		a.Ledger.Tagging = s.opts.Tagging
+		s.agents[name] = a
+		s.order = append(s.order, name)
+	}
+	// a map stores a string key again with every assignment: the kept
+	// name, not this record's piece of it
+	s.res.Turns[a.Agent] = max(s.res.Turns[a.Agent], ev.Turn)
+	s.state.Observe(ev)
+	if ev.Kind == parse.KindBoundary {
+		s.run(a, a.CloseWindow(ev.Turn))
+		a.OpenBoundary(ev)
+		return nil
+	}
+	a.Observe(ev)
+	return nil
+}
+
+// run runs the boundary rules on a boundary whose window has closed.
+func (s *streamRun) run(a *replay.AgentReplay, r *replay.BoundaryReplay) {
+	if r == nil {
+		return
+	}
+	if u := r.Unkept; u != nil {
+		held := fmt.Sprintf("the turns after the compaction at %s:%d hold more than %s of the agent's words and calls, more than a model's context holds",
+			r.File, r.Line, replay.SizeName(s.budget.Limit))
+		if u.Shared {
+			held = fmt.Sprintf("the turns after the compaction at %s:%d and the other agents' open windows hold more than %s of words and calls between them, more than their contexts hold",
+				r.File, r.Line, replay.SizeName(s.budget.Limit))
+		}
+		s.unkept = append(s.unkept, parse.Diagnostic{Severity: parse.Warning, File: u.File, Line: u.Line,
+			Message: fmt.Sprintf("%s: from here (turn %d) to the agent's next compaction, references, forbidden actions and breached thresholds are not looked for",
+				held, u.Turn)})
+	}
+	s.res.Boundaries = append(s.res.Boundaries, r)
+	for _, rule := range s.opts.Rules {
+		if rule.Scope != ScopeBoundary {
+			continue
+		}
+		p := &Pass{Transcript: s.t.Path, Format: a.Format, Agent: a.Agent, Ledger: a.Ledger, Replay: r,
+			Boundaries: a.Boundaries, rule: rule}
+		p.report = s.report
+		rule.Run(p)
+	}
+	// the rules have read the window; only the events that findings and
+	// references point at stay, so memory does not grow with the file
+	r.Release()
+}
+
+// closeAgents closes every agent's last window, in a stable order, and
+// keeps the ledgers.
+func (s *streamRun) closeAgents() {
+	sortAgents(s.order, func(n string) string { return n })
+	for _, name := range s.order {
+		a := s.agents[name]
+		s.run(a, a.CloseWindow(0))
+		s.res.Ledgers[name] = a.Ledger
+		a.Seen, a.Calls = reading.TokenIndex{}, nil // the trails stay; the token index is done
+	}
+}
+
+// unkeptDiagnostics reports the windows that stopped keeping turns. A
+// swarm of agents can stop keeping hundreds: each file names the first
+// ones, like any repeated reading problem, and counts the rest; each
+// boundary's report still says where its window stopped.
+func (s *streamRun) unkeptDiagnostics() {
+	windows := map[string]int{}
+	for _, d := range s.unkept {
+		if windows[d.File]++; windows[d.File] <= parse.MaxSameDiagnostic {
+			fr := s.res.fileResult(d.File)
+			fr.Diagnostics = append(fr.Diagnostics, d)
+		}
+	}
+	for _, d := range s.unkept { // in the order the files first stopped keeping
+		if n := windows[d.File] - parse.MaxSameDiagnostic; n > 0 {
+			fr := s.res.fileResult(d.File)
+			fr.Diagnostics = append(fr.Diagnostics, parse.Diagnostic{Severity: parse.Warning, File: d.File,
+				Message: fmt.Sprintf("%d more windows that stopped keeping turns not shown; each boundary's \"unkept\" in the JSON report, and `compaudit replay`, say where", n)})
+			windows[d.File] = 0
+		}
+	}
+}
+
+// overfullDiagnostics reports the messages whose tagging stopped at
+// ledger.MaxMessageObligations.
+func (s *streamRun) overfullDiagnostics() {
+	for _, name := range s.order {
+		for _, o := range s.agents[name].Ledger.Overfull {
+			fr := s.res.fileResult(o.File)
+			fr.Diagnostics = append(fr.Diagnostics, parse.Diagnostic{Severity: parse.Warning, File: o.File, Line: o.Line,
+				Message: fmt.Sprintf("the message at turn %d states more than %d obligations, more than any instructions do: it reads as a pasted document, and from byte %d of its text on nothing more of it is tagged",
+					o.Turn, ledger.MaxMessageObligations, o.From)})
+		}
+	}
 }
 
 // Trim drops what only the replay, ledger and agents views and the HTML

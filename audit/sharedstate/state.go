@@ -209,8 +209,8 @@ func (l *Pieces[T]) Flat() []T {
 	return out
 }
 
-// stateCollector builds the StateRun as events stream past.
-type stateCollector struct {
+// StateCollector builds the StateRun as events stream past.
+type StateCollector struct {
 	run      *StateRun
 	isEffect func(parse.Format, *parse.Event) bool
 	mappings map[string][]StateMapping
@@ -231,8 +231,8 @@ type pendingCall struct {
 	runs     runstate.RunSet // what the call runs
 }
 
-func NewStateCollector(mappings []StateMapping, isEffect func(parse.Format, *parse.Event) bool) *stateCollector {
-	c := &stateCollector{run: &StateRun{}, isEffect: isEffect, mappings: map[string][]StateMapping{}, pending: map[string]pendingCall{}, agents: map[string]string{}, workMarks: map[string]int{}}
+func NewStateCollector(mappings []StateMapping, isEffect func(parse.Format, *parse.Event) bool) *StateCollector {
+	c := &StateCollector{run: &StateRun{}, isEffect: isEffect, mappings: map[string][]StateMapping{}, pending: map[string]pendingCall{}, agents: map[string]string{}, workMarks: map[string]int{}}
 	for _, m := range mappings {
 		c.mappings[m.Tool] = append(c.mappings[m.Tool], m)
 	}
@@ -243,7 +243,7 @@ func NewStateCollector(mappings []StateMapping, isEffect func(parse.Format, *par
 // it is new. Whatever the run keeps of an event is copied: an event's
 // strings are pieces of its record, and one kept piece would keep the
 // whole record — a call's megabyte of arguments — for the rest of the run.
-func (c *stateCollector) agent(name string) string {
+func (c *StateCollector) agent(name string) string {
 	if kept, ok := c.agents[name]; ok {
 		return kept
 	}
@@ -253,7 +253,7 @@ func (c *stateCollector) agent(name string) string {
 	return kept
 }
 
-func (c *stateCollector) Observe(ev *parse.Event) {
+func (c *StateCollector) Observe(ev *parse.Event) {
 	agent, clone := c.agent(ev.Agent), strings.Clone
 	switch ev.Kind {
 	case parse.KindStateRead, parse.KindStateWrite:
@@ -321,11 +321,11 @@ func (c *stateCollector) Observe(ev *parse.Event) {
 }
 
 // addOp adds an op to the run.
-func (c *stateCollector) addOp(op StateOp) { c.run.Ops.Add(op) }
+func (c *StateCollector) addOp(op StateOp) { c.run.Ops.Add(op) }
 
 // Finish emits mapped calls that never got a result, with what the call
 // alone says.
-func (c *stateCollector) Finish() *StateRun {
+func (c *StateCollector) Finish() *StateRun {
 	for _, p := range c.pending {
 		for _, m := range p.mappings {
 			if m.usesResult() {
@@ -346,7 +346,7 @@ func (c *stateCollector) Finish() *StateRun {
 const MaxInterned = 1 << 16
 
 // Intern returns the run's copy of s, shared by every op that names it.
-func (c *stateCollector) Intern(s string) string {
+func (c *StateCollector) Intern(s string) string {
 	if v, ok := c.Strs[s]; ok {
 		return v
 	}
@@ -477,7 +477,7 @@ func (l *OpList) ByIndex() {
 }
 
 // mapped applies a mapping to a call and, when it has one, its result.
-func (c *stateCollector) mapped(call, result *parse.Event, m StateMapping) {
+func (c *StateCollector) mapped(call, result *parse.Event, m StateMapping) {
 	args := gjson.ParseBytes(call.Args)
 	var res gjson.Result
 	if result != nil {
@@ -557,7 +557,7 @@ func QuoteJSON(s string) string {
 
 // todoWrite maps Claude Code's TodoWrite: each todo, by its content, is a
 // Key of the agent's own state and its status the value.
-func (c *stateCollector) todoWrite(ev *parse.Event) {
+func (c *StateCollector) todoWrite(ev *parse.Event) {
 	for _, t := range gjson.GetBytes(ev.Args, "todos").Array() {
 		content := strings.TrimSpace(t.Get("content").String())
 		if content == "" {
