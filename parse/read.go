@@ -160,81 +160,19 @@ func ReadFile(f File, opts Options, firstIndex int, emit func(*Event) error) (Fi
 
 // readLines detects the format, then decodes every line.
 func readLines(lr *linereader.Reader, forced Format, workers int, s *Sink, res *FileResult) error {
-	type held struct {
-		line     string // its own copy, read from when the format is known
-		num      int
-		off      int64
-		last     bool
-		overLong bool
+	d := &detection{s: s, res: res}
+	if forced != "" {
+		d.start(forced)
 	}
-	var pending []held
-	format := forced
-	var dec Decoder
-	records, firstNonEmpty := 0, 0
-
-	start := func() {
-		res.Format = format
-		s.format = format
-		dec = newDecoder(format, s)
-		for _, h := range pending {
-			s.apply(dec, s.prepareRead(dec, h.line, h.last, h.overLong, lineOwned), h.num, h.off)
-		}
-		pending = nil
+	if err := d.detect(lr); err != nil {
+		return err
 	}
-	if format != "" {
-		start()
-	}
-	// Detection: the first records decide the format; they are held until
-	// it is known. Once it is, the rest of the file streams.
-	for dec == nil || firstNonEmpty == 0 {
-		line, num, off, ok := lr.Next()
-		if !ok {
-			break
-		}
-		trimmed := bytes.TrimSpace(line)
-		if len(trimmed) == 0 {
-			continue
-		}
-		if firstNonEmpty == 0 {
-			firstNonEmpty = num
-			if linereader.InUTF16(trimmed) {
-				return &InputError{File: s.file, Line: num,
-					Msg: "is UTF-16 text, not UTF-8 (Windows PowerShell's > writes UTF-16); convert it with: iconv -f UTF-16 -t UTF-8"}
-			}
-			if trimmed[0] == '[' {
-				// JSON Lines never opens with a bracket; reading the
-				// objects of a pretty-printed array line by line would
-				// yield fragments.
-				return &InputError{File: s.file, Line: num,
-					Msg: "holds a JSON array, not JSON Lines (one JSON object per line); convert it with: jq -c '.[]'"}
-			}
-		}
-		records++
-		last := lr.LastUnterminated
-		if dec != nil {
-			s.apply(dec, s.prepareRead(dec, string(line), last, lr.OverLong, lineOwned), num, off)
-			continue
-		}
-		// one copy is held, classified and, once the format is known, read:
-		// the first record can be a 60 MB message
-		own := string(line)
-		pending = append(pending, held{own, num, off, last, lr.OverLong})
-		if rec, ok := parseRecord(own); ok && !lr.OverLong {
-			if f := classify(rec); f != "" {
-				format = f
-				start()
-				continue
-			}
-		}
-		if len(pending) >= detectWindow {
-			break
-		}
-	}
-	if dec != nil && s.err == nil {
+	records := d.records
+	if d.dec != nil && s.err == nil {
 		if workers > 1 {
-			records += s.streamParallel(lr, dec, workers)
+			records += s.streamParallel(lr, d.dec, workers)
 		} else {
-			records += s.stream(lr, dec)
+			records += s.stream(lr, d.dec)
 		}
 	}
 	if s.err != nil {
@@ -242,26 +180,112 @@ func readLines(lr *linereader.Reader, forced Format, workers int, s *Sink, res *
 	}
 	res.Records = records
 	if err := lr.Failure(); err != nil {
-		line := lr.Line
-		if line == 0 {
-			line = 1
-		}
+		line := max(lr.Line, 1)
 		s.diag.add(Error, line, "input ends in a read error after line %d: %s; the lines before it were read", lr.Line, readErrText(err))
 		res.Cut = true
-		if dec == nil && format == "" {
+		if d.dec == nil {
 			return &InputError{File: s.file, Line: line, Msg: "cannot read: " + readErrText(err)}
 		}
 	}
-	if dec == nil {
+	if d.dec == nil {
 		if records == 0 {
 			return &InputError{File: s.file, Msg: "empty file: no records"}
 		}
-		return &InputError{File: s.file, Line: firstNonEmpty, Msg: fmt.Sprintf(
+		return &InputError{File: s.file, Line: d.firstNonEmpty, Msg: fmt.Sprintf(
 			"no recognizable records in the first %d lines (tried %s); use --input-format to force one",
 			min(records, detectWindow), formatNames())}
 	}
-	dec.Finish()
+	d.dec.Finish()
 	return s.err
+}
+
+// detection reads a file's first records until they decide its format,
+// holding them until it is known; then they are decoded, and the rest of
+// the file streams.
+type detection struct {
+	s             *Sink
+	res           *FileResult
+	dec           Decoder // nil until the format is known
+	pending       []heldLine
+	records       int
+	firstNonEmpty int
+}
+
+// heldLine is a line read before the format was known.
+type heldLine struct {
+	line     string // its own copy, read from when the format is known
+	num      int
+	off      int64
+	last     bool
+	overLong bool
+}
+
+// start decodes with format from now on, the lines held first.
+func (d *detection) start(format Format) {
+	s := d.s
+	d.res.Format, s.format = format, format
+	d.dec = newDecoder(format, s)
+	for _, h := range d.pending {
+		s.apply(d.dec, s.prepareRead(d.dec, h.line, h.last, h.overLong, lineOwned), h.num, h.off)
+	}
+	d.pending = nil
+}
+
+// detect reads lines until the format is known and the first non-empty
+// line seen, or detectWindow lines decided nothing, or the input ends.
+func (d *detection) detect(lr *linereader.Reader) error {
+	s := d.s
+	for d.dec == nil || d.firstNonEmpty == 0 {
+		line, num, off, ok := lr.Next()
+		if !ok {
+			return nil
+		}
+		trimmed := bytes.TrimSpace(line)
+		if len(trimmed) == 0 {
+			continue
+		}
+		if d.firstNonEmpty == 0 {
+			d.firstNonEmpty = num
+			if err := notJSONLines(s.file, trimmed, num); err != nil {
+				return err
+			}
+		}
+		d.records++
+		last := lr.LastUnterminated
+		if d.dec != nil {
+			s.apply(d.dec, s.prepareRead(d.dec, string(line), last, lr.OverLong, lineOwned), num, off)
+			continue
+		}
+		// one copy is held, classified and, once the format is known, read:
+		// the first record can be a 60 MB message
+		own := string(line)
+		d.pending = append(d.pending, heldLine{own, num, off, last, lr.OverLong})
+		if rec, ok := parseRecord(own); ok && !lr.OverLong {
+			if f := classify(rec); f != "" {
+				d.start(f)
+				continue
+			}
+		}
+		if len(d.pending) >= detectWindow {
+			return nil
+		}
+	}
+	return nil
+}
+
+// notJSONLines refuses a file whose first line shows it is no JSON Lines.
+func notJSONLines(file string, first []byte, num int) error {
+	if linereader.InUTF16(first) {
+		return &InputError{File: file, Line: num,
+			Msg: "is UTF-16 text, not UTF-8 (Windows PowerShell's > writes UTF-16); convert it with: iconv -f UTF-16 -t UTF-8"}
+	}
+	if first[0] == '[' {
+		// JSON Lines never opens with a bracket; reading the objects of a
+		// pretty-printed array line by line would yield fragments.
+		return &InputError{File: file, Line: num,
+			Msg: "holds a JSON array, not JSON Lines (one JSON object per line); convert it with: jq -c '.[]'"}
+	}
+	return nil
 }
 
 // stream decodes the rest of the file on this goroutine and returns how
