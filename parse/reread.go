@@ -40,20 +40,12 @@ func Reread(path string, format Format, spots []Spot, fn func(i int, ev *Event))
 	if _, ok := lookup(string(format)); !ok {
 		return &InputError{File: path, Msg: fmt.Sprintf("unknown input format %q", format)}
 	}
-	// a pipe is gone once read, and opening it again waits for a writer
-	// that will not come
-	if st, err := os.Stat(path); err != nil {
-		return &InputError{File: path, Msg: cleanOSError(err)}
-	} else if !st.Mode().IsRegular() {
-		return &InputError{File: path, Msg: "not a regular file: it cannot be read twice"}
-	}
-	fh, err := os.Open(path)
+	fh, err := openAgain(path)
 	if err != nil {
-		return &InputError{File: path, Msg: cleanOSError(err)}
+		return err
 	}
 	defer fh.Close()
-	br := bufio.NewReaderSize(fh, linereader.PeekBufSize)
-	zr, err := linereader.MaybeGunzip(br)
+	lines, err := recordsAt(fh)
 	if err != nil {
 		return &InputError{File: path, Msg: "cannot read gzip data: " + err.Error()}
 	}
@@ -63,7 +55,52 @@ func Reread(path string, format Format, spots []Spot, fn func(i int, ev *Event))
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(spots[a].Offset, spots[b].Offset) })
 
-	var lines func(off int64) ([]byte, bool)
+	var decoded []Event
+	var decodedAt int64 = -1
+	for _, i := range order {
+		sp := spots[i]
+		if sp.Offset != decodedAt {
+			decoded, decodedAt = nil, sp.Offset
+			if line, ok := lines(sp.Offset); ok {
+				decoded = decodeAlone(format, path, line, sp.Offset)
+			}
+		}
+		var ev *Event
+		for j := range decoded {
+			if decoded[j].Part == sp.Part {
+				ev = &decoded[j]
+				break
+			}
+		}
+		fn(i, ev)
+	}
+	return nil
+}
+
+// openAgain opens a file read before, which must be a regular file: a pipe
+// is gone once read, and opening it again waits for a writer that will
+// not come.
+func openAgain(path string) (*os.File, error) {
+	if st, err := os.Stat(path); err != nil {
+		return nil, &InputError{File: path, Msg: cleanOSError(err)}
+	} else if !st.Mode().IsRegular() {
+		return nil, &InputError{File: path, Msg: "not a regular file: it cannot be read twice"}
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, &InputError{File: path, Msg: cleanOSError(err)}
+	}
+	return fh, nil
+}
+
+// recordsAt returns a reader of the line that starts at an offset of fh,
+// asked in ascending order; err is a gzip header that cannot be read.
+func recordsAt(fh *os.File) (lines func(off int64) ([]byte, bool), err error) {
+	br := bufio.NewReaderSize(fh, linereader.PeekBufSize)
+	zr, err := linereader.MaybeGunzip(br)
+	if err != nil {
+		return nil, err
+	}
 	if zr == io.Reader(br) {
 		// plain: read each record where it starts, with the buffer that
 		// looked for the gzip header
@@ -92,26 +129,7 @@ func Reread(path string, format Format, spots []Spot, fn func(i int, ev *Event))
 			return line, at == off
 		}
 	}
-	var decoded []Event
-	var decodedAt int64 = -1
-	for _, i := range order {
-		sp := spots[i]
-		if sp.Offset != decodedAt {
-			decoded, decodedAt = nil, sp.Offset
-			if line, ok := lines(sp.Offset); ok {
-				decoded = decodeAlone(format, path, line, sp.Offset)
-			}
-		}
-		var ev *Event
-		for j := range decoded {
-			if decoded[j].Part == sp.Part {
-				ev = &decoded[j]
-				break
-			}
-		}
-		fn(i, ev)
-	}
-	return nil
+	return lines, nil
 }
 
 // decodeAlone decodes one record with a decoder of its own: an event's
