@@ -123,37 +123,9 @@ type draft struct {
 // toolUseResult, and the data of progress records, are skipped unread.
 func (d *claudeDecoder) Prepare(rec parse.Record, annotate func(*parse.Event)) any {
 	r := &claudeRecord{noReasoning: rec.NoReasoning}
-	var message, attachment, cwd string
-	var isMeta, apiError bool
-	for _, f := range rec.Fields {
-		k, v := rec.Raw[f.K0:f.K1], rec.Raw[f.V0:f.V1]
-		switch k {
-		case "type":
-			r.typ = jsontext.JsonString(v)
-		case "cwd":
-			cwd = jsontext.JsonString(v)
-		case "uuid":
-			r.uuid = jsontext.JsonString(v)
-		case "parentUuid":
-			r.parentUUID = jsontext.JsonString(v)
-		case "timestamp":
-			r.timestamp = jsontext.JsonString(v)
-		case "isSidechain":
-			r.sidechain = jsontext.JsonBool(v)
-		case "agentId":
-			r.agentID = jsontext.JsonString(v)
-		case "isCompactSummary":
-			r.compactSummary = jsontext.JsonBool(v)
-		case "isMeta":
-			isMeta = jsontext.JsonBool(v)
-		case "isApiErrorMessage":
-			apiError = jsontext.JsonBool(v)
-		case "message":
-			message = v
-		case "attachment":
-			attachment = v
-		}
-	}
+	m := r.readMembers(rec)
+	message, attachment, isMeta, apiError := m.message, m.attachment, m.isMeta, m.apiError
+	cwd := m.cwd
 	// The record's own fields are kept apart from its line (a timestamp
 	// lives on in the audit's history, the line must not), in one copy;
 	// the working folder is mostly the record before's.
@@ -208,6 +180,47 @@ func (d *claudeDecoder) Prepare(rec parse.Record, annotate func(*parse.Event)) a
 	}
 	d.stamp(r)
 	return r
+}
+
+// recordMembers are the members of a record Prepare reads beside those
+// it puts in the record itself.
+type recordMembers struct {
+	message, attachment, cwd string
+	isMeta, apiError         bool
+}
+
+// readMembers reads a record's top-level members in one pass.
+func (r *claudeRecord) readMembers(rec parse.Record) (m recordMembers) {
+	for _, f := range rec.Fields {
+		k, v := rec.Raw[f.K0:f.K1], rec.Raw[f.V0:f.V1]
+		switch k {
+		case "type":
+			r.typ = jsontext.JsonString(v)
+		case "cwd":
+			m.cwd = jsontext.JsonString(v)
+		case "uuid":
+			r.uuid = jsontext.JsonString(v)
+		case "parentUuid":
+			r.parentUUID = jsontext.JsonString(v)
+		case "timestamp":
+			r.timestamp = jsontext.JsonString(v)
+		case "isSidechain":
+			r.sidechain = jsontext.JsonBool(v)
+		case "agentId":
+			r.agentID = jsontext.JsonString(v)
+		case "isCompactSummary":
+			r.compactSummary = jsontext.JsonBool(v)
+		case "isMeta":
+			m.isMeta = jsontext.JsonBool(v)
+		case "isApiErrorMessage":
+			m.apiError = jsontext.JsonBool(v)
+		case "message":
+			m.message = v
+		case "attachment":
+			m.attachment = v
+		}
+	}
+	return m
 }
 
 // recordKind is a record's type as the ordered goroutine tells it: typ is
