@@ -10,7 +10,6 @@ import (
 	"os"
 	"strings"
 	"unicode"
-	"unsafe"
 
 	"github.com/compaudit/compaudit/parse/jsontext"
 	"github.com/compaudit/compaudit/parse/linereader"
@@ -289,7 +288,6 @@ type lineHolding int
 
 const (
 	lineOwned   lineHolding = iota // the line's own copy
-	lineView                       // the read buffer, reused for the next line: copied if read
 	lineInChunk                    // a read chunk (nextChunk), shared with other lines and reused once they are applied
 )
 
@@ -366,9 +364,13 @@ func (s *Sink) stream(lr *linereader.Reader, dec Decoder) int {
 			break
 		}
 		records++
-		// looked at in place: a skipped record is never copied
-		view := unsafe.String(unsafe.SliceData(line), len(line))
-		s.apply(dec, s.prepareRead(dec, view, lr.LastUnterminated, lr.OverLong, lineView), num, off)
+		// the line's own copy (the read buffer is reused for the next); a
+		// line read past for its length is not copied
+		var text string
+		if !lr.OverLong {
+			text = string(line)
+		}
+		s.apply(dec, s.prepareRead(dec, text, lr.LastUnterminated, lr.OverLong, lineOwned), num, off)
 	}
 	return records
 }
@@ -405,7 +407,7 @@ func (s *Sink) prepareLine(dec Decoder, line string, last bool, held lineHolding
 	if sk, ok := dec.(Skipper); ok && sk.Skips(jsontext.JsonString(rec.Get("type"))) {
 		return nil
 	}
-	if held == lineView || held == lineInChunk && !detaches(dec) {
+	if held == lineInChunk && !detaches(dec) {
 		rec.Raw = strings.Clone(rec.Raw) // the index is offsets: it still holds
 	}
 	rec.NoReasoning = s.noReasoning

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"unsafe"
 
 	"github.com/compaudit/compaudit/parse/linereader"
 )
@@ -141,9 +140,6 @@ func decodeAlone(format Format, path string, line []byte, off int64) []Event {
 		return nil
 	}}
 	dec := newDecoder(format, s)
-	// looked at in place, as the first reading did: the decoder copies out
-	// what it keeps
-	view := unsafe.String(unsafe.SliceData(line), len(line))
-	s.apply(dec, s.prepareLine(dec, view, false, lineView), 1, off)
+	s.apply(dec, s.prepareLine(dec, string(line), false, lineOwned), 1, off)
 	return out
 }

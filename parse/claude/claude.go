@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/compaudit/compaudit/parse"
 	"github.com/compaudit/compaudit/parse/jsontext"
@@ -303,20 +302,10 @@ func (c *lastCopy) keep(s string) string {
 	return kept
 }
 
-// detach copies the strings into one allocation of their own, so that
-// none keeps the line it was read from.
+// detach copies the strings, so that none keeps the line it was read
+// from.
 func detach(ss ...*string) {
-	n := 0
 	for _, s := range ss {
-		n += len(*s)
-	}
-	if n == 0 {
-		return
-	}
-	b := make([]byte, 0, n)
-	for _, s := range ss {
-		at := len(b)
-		b = append(b, *s...)
-		*s = unsafe.String(unsafe.SliceData(b[at:]), len(*s)) // b is not written again where *s lies
+		*s = strings.Clone(*s)
 	}
 }
