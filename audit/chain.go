@@ -35,7 +35,7 @@ func AtBoundary(r *replay.BoundaryReplay, s *replay.Survival) Step {
 // AtEvent is a later turn in a chain.
 func AtEvent(kind string, ev *replay.WindowEvent, detail string) Step {
 	return Step{Kind: kind, File: ev.File, Line: ev.Line, Turn: ev.Turn, Role: ev.Source.String(),
-		Text: eventExcerpt(ev), Detail: detail, quoted: spotOf(ev)}
+		Text: eventExcerpt(ev), Detail: detail}
 }
 
 // eventExcerpt is what a chain quotes of an event.
@@ -160,4 +160,9 @@ func (p *Pass) RecentEvidence(o *ledger.Obligation, ev *Evidence) {
 			ev.Chain = append(ev.Chain, AtBoundary(b, s))
 		}
 	}
+}
+
+// QuoteCall puts a later call in the evidence: its tool and arguments.
+func (f *Finding) QuoteCall(ev *replay.WindowEvent) {
+	f.Evidence.Tool, f.Evidence.Arguments = ev.ToolName, string(ev.Args)
 }

@@ -60,12 +60,11 @@ type Result struct {
 // turn; the turns after it, up to the next boundary, are kept as its
 // window; and when the window closes the rules run on it.
 //
-// The texts findings quote from later turns are let go as the findings are
-// made and read back from the files by byte offset at the end.
+// Findings carry their own copies of what they quote, a call's arguments
+// clipped to MaxQuotedArguments, so a transcript is read once, whatever it
+// is read from.
 func Audit(t parse.Transcript, popts parse.Options, opts Options) (*Result, error) {
-	res, err := stream(t, popts, opts)
-	res.readBack()
-	return res, err
+	return stream(t, popts, opts)
 }
 
 // stream is the audit before the findings' quotes are read back.
@@ -75,12 +74,11 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 		isEffect = DefaultSideEffecting
 	}
 	s := &streamRun{t: t, opts: opts, isEffect: isEffect,
-		res:        &Result{Path: t.Path, Ledgers: map[string]*ledger.Ledger{}, Turns: map[string]int{}},
-		agents:     map[string]*replay.AgentReplay{},
-		state:      sharedstate.NewStateCollector(opts.StateMappings, isEffect),
-		hasher:     reading.NewTokenHasher(),
-		budget:     &replay.WindowBudget{Limit: cmp.Or(max(opts.WindowBytes, 0), replay.DefaultWindowBytes)},
-		rereadable: rereadableFiles(t)}
+		res:    &Result{Path: t.Path, Ledgers: map[string]*ledger.Ledger{}, Turns: map[string]int{}},
+		agents: map[string]*replay.AgentReplay{},
+		state:  sharedstate.NewStateCollector(opts.StateMappings, isEffect),
+		hasher: reading.NewTokenHasher(),
+		budget: &replay.WindowBudget{Limit: cmp.Or(max(opts.WindowBytes, 0), replay.DefaultWindowBytes)}}
 	// no rule reads an agent's thinking: it is neither an instruction nor
 	// what the agent said or did
 	popts.NoReasoningText = true
@@ -119,22 +117,21 @@ func stream(t parse.Transcript, popts parse.Options, opts Options) (*Result, err
 // streamRun is one transcript's audit as its events stream through: an
 // AgentReplay per agent, the shared state, and the findings so far.
 type streamRun struct {
-	t          parse.Transcript
-	opts       Options
-	isEffect   func(parse.Format, *parse.Event) bool
-	res        *Result
-	agents     map[string]*replay.AgentReplay
-	order      []string // the agents, as they first spoke
-	state      *sharedstate.StateCollector
-	hasher     reading.TokenHasher
-	budget     *replay.WindowBudget
-	rereadable map[string]bool
-	unkept     []parse.Diagnostic // windows that stopped keeping, in stream order
+	t        parse.Transcript
+	opts     Options
+	isEffect func(parse.Format, *parse.Event) bool
+	res      *Result
+	agents   map[string]*replay.AgentReplay
+	order    []string // the agents, as they first spoke
+	state    *sharedstate.StateCollector
+	hasher   reading.TokenHasher
+	budget   *replay.WindowBudget
+	unkept   []parse.Diagnostic // windows that stopped keeping, in stream order
 }
 
 // keep readies a finding to outlive the events it quotes.
 func (s *streamRun) keep(f Finding) Finding {
-	f.detach(s.rereadable)
+	f.detach()
 	return f
 }
 
@@ -319,4 +316,16 @@ func DefaultSideEffecting(format parse.Format, ev *parse.Event) bool {
 		return codexEffects[ev.ToolName]
 	}
 	return !LooksReadOnly(ev.ToolName)
+}
+
+// fileResult is the result of reading file, added if the transcript's
+// reading did not name it.
+func (res *Result) fileResult(file string) *parse.FileResult {
+	for i := range res.Files {
+		if res.Files[i].Path == file {
+			return &res.Files[i]
+		}
+	}
+	res.Files = append(res.Files, parse.FileResult{Path: file, Format: res.Format})
+	return &res.Files[len(res.Files)-1]
 }

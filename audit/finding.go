@@ -8,6 +8,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/compaudit/compaudit/audit/ledger"
 	"github.com/compaudit/compaudit/audit/replay"
@@ -57,10 +58,6 @@ type Step struct {
 	Role     string `json:"role,omitempty"`
 	Text     string `json:"text,omitempty"`
 	Detail   string `json:"detail,omitempty"`
-
-	// quoted is the event Text quotes, so the text can be let go during
-	// the audit and read back from the file afterwards
-	quoted eventSpot
 }
 
 // DiffOp is one piece of a character diff between two texts.
@@ -92,8 +89,6 @@ type Evidence struct {
 	Arguments string `json:"arguments,omitempty"`
 	// Use is the exact literal to use instead of a near miss.
 	Use string `json:"use,omitempty"`
-
-	call eventSpot // the call Arguments are of
 }
 
 // LostItem is one obligation a boundary lost.
@@ -138,8 +133,6 @@ type Finding struct {
 	// sealed is the fingerprint's hash state over its whole input, for a
 	// repeat's suffix to be added to.
 	sealed []byte
-	// quotes are the texts let go, to be read back by byte offset
-	quotes []quote
 }
 
 // fingerprintInput is what the fingerprint hashes, before a repeat's
@@ -190,24 +183,40 @@ func (f *Finding) seal() {
 
 // detach copies the finding's texts out of the events they were cut from:
 // findings outlive the events, and an excerpt must not keep a whole tool
-// output alive. A text quoted from an event of a file that can be read
-// again is not copied but let go, and read back by its byte offset once
-// the audit is done (readBack): a call's arguments can be megabytes. For
-// the same reason the key is sealed first (seal).
-func (f *Finding) detach(rereadable map[string]bool) {
+// output alive. A call's arguments can be megabytes: a finding keeps at
+// most MaxQuotedArguments of them. For the same reason the key is sealed
+// first (seal).
+func (f *Finding) detach() {
 	c := strings.Clone
 	f.seal()
 	f.Message, f.key = c(f.Message), c(f.key)
 	for i := range f.Evidence.Chain {
 		st := &f.Evidence.Chain[i]
-		st.Detail, st.Role = c(st.Detail), c(st.Role)
-		st.Text = f.letGo(i, st.quoted, st.Line, st.Text, rereadable)
+		st.Detail, st.Role, st.Text = c(st.Detail), c(st.Role), c(st.Text)
 	}
 	ev := &f.Evidence
 	ev.Summary, ev.Original, ev.Variant, ev.Tool, ev.Use = c(ev.Summary), c(ev.Original), c(ev.Variant), c(ev.Tool), c(ev.Use)
-	ev.Arguments = f.letGo(argumentsQuote, ev.call, f.Line, ev.Arguments, rereadable)
+	ev.Arguments = c(clipArguments(ev.Arguments))
 	for i := range ev.Diff {
 		ev.Diff[i].Text = c(ev.Diff[i].Text)
 	}
 	// Lost items quote obligations, which the ledger already holds apart
+}
+
+// MaxQuotedArguments bounds the arguments of a call a finding quotes, so
+// that findings on calls that write whole files hold kilobytes, not the
+// files.
+const MaxQuotedArguments = 64 << 10
+
+// clipArguments is args cut to MaxQuotedArguments at a rune's start, with
+// how much was left out.
+func clipArguments(args string) string {
+	if len(args) <= MaxQuotedArguments {
+		return args
+	}
+	cut := MaxQuotedArguments
+	for cut > 0 && !utf8.RuneStart(args[cut]) {
+		cut--
+	}
+	return args[:cut] + fmt.Sprintf("… (%d more bytes)", len(args)-cut)
 }

@@ -36,7 +36,7 @@ func TestSealedFingerprint(t *testing.T) {
 				h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
 				return hex.EncodeToString(h[:8])
 			}
-			f.detach(nil)
+			f.detach()
 			if len(f.key) > keyOrderLen+17 {
 				t.Errorf("the finding keeps %d bytes of its key", len(f.key))
 			}
@@ -56,8 +56,8 @@ func TestSealedKeysOrder(t *testing.T) {
 	a, b := Finding{Rule: "r"}, Finding{Rule: "r"}
 	a.Key(start + "apple")
 	b.Key(start + "banana")
-	a.detach(nil)
-	b.detach(nil)
+	a.detach()
+	b.detach()
 	if a.key == b.key {
 		t.Fatal("two long keys that differ after their start sealed alike")
 	}

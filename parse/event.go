@@ -104,7 +104,6 @@ type Event struct {
 	Format Format // format of the file
 	Line   int    // 1-based line of the record
 	Offset int64  // byte offset of the record's first byte
-	Part   int    // place among the events its record yields, from 0
 	Agent  string // MainAgent or a subagent id
 	Role   Role
 	Kind   Kind

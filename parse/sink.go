@@ -23,10 +23,6 @@ type Sink struct {
 	ownClock     bool   // the decoder checks timestamps (FormatReader.OwnClock)
 	lastTime     string // latest timestamp so far, and its line
 	lastTimeLine int
-
-	partOff int64 // record of the last event put, and its part
-	part    int
-	parted  bool
 }
 
 // Settle readies an event's content for the audit, once, on whichever
@@ -63,14 +59,6 @@ func (s *Sink) Put(ev *Event) {
 	ev.Index = s.next
 	ev.File = s.file
 	ev.Format = s.format
-	// a record's events come out together, so counting from its first
-	// one numbers them alike however many records came before (Reread)
-	if s.parted && ev.Offset == s.partOff {
-		s.part++
-	} else {
-		s.partOff, s.part, s.parted = ev.Offset, 0, true
-	}
-	ev.Part = s.part
 	if Settle(ev, false, s.prepare) {
 		s.diag.add(Warning, ev.Line, InvalidUTF8Msg)
 	}

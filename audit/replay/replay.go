@@ -28,7 +28,6 @@ type WindowEvent struct {
 	File       string
 	Line       int
 	Offset     int64
-	Part       int // among the events of its record, to read it back by
 	Turn       int
 	Kind       parse.Kind
 	Role       parse.Role
@@ -351,7 +350,7 @@ func (a *AgentReplay) Observe(ev *parse.Event) {
 
 // WindowEventOf is what a window keeps of an event.
 func WindowEventOf(ev *parse.Event) *WindowEvent {
-	return &WindowEvent{Index: ev.Index, File: ev.File, Line: ev.Line, Offset: ev.Offset, Part: ev.Part, Turn: ev.Turn,
+	return &WindowEvent{Index: ev.Index, File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn,
 		Kind: ev.Kind, Role: ev.Role, Source: reading.SourceOf(ev), Text: ev.Text, ToolName: ev.ToolName, ToolID: ev.ToolID,
 		Args: ev.Args, IsError: ev.IsError}
 }
