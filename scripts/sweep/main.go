@@ -2,7 +2,8 @@
 // growth curves, each in the record shapes Claude Code writes:
 //
 //	sweep -kind obligations -n N   N distinct obligations in play (bucket
-//	                               literals and prohibitions, which stay in
+//	                               literals, host prohibitions and their
+//	                               literals, which stay in
 //	                               force), 100 to a user message,
 //	                               then a compaction whose summary restates
 //	                               them all, and calls that use some
@@ -139,6 +140,14 @@ func obligation(i int) string {
 }
 
 func (s *session) obligations(n int) {
+	// a bucket's statement is one obligation (its literal), a host's two
+	// (the prohibition and the host's literal): as many statements as make
+	// n obligations
+	m := 0
+	for total := 0; total < n; m++ {
+		total += 1 + m%2
+	}
+	n = m
 	for start := 0; start < n; start += 100 {
 		var b strings.Builder
 		b.WriteString("More constraints for the migration. ")
