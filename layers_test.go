@@ -37,6 +37,7 @@ var layers = map[string]int{
 	"audit":             7,
 	"report/mask":       7,
 	"audit/rules":       8,
+	"audit/policy":      8,
 	"report":            8,
 	"cmd/config":        9,
 	"cmd":               10,

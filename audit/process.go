@@ -64,62 +64,11 @@ func (s Suppression) Matches(f *Finding) bool {
 	return true
 }
 
-// SuppressionUse reports what became of one suppression in a run.
-type SuppressionUse struct {
-	Suppression
-	Matched int  `json:"matched"`
-	Expired bool `json:"expired"`
-}
-
-// Suppress marks the findings the suppressions cover. An expired
-// suppression no longer applies. It returns each suppression's use, so
-// unused and expired ones can be reported.
-func Suppress(fs []Finding, sups []Suppression, now time.Time) []SuppressionUse {
-	uses := make([]SuppressionUse, len(sups))
-	for i, s := range sups {
-		uses[i] = SuppressionUse{Suppression: s, Expired: !s.Expires.IsZero() && now.After(s.Expires.Add(24*time.Hour))}
-	}
-	for i := range fs {
-		for j := range uses {
-			if uses[j].Expired || !uses[j].Matches(&fs[i]) {
-				continue
-			}
-			uses[j].Matched++
-			if fs[i].Suppressed == nil {
-				s := uses[j].Suppression
-				fs[i].Suppressed = &s
-			}
-		}
-	}
-	return uses
-}
-
 // Baseline states.
 const (
 	BaselineNew       = "new"
 	BaselineUnchanged = "unchanged"
 )
-
-// ApplyBaseline marks each finding new or unchanged against the
-// fingerprints of a baseline.
-func ApplyBaseline(fs []Finding, known map[string]bool) {
-	for i := range fs {
-		if known[fs[i].Fingerprint] {
-			fs[i].BaselineState = BaselineUnchanged
-		} else {
-			fs[i].BaselineState = BaselineNew
-		}
-	}
-}
-
-// Override sets the severity of every finding of the rules named.
-func Override(fs []Finding, sev map[string]Severity) {
-	for i := range fs {
-		if s, ok := sev[fs[i].Rule]; ok {
-			fs[i].Severity = s
-		}
-	}
-}
 
 // Counts reports whether a finding counts toward the exit code: not
 // suppressed, and new when a baseline is in use.

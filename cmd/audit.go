@@ -10,6 +10,7 @@ import (
 
 	"github.com/compaudit/compaudit/audit"
 	"github.com/compaudit/compaudit/audit/ledger"
+	"github.com/compaudit/compaudit/audit/policy"
 	"github.com/compaudit/compaudit/audit/rules"
 	"github.com/compaudit/compaudit/cmd/config"
 	"github.com/compaudit/compaudit/parse"
@@ -336,7 +337,7 @@ type findingPolicy struct {
 	cfg      *config.Config
 	baseline map[string]bool
 	now      time.Time
-	uses     []audit.SuppressionUse
+	uses     []policy.SuppressionUse
 }
 
 func (s *auditSetup) policy(baseline map[string]bool) *findingPolicy {
@@ -344,8 +345,8 @@ func (s *auditSetup) policy(baseline map[string]bool) *findingPolicy {
 }
 
 func (p *findingPolicy) apply(r *audit.Result) {
-	audit.Override(r.Findings, p.cfg.Severity)
-	u := audit.Suppress(r.Findings, p.cfg.Suppressions, p.now)
+	policy.Override(r.Findings, p.cfg.Severity)
+	u := policy.Suppress(r.Findings, p.cfg.Suppressions, p.now)
 	if p.uses == nil {
 		p.uses = u
 	} else {
@@ -354,7 +355,7 @@ func (p *findingPolicy) apply(r *audit.Result) {
 		}
 	}
 	if p.baseline != nil {
-		audit.ApplyBaseline(r.Findings, p.baseline)
+		policy.ApplyBaseline(r.Findings, p.baseline)
 	}
 }
 

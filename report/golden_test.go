@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/compaudit/compaudit/audit"
+	"github.com/compaudit/compaudit/audit/policy"
 	"github.com/compaudit/compaudit/audit/rules"
 	"github.com/compaudit/compaudit/parse"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -118,8 +119,8 @@ func TestSARIFValidates(t *testing.T) {
 	}
 	rs := auditInputs(t, goldenInputs...)
 	// a suppressed and a baselined finding exercise those fields too
-	audit.Suppress(rs[0].Findings, []audit.Suppression{{Rule: "forbidden-action", Reason: "rolled back in INC-17"}}, timeZero)
-	audit.ApplyBaseline(rs[1].Findings, map[string]bool{rs[1].Findings[0].Fingerprint: true})
+	policy.Suppress(rs[0].Findings, []audit.Suppression{{Rule: "forbidden-action", Reason: "rolled back in INC-17"}}, timeZero)
+	policy.ApplyBaseline(rs[1].Findings, map[string]bool{rs[1].Findings[0].Fingerprint: true})
 	var b bytes.Buffer
 	if err := renderAll(NewAuditSARIF(&b, AuditView{MinSeverity: audit.SeverityNote}, goldenOptions), rs); err != nil {
 		t.Fatal(err)
