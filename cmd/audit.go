@@ -28,19 +28,6 @@ type auditOptions struct {
 	redact      redactFlag
 }
 
-// renderers are the audit's output formats. Each takes the results
-// transcript by transcript: text, JSON, ndjson and SARIF write each as it
-// comes; markdown and html keep what their page needs and write it at the
-// end, as it opens with the totals.
-var renderers = map[string]func(io.Writer, report.AuditView, report.Options) report.Stream{
-	"text":     report.NewAuditText,
-	"json":     report.NewAuditJSON,
-	"ndjson":   report.NewAuditNDJSON,
-	"sarif":    report.NewAuditSARIF,
-	"markdown": report.NewAuditMarkdown,
-	"html":     report.NewAuditHTML,
-}
-
 func newAuditCmd(a *app) *cobra.Command {
 	opts := &auditOptions{}
 	c := &cobra.Command{
@@ -64,13 +51,13 @@ folder for the working directory and the Codex sessions recorded here.`,
 		},
 	}
 	opts.input.register(c)
-	c.Flags().StringVar(&opts.format, "format", "text", "output format on stdout: text, json, ndjson, sarif, markdown or html")
+	c.Flags().StringVar(&opts.format, "format", "text", "output format on stdout: "+orList(auditFormatNames()))
 	c.Flags().StringArrayVar(&opts.outputs, "output", nil, "also write FORMAT=PATH (repeatable), e.g. --output sarif=compaudit.sarif")
 	c.Flags().StringVar(&opts.failOn, "fail-on", "", "exit 1 when a new, unsuppressed finding is at or above: error, warning, note or none (default error, or fail-on in the configuration)")
 	c.Flags().StringVar(&opts.minSeverity, "min-severity", "", "show findings at or above this severity (default: warning for text and markdown, note otherwise)")
 	opts.redact.register(c, "mask secret-shaped strings (keys, tokens, private keys, passwords in URLs) in every output (default: on for markdown and html only)")
 	c.Flags().StringVar(&opts.baseline, "baseline", "", "a baseline file from `compaudit baseline`: only findings not in it are new and can fail the run")
-	_ = c.RegisterFlagCompletionFunc("format", completeWords("text", "json", "ndjson", "sarif", "markdown", "html"))
+	_ = c.RegisterFlagCompletionFunc("format", completeWords(auditFormatNames()...))
 	_ = c.RegisterFlagCompletionFunc("fail-on", completeWords("error", "warning", "note", "none"))
 	_ = c.RegisterFlagCompletionFunc("min-severity", completeWords("error", "warning", "note"))
 	return c
@@ -113,7 +100,7 @@ func auditRun(a *app, opts *auditOptions, args []string) error {
 		return err
 	}
 	// only the HTML report draws the ledger and the trails
-	full := slices.ContainsFunc(plan.outs, func(o output) bool { return o.format == "html" })
+	full := slices.ContainsFunc(plan.outs, func(o output) bool { return auditFormatOf(o.format).full })
 	policy := plan.setup.policy(plan.known)
 	failing := 0 // findings that fail the run
 	redacts := slices.ContainsFunc(dests, func(d *destination) bool { return d.redact })
@@ -189,7 +176,7 @@ func (p *auditPlan) open(a *app, opts *auditOptions) ([]*destination, error) {
 	dests := make([]*destination, len(p.outs))
 	for i, o := range p.outs {
 		v := report.AuditView{MinSeverity: audit.SeverityNote}
-		if o.format == "text" || o.format == "markdown" {
+		if auditFormatOf(o.format).brief {
 			v.MinSeverity = audit.SeverityWarning
 		}
 		if p.explicitMin != 0 {
@@ -253,7 +240,7 @@ func (d *destination) open(a *app) error {
 	}
 	d.w = redacting(dst, d.redact)
 	d.opts.Redact = d.redact
-	d.stream = renderers[d.out.format](d.w, d.view, d.opts)
+	d.stream = auditFormatOf(d.out.format).render(d.w, d.view, d.opts)
 	return nil
 }
 

@@ -14,8 +14,7 @@ type output struct {
 }
 
 func parseOutputs(format string, specs []string) ([]output, error) {
-	if _, ok := renderers[format]; !ok {
-		_, err := pick(format, renderers)
+	if _, err := pick(format, renderers()); err != nil {
 		return nil, err
 	}
 	outs := []output{{format: format}}
@@ -24,8 +23,7 @@ func parseOutputs(format string, specs []string) ([]output, error) {
 		if !ok || p == "" {
 			return nil, usageError("--output wants FORMAT=PATH, not %q", spec)
 		}
-		if _, known := renderers[f]; !known {
-			_, err := pick(f, renderers)
+		if _, err := pick(f, renderers()); err != nil {
 			return nil, err
 		}
 		outs = append(outs, output{format: f, path: p})

@@ -36,7 +36,7 @@ func (r *redactFlag) or(def bool) bool {
 // forFormat says whether output in a format is redacted: as the flag says
 // when given, otherwise only the formats made to be shared.
 func (r *redactFlag) forFormat(format string) bool {
-	return r.or(format == "markdown" || format == "html")
+	return r.or(auditFormatOf(format).shared)
 }
 
 // redactor is what renderers write into: flush writes what was rendered
