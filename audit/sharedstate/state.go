@@ -9,8 +9,6 @@ package sharedstate
 
 import (
 	"cmp"
-	"fmt"
-	"iter"
 	"slices"
 	"strings"
 	"sync"
@@ -22,49 +20,6 @@ import (
 	"github.com/compaudit/compaudit/parse"
 	"github.com/tidwall/gjson"
 )
-
-// StateMapping turns a tool call into a state read or write, for
-// frameworks whose shared store is reached through tools. Selectors are
-// gjson paths into the call's arguments ("args.key") or its result
-// ("result.revision").
-type StateMapping struct {
-	Tool        string
-	Op          string // read or write
-	Key         string
-	Value       string
-	Revision    string
-	PayloadHash string
-	Confidence  string
-}
-
-// Validate checks a mapping's op and selectors.
-func (m StateMapping) Validate() error {
-	if m.Tool == "" {
-		return fmt.Errorf("a state mapping needs a tool")
-	}
-	if m.Op != "read" && m.Op != "write" {
-		return fmt.Errorf("op must be read or write, not %q", m.Op)
-	}
-	if m.Key == "" {
-		return fmt.Errorf("a state mapping needs a key selector")
-	}
-	for _, sel := range []string{m.Key, m.Value, m.Revision, m.PayloadHash, m.Confidence} {
-		if sel != "" && !strings.HasPrefix(sel, "args.") && !strings.HasPrefix(sel, "result.") && sel != "args" && sel != "result" {
-			return fmt.Errorf("selector %q must start with \"args.\" or \"result.\"", sel)
-		}
-	}
-	return nil
-}
-
-// usesResult reports whether the mapping needs the call's result.
-func (m StateMapping) usesResult() bool {
-	for _, sel := range []string{m.Key, m.Value, m.Revision, m.PayloadHash, m.Confidence} {
-		if strings.HasPrefix(sel, "result") {
-			return true
-		}
-	}
-	return false
-}
 
 // StateOp is one read or write of shared working state.
 type StateOp struct {
@@ -143,70 +98,6 @@ type StateRun struct {
 
 	indexOnce sync.Once
 	ix        *stateIndex // built on the first question (stateindex.go)
-}
-
-// OpList is a run's state operations, in order. A multi-agent run holds
-// hundreds of thousands of them, so they stay in pieces (see pieces).
-type OpList struct{ Pieces[StateOp] }
-
-// Pieces is a long list kept in pieces of pieceLen, never copied whole:
-// appending to one slice copied all of a run's ops at each growth (a third
-// of the audit of a 100 MB run), and making one list of collected pieces
-// once the run was read took about a tenth of it.
-type Pieces[T any] struct {
-	parts [][]T
-	n     int
-}
-
-// PieceLen is the items of a full piece: 170 KB of ops.
-const PieceLen = 1024
-
-// Len is the number of items.
-func (l *Pieces[T]) Len() int { return l.n }
-
-// At is the i-th item.
-func (l *Pieces[T]) At(i int) *T { return &l.parts[i/PieceLen][i%PieceLen] }
-
-// Add appends an item. The first piece grows as a slice does, so a short
-// list holds little; later ones are made whole.
-func (l *Pieces[T]) Add(v T) {
-	if len(l.parts) == 0 || len(l.parts[len(l.parts)-1]) == PieceLen {
-		var p []T
-		if len(l.parts) > 0 {
-			p = make([]T, 0, PieceLen)
-		}
-		l.parts = append(l.parts, p)
-	}
-	last := &l.parts[len(l.parts)-1]
-	*last = append(*last, v)
-	l.n++
-}
-
-// All yields the items in order with their positions.
-func (l *Pieces[T]) All() iter.Seq2[int, *T] {
-	return func(yield func(int, *T) bool) {
-		i := 0
-		for _, p := range l.parts {
-			for j := range p {
-				if !yield(i, &p[j]) {
-					return
-				}
-				i++
-			}
-		}
-	}
-}
-
-// Flat is a copy of the list as one slice, nil when it is empty.
-func (l *Pieces[T]) Flat() []T {
-	if l.n == 0 {
-		return nil
-	}
-	out := make([]T, 0, l.n)
-	for _, p := range l.parts {
-		out = append(out, p...)
-	}
-	return out
 }
 
 // StateCollector builds the StateRun as events stream past.
@@ -445,114 +336,6 @@ func (r *StateRun) renumberByTime() {
 			outcomes[it.list-3][it.at].Index = n
 		}
 	}
-}
-
-// ByIndex sorts a list by Index, keeping the order of equals, unless it
-// already is (it is unless times reordered it). The check reads the items
-// in place: through slices.IsSortedFunc each comparison took two copies,
-// which index's pointer put on the heap.
-func byIndex[T any](list []T, index func(*T) int) {
-	for i := 1; i < len(list); i++ {
-		if index(&list[i]) < index(&list[i-1]) {
-			slices.SortStableFunc(list, func(a, b T) int { return cmp.Compare(index(&a), index(&b)) })
-			return
-		}
-	}
-}
-
-// ByIndex sorts the ops by Index, keeping the order of equals, unless
-// they already are. Only a run that times reordered needs it, and it
-// sorts a copy and puts it back piece by piece.
-func (l *OpList) ByIndex() {
-	for i := 1; i < l.n; i++ {
-		if l.At(i).Index < l.At(i-1).Index {
-			all := l.Flat()
-			slices.SortStableFunc(all, func(a, b StateOp) int { return cmp.Compare(a.Index, b.Index) })
-			for _, p := range l.parts {
-				all = all[copy(p, all):]
-			}
-			return
-		}
-	}
-}
-
-// mapped applies a mapping to a call and, when it has one, its result.
-func (c *StateCollector) mapped(call, result *parse.Event, m StateMapping) {
-	args := gjson.ParseBytes(call.Args)
-	var res gjson.Result
-	if result != nil {
-		res = gjson.Parse(result.Text)
-		if !res.IsObject() && !res.IsArray() {
-			res = gjson.Parse(`{"text":` + QuoteJSON(result.Text) + `}`)
-		}
-	}
-	get := func(sel string) gjson.Result {
-		switch {
-		case sel == "":
-			return gjson.Result{}
-		case sel == "args":
-			return args
-		case sel == "result":
-			return res
-		case strings.HasPrefix(sel, "args."):
-			return args.Get(sel[len("args."):])
-		case strings.HasPrefix(sel, "result."):
-			return res.Get(sel[len("result."):])
-		}
-		return gjson.Result{}
-	}
-	key := get(m.Key)
-	if !key.Exists() || key.String() == "" {
-		return
-	}
-	at := call
-	if result != nil {
-		at = result
-	}
-	clone := strings.Clone
-	op := StateOp{Index: at.Index, Time: clone(at.Time), File: at.File, Line: at.Line, Offset: at.Offset, Turn: call.Turn, Agent: c.agent(call.Agent),
-		Write: m.Op == "write", Key: c.Intern(key.String()), Value: c.Intern(valueOf(get(m.Value))), Via: c.Intern(call.ToolName)}
-	if r := get(m.Revision); r.Exists() {
-		op.Revision, op.HasRevision = r.Int(), true
-	}
-	op.PayloadHash = clone(get(m.PayloadHash).String())
-	if cf := get(m.Confidence); cf.Exists() {
-		op.Confidence, op.HasConf = cf.Float(), true
-	}
-	c.addOp(op)
-}
-
-func valueOf(v gjson.Result) string {
-	if v.Type == gjson.String {
-		return v.Str
-	}
-	return v.Raw
-}
-
-func QuoteJSON(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"', '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if r < 0x20 {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
 
 // todoWrite maps Claude Code's TodoWrite: each todo, by its content, is a
