@@ -18,7 +18,11 @@ type inputOptions struct {
 }
 
 func (o *inputOptions) register(c *cobra.Command) {
-	c.Flags().StringVar(&o.format, "input-format", "auto", "transcript format: auto, claude-code, codex, canonical or chat")
+	names := []string{"auto"}
+	for _, f := range parse.Formats() {
+		names = append(names, string(f.Name))
+	}
+	c.Flags().StringVar(&o.format, "input-format", "auto", "transcript format: "+orList(names))
 	c.Flags().IntVarP(&o.jobs, "jobs", "j", 0, "CPUs to use: transcripts audited at once, or reading workers for a single one (default: all, GOMAXPROCS)")
 }
 
