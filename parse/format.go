@@ -2,6 +2,7 @@ package parse
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -45,6 +46,13 @@ type FormatReader struct {
 	// OwnClock says the decoder checks its records' timestamps itself (a
 	// Claude Code record against its parent), so the sink does not.
 	OwnClock bool
+}
+
+// TypeIn reports whether a record's "type" is a string among types: the
+// first test of most formats' Claims.
+func TypeIn(rec gjson.Result, types []string) bool {
+	typ := rec.Get("type")
+	return typ.Type == gjson.String && slices.Contains(types, typ.Str)
 }
 
 // registry holds the registered formats in the order Formats lists them.

@@ -7,7 +7,6 @@ package canonical
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -49,9 +48,7 @@ var canonicalTypes = []string{"message", "tool_call", "tool_result", "compaction
 // claimsCanonical: a canonical record type, without the uuid fields a
 // Claude Code record carries.
 func claimsCanonical(rec gjson.Result) bool {
-	typ := rec.Get("type")
-	return typ.Type == gjson.String && slices.Contains(canonicalTypes, typ.Str) &&
-		!rec.Get("uuid").Exists() && !rec.Get("sessionId").Exists()
+	return parse.TypeIn(rec, canonicalTypes) && !rec.Get("uuid").Exists() && !rec.Get("sessionId").Exists()
 }
 
 // claimsChat: a role and no type.

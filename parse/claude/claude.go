@@ -7,7 +7,6 @@ package claude
 
 import (
 	"hash/maphash"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -38,10 +37,8 @@ var claudeTypes = []string{"user", "assistant", "system", "summary", "progress",
 // claimsClaude: a record type of Claude Code's with one of the fields its
 // records carry.
 func claimsClaude(rec gjson.Result) bool {
-	typ := rec.Get("type")
-	return typ.Type == gjson.String && slices.Contains(claudeTypes, typ.Str) &&
-		(rec.Get("uuid").Exists() || rec.Get("sessionId").Exists() ||
-			rec.Get("message").Exists() || rec.Get("snapshot").Exists() || rec.Get("leafUuid").Exists())
+	return parse.TypeIn(rec, claudeTypes) && (rec.Get("uuid").Exists() || rec.Get("sessionId").Exists() ||
+		rec.Get("message").Exists() || rec.Get("snapshot").Exists() || rec.Get("leafUuid").Exists())
 }
 
 // claudeDecoder reads Claude Code session records.
@@ -121,36 +118,34 @@ type draft struct {
 func (d *claudeDecoder) Prepare(rec parse.Record, annotate func(*parse.Event)) any {
 	r := &claudeRecord{noReasoning: rec.NoReasoning}
 	m := r.readMembers(rec)
-	message, attachment, isMeta, apiError := m.message, m.attachment, m.isMeta, m.apiError
-	cwd := m.cwd
 	// The record's own fields are kept apart from its line (a timestamp
 	// lives on in the audit's history, the line must not), in one copy;
 	// the working folder is mostly the record before's.
-	r.cwd = d.lastCwd.keep(cwd)
+	r.cwd = d.lastCwd.keep(m.cwd)
 	detach(&r.uuid, &r.timestamp, &r.agentID)
 	r.kind = recordKindOf(r.typ)
 	j := rec.Text() // not kept: the index is reused once the record is read
 	switch r.typ {
 	case "user":
-		content := j.Member(message, "content")
+		content := j.Member(m.message, "content")
 		if r.compactSummary {
 			r.summary = strings.Clone(claudeContentText(content))
 			d.stamp(r)
 			return r
 		}
-		r.userDrafts(j, content, isMeta)
+		r.userDrafts(j, content, m.isMeta)
 	case "assistant":
-		r.assistantDrafts(j, message, apiError, &d.lastMsg)
+		r.assistantDrafts(j, m.message, m.apiError, &d.lastMsg)
 	case "system":
 		r.sys = gjson.Parse(strings.Clone(rec.Raw)) // rare; kept whole
 		d.stamp(r)
 		return r
 	case "attachment":
-		if prompt, human := queuedPrompt(attachment); prompt != "" {
+		if prompt, human := queuedPrompt(m.attachment); prompt != "" {
 			r.userDrafts(j, prompt, !human)
 			break
 		}
-		text, origin := attachedContext(attachment, r.cwd)
+		text, origin := attachedContext(m.attachment, r.cwd)
 		if text == "" {
 			return nil // a file's contents, a todo or plan reminder, a listing
 		}

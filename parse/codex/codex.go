@@ -6,7 +6,6 @@ package codex
 
 import (
 	"encoding/json"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -32,8 +31,7 @@ var codexTypes = []string{"session_meta", "response_item", "event_msg", "turn_co
 
 // claimsCodex: a Codex line type with a payload.
 func claimsCodex(rec gjson.Result) bool {
-	typ := rec.Get("type")
-	return typ.Type == gjson.String && slices.Contains(codexTypes, typ.Str) && rec.Get("payload").Exists()
+	return parse.TypeIn(rec, codexTypes) && rec.Get("payload").Exists()
 }
 
 // codexDecoder reads Codex CLI rollout records.
