@@ -136,7 +136,7 @@ func NewLedgerText(w io.Writer, v LedgerView, o Options) Stream {
 				fmt.Fprintf(b, "  %s — ledger as of turn %d: %d in force, %d retracted or superseded\n",
 					st.bold.Render("agent "+Inert(a.Agent)), v.At, len(live), len(a.Retired(v.At)))
 				for _, ob := range live {
-					fmt.Fprintf(b, "    %s  %s\n", obligationLine(st, ob), st.dim.Render(originText(ob.Origin)))
+					fmt.Fprintf(b, "    %s  %s\n", obligationLine(st, ob), st.dim.Render(originText(*ob.Origin)))
 				}
 				continue
 			}

@@ -19,7 +19,7 @@ func TestInForce(t *testing.T) {
 		var cands []ledger.WindowObligation
 		for range rng.IntN(40) {
 			o := &ledger.Obligation{Kind: tag.KindLiteral, Literal: fmt.Sprintf("s3://b-%d/", rng.IntN(6))}
-			o.Origin.Turn, o.Origin.Event = rng.IntN(30), rng.IntN(100)
+			o.Origin = &ledger.Origin{Turn: rng.IntN(30), Event: rng.IntN(100)}
 			if rng.IntN(3) == 0 {
 				o.RetiredAt = o.Origin.Turn + rng.IntN(20) - 3
 			}

@@ -41,6 +41,8 @@ type Ledger struct {
 	// Overfull are the messages whose tagging stopped at
 	// MaxMessageObligations, in the order they came.
 	Overfull []Overfull
+
+	copies copier // copies obligations' strings out of event text
 }
 
 // Compacted tells the ledger the agent's context was compacted; turn is the
@@ -152,9 +154,22 @@ func (l *Ledger) ObserveRead(ev *parse.Event, p *reading.Prepared) []*Obligation
 	return nil
 }
 
-func originOf(ev *parse.Event) Origin {
-	return Origin{File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn, Role: ev.Role,
-		Agent: ev.Agent, Event: ev.Index, UUID: ev.UUID, ToolID: ev.ToolID, Source: reading.SourceOf(ev)}
+// eventOrigin is the Origin of one event's obligations, made when the
+// first is recorded: most events state none, and those that do share it.
+type eventOrigin struct {
+	ev *parse.Event
+	o  *Origin
+}
+
+func originOf(ev *parse.Event) *eventOrigin { return &eventOrigin{ev: ev} }
+
+func (e *eventOrigin) get() *Origin {
+	if e.o == nil {
+		ev := e.ev
+		e.o = &Origin{File: ev.File, Line: ev.Line, Offset: ev.Offset, Turn: ev.Turn, Role: ev.Role,
+			Agent: ev.Agent, Event: ev.Index, UUID: ev.UUID, ToolID: ev.ToolID, Source: reading.SourceOf(ev)}
+	}
+	return e.o
 }
 
 func (l *Ledger) message(ev *parse.Event, p *reading.Prepared) []*Obligation {
@@ -182,7 +197,7 @@ func (l *Ledger) message(ev *parse.Event, p *reading.Prepared) []*Obligation {
 type messageTags struct {
 	l        *Ledger
 	ev       *parse.Event
-	origin   Origin
+	origin   *eventOrigin
 	standing bool
 	changed  []*Obligation
 	tagged   int
@@ -190,7 +205,7 @@ type messageTags struct {
 
 // put records an obligation of the message.
 func (m *messageTags) put(o *Obligation) {
-	o.Origin, o.Standing = m.origin, m.standing
+	o.Origin, o.Standing = m.origin.get(), m.standing
 	m.tagged++
 	if got := m.l.record(o); got != nil {
 		m.changed = append(m.changed, got)
@@ -335,12 +350,12 @@ func literalObligation(h tag.LiteralHit, text string) *Obligation {
 		Span: Span{Text: text[h.Start:h.End], Start: h.Start, End: h.End}}
 }
 
-func (l *Ledger) toolLiterals(text string, hits []tag.LiteralHit, origin Origin) []*Obligation {
+func (l *Ledger) toolLiterals(text string, hits []tag.LiteralHit, origin *eventOrigin) []*Obligation {
 	var changed []*Obligation
 	n := 0
 	for _, h := range hits {
 		o := literalObligation(h, text)
-		o.Origin = origin
+		o.Origin = origin.get()
 		if got := l.record(o); got != nil {
 			changed = append(changed, got)
 		}
@@ -379,7 +394,7 @@ func (l *Ledger) toolCall(ev *parse.Event, p *reading.Prepared) []*Obligation {
 				continue
 			}
 			o := literalObligation(h, text)
-			o.Origin = origin
+			o.Origin = origin.get()
 			// the agent writing a literal is not the literal coming back
 			// into its context: no restatement is noted for its own calls
 			if got := l.recordQuiet(o); got != nil {
@@ -433,15 +448,15 @@ func (l *Ledger) toolResult(ev *parse.Event, hits []tag.LiteralHit) []*Obligatio
 	val, detail := reading.OutcomeOf(ev)
 	for _, kind := range call.runs.OutcomeKinds(val, ev.IsError) {
 		st := tag.Status{Subject: kind, Value: val, Detail: call.command + ": " + detail}
-		o := &Obligation{Kind: tag.KindState, Status: &st, Text: kind + " " + val, Origin: origin,
+		o := &Obligation{Kind: tag.KindState, Status: &st, Text: kind + " " + val, Origin: origin.get(),
 			Span: Span{Text: lex.Clip(detail, 160)}}
 		changed = append(changed, l.setState(o, ev.Turn)...)
 	}
 	return changed
 }
 
-func (l *Ledger) state(st tag.Status, s lex.Sentence, ev *parse.Event, origin Origin) []*Obligation {
-	o := &Obligation{Kind: tag.KindState, Status: &st, Text: st.Subject + " " + st.Value, Origin: origin,
+func (l *Ledger) state(st tag.Status, s lex.Sentence, ev *parse.Event, origin *eventOrigin) []*Obligation {
+	o := &Obligation{Kind: tag.KindState, Status: &st, Text: st.Subject + " " + st.Value, Origin: origin.get(),
 		Span: Span{Text: st.Detail, Start: s.Start + strings.Index(s.Text, st.Detail), End: s.Start + strings.Index(s.Text, st.Detail) + len(st.Detail)}}
 	return l.setState(o, ev.Turn)
 }
@@ -474,7 +489,7 @@ func (l *Ledger) setState(o *Obligation, turn int) []*Obligation {
 		changed = append(changed, prev)
 		o.StatusSeq = prev.StatusSeq + 1
 	}
-	o.detach()
+	o.detach(&l.copies)
 	o.ID = stableID(o.Origin.Agent, tag.KindState, o.key())
 	l.appendObligation(o)
 	l.states[lex.FoldKey(o.Status.Subject)] = o
@@ -496,7 +511,7 @@ func (l *Ledger) add(o *Obligation, restate bool) *Obligation {
 		}
 		// An instruction outranks a tool's mention of the same literal.
 		if o.Origin.Source.Instructive() && !prev.Origin.Source.Instructive() {
-			o.detach()
+			o.detach(&l.copies)
 			prev.Origin, prev.Span, prev.Standing = o.Origin, o.Span, o.Standing
 			if o.Label != "" {
 				prev.Label = o.Label
@@ -506,7 +521,7 @@ func (l *Ledger) add(o *Obligation, restate bool) *Obligation {
 		prev.Standing = prev.Standing || o.Standing
 		return nil
 	}
-	o.detach()
+	o.detach(&l.copies)
 	k = strings.Clone(k)
 	o.ID = stableID(o.Origin.Agent, o.Kind, k)
 	l.byKey[k] = o

@@ -56,8 +56,8 @@ type Obligation struct {
 	Retracts    string `json:"retracts,omitempty"`
 	Replacement string `json:"replacement,omitempty"`
 
-	Origin Origin `json:"origin"`
-	Span   Span   `json:"span"`
+	Origin *Origin `json:"origin"` // shared by the obligations of one message: never written through
+	Span   Span    `json:"span"`
 	// Sentence is the sentence the span stands in, for reading the
 	// Obligation in its words.
 	Sentence string `json:"sentence,omitempty"`
@@ -133,29 +133,30 @@ func (o *Obligation) LiteralParts() map[string]bool {
 
 // detach copies the obligation's strings out of the event text they were
 // cut from. The ledger lives as long as the audit; a substring would keep
-// a whole tool output, or a whole record, alive with it.
-func (o *Obligation) detach() {
-	c := strings.Clone
-	o.Text, o.Literal, o.LiteralKind, o.Label = c(o.Text), c(o.Literal), c(o.LiteralKind), c(o.Label)
-	o.Retracts, o.Replacement, o.Sentence = c(o.Retracts), c(o.Replacement), c(o.Sentence)
-	o.Span.Text = c(o.Span.Text)
+// a whole tool output, or a whole record, alive with it. The copies go
+// through c, which shares one copy of a string repeated across the
+// obligations of one message (its uuid, its agent, one sentence).
+func (o *Obligation) detach(c *copier) {
+	o.Text, o.Literal, o.LiteralKind, o.Label = c.own(o.Text), c.own(o.Literal), c.own(o.LiteralKind), c.own(o.Label)
+	o.Retracts, o.Replacement, o.Sentence = c.own(o.Retracts), c.own(o.Replacement), c.own(o.Sentence)
+	o.Span.Text = c.own(o.Span.Text)
 	o.norm = "" // may be a piece of the text too; worked out again when asked
-	o.Origin.UUID, o.Origin.ToolID, o.Origin.Agent = c(o.Origin.UUID), c(o.Origin.ToolID), c(o.Origin.Agent)
+	o.Origin = c.origin(o.Origin)
 	if o.Object != nil {
 		obj := *o.Object
-		obj.Text, obj.Verb = c(obj.Text), c(obj.Verb)
-		obj.Terms = reading.CloneStrings(obj.Terms)
-		obj.Literals = reading.CloneStrings(obj.Literals)
+		obj.Text, obj.Verb = c.own(obj.Text), c.own(obj.Verb)
+		obj.Terms = reading.CloneStrings(obj.Terms) // many and short: they would crowd c out
+		obj.Literals = c.ownAll(obj.Literals)
 		o.Object = &obj
 	}
 	if o.Threshold != nil {
 		t := *o.Threshold
-		t.Subject, t.Unit = c(t.Subject), c(t.Unit)
+		t.Subject, t.Unit = c.own(t.Subject), c.own(t.Unit)
 		o.Threshold = &t
 	}
 	if o.Status != nil {
 		st := *o.Status
-		st.Subject, st.Value, st.Detail = c(st.Subject), c(st.Value), c(st.Detail)
+		st.Subject, st.Value, st.Detail = c.own(st.Subject), c.own(st.Value), c.own(st.Detail)
 		o.Status = &st
 	}
 }

@@ -11,10 +11,10 @@ import (
 
 // retract applies a retraction or supersession and records it when it ended
 // something. A permission that lifts nothing is not a retraction.
-func (l *Ledger) retract(r tag.Directive, s lex.Sentence, ev *parse.Event, origin Origin) []*Obligation {
-	ret := &Obligation{Kind: tag.KindRetraction, Retracts: r.Retracts, Replacement: r.Replacement, Origin: origin,
+func (l *Ledger) retract(r tag.Directive, s lex.Sentence, ev *parse.Event, origin *eventOrigin) []*Obligation {
+	ret := &Obligation{Kind: tag.KindRetraction, Retracts: r.Retracts, Replacement: r.Replacement, Origin: origin.get(),
 		Span: Span{Text: s.Text, Start: s.Start, End: s.Start + len(s.Text)}, Text: s.Text}
-	ret.ID = stableID(origin.Agent, tag.KindRetraction, ret.key())
+	ret.ID = stableID(origin.get().Agent, tag.KindRetraction, ret.key())
 	var targets []*Obligation
 	switch {
 	case r.Replacement != "" || !r.Lift && r.Retracts != "":
@@ -35,7 +35,7 @@ func (l *Ledger) retract(r tag.Directive, s lex.Sentence, ev *parse.Event, origi
 		t.RetiredAt, t.RetiredBy = ev.Turn, ret.ID
 		changed = append(changed, t)
 	}
-	ret.detach()
+	ret.detach(&l.copies)
 	l.appendObligation(ret)
 	changed = append(changed, l.replacementLiterals(r, targets, s, origin)...)
 	return changed
@@ -43,7 +43,7 @@ func (l *Ledger) retract(r tag.Directive, s lex.Sentence, ev *parse.Event, origi
 
 // replacementLiterals records a bare new value as the literal it replaces:
 // in "use 9090 instead of 8080" the 9090 is a port because 8080 was.
-func (l *Ledger) replacementLiterals(r tag.Directive, targets []*Obligation, s lex.Sentence, origin Origin) []*Obligation {
+func (l *Ledger) replacementLiterals(r tag.Directive, targets []*Obligation, s lex.Sentence, origin *eventOrigin) []*Obligation {
 	if len(tag.FindLiterals(r.Replacement)) > 0 {
 		return nil // the literal pass already tagged it
 	}
@@ -59,7 +59,7 @@ func (l *Ledger) replacementLiterals(r tag.Directive, targets []*Obligation, s l
 			}
 			at := strings.Index(s.Text, f)
 			o := &Obligation{Kind: tag.KindLiteral, Text: f, Literal: f, LiteralKind: t.LiteralKind, Label: t.Label,
-				Origin: origin, Span: Span{Text: f, Start: s.Start + at, End: s.Start + at + len(f)}}
+				Origin: origin.get(), Span: Span{Text: f, Start: s.Start + at, End: s.Start + at + len(f)}}
 			if got := l.record(o); got != nil {
 				changed = append(changed, got)
 			}

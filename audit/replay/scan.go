@@ -22,10 +22,10 @@ type FoldedText struct {
 	text      string
 	Lower     string
 	Sentences []lex.Sentence
-	Terms     []lex.TermSet    // per sentence
-	Indexed   bool             // long enough to index for a boundary's judgements
-	allTerms  lex.TermSet      // their union, made when first asked
-	byTerm    map[string][]int // term → the sentences holding it, when first asked
+	Terms     []lex.TermSet  // per sentence
+	Indexed   bool           // long enough to index for a boundary's judgements
+	allTerms  lex.TermSet    // their union, made when first asked
+	byTerm    *lex.TermIndex // term → the sentences holding it, when first asked
 	// every threshold stated, and by subject, when first asked
 	allLimits     []thresholdAt
 	limitsBy      map[string][]int
@@ -56,11 +56,11 @@ type candidate struct {
 func (f *FoldedText) Candidates() []candidate {
 	if !f.candsDone {
 		f.candsDone = true
-		var last map[string]*textReading
+		var last map[string]*lineReading
 		if f.last != nil {
 			last = f.last.Lines
 		}
-		lines := map[string]*textReading{}
+		lines := map[string]*lineReading{}
 		for line := range strings.SplitSeq(f.text, "\n") {
 			r := lines[line]
 			if r == nil {
@@ -68,7 +68,7 @@ func (f *FoldedText) Candidates() []candidate {
 			}
 			if r == nil {
 				own := strings.Clone(line)
-				r = &textReading{text: own, Cands: lineCandidates(own)}
+				r = &lineReading{text: own, Cands: lineCandidates(own)}
 			}
 			lines[r.text] = r
 			f.cands = append(f.cands, r.Cands...)
@@ -200,7 +200,7 @@ func (f *FoldedText) sentencesWith(terms ...string) iter.Seq[int] {
 		}
 		var at []int
 		for _, t := range terms {
-			at = append(at, f.holding(t)...)
+			at = appendInts(at, f.holding(t))
 		}
 		slices.Sort(at)
 		for _, i := range slices.Compact(at) {
@@ -213,16 +213,11 @@ func (f *FoldedText) sentencesWith(terms ...string) iter.Seq[int] {
 
 // holding are, in order, the sentences of a long text whose terms hold
 // term.
-func (f *FoldedText) holding(term string) []int {
+func (f *FoldedText) holding(term string) []int32 {
 	if f.byTerm == nil {
-		f.byTerm = map[string][]int{}
-		for i, ts := range f.Terms {
-			for _, t := range ts {
-				f.byTerm[t] = append(f.byTerm[t], i)
-			}
-		}
+		f.byTerm = lex.NewTermIndex(f.Terms)
 	}
-	return f.byTerm[term]
+	return f.byTerm.Holding(term)
 }
 
 // HasText reports whether the lowered text holds key anywhere, word
@@ -244,29 +239,35 @@ func (f *FoldedText) statuses(i int) []tag.Status {
 	return r.states
 }
 
-// textReading is what was read of one sentence of a post-compaction text
-// (its terms, status claims and thresholds) or of one line (its
-// Candidates). A Codex compaction carries the user's recent messages
-// through, tens of kilobytes, so most of a boundary's sentences and lines
-// stood in the last one's too, and reading them again was most of a long
-// rollout's boundary work. A reading reads its own copy of the text, and
-// is filed under it: what it holds then pins no boundary's text.
+// textReading is what was read of one sentence of a post-compaction text:
+// its terms, status claims and thresholds. A Codex compaction carries the
+// user's recent messages through, tens of kilobytes, so most of a
+// boundary's sentences stood in the last one's too, and reading them again
+// was most of a long rollout's boundary work. A reading reads its own copy
+// of the text, and is filed under it: what it holds then pins no
+// boundary's text.
 type textReading struct {
 	text       string
 	terms      lex.TermSet
 	states     []tag.Status
-	statesRead bool
 	limits     []tag.ThresholdHit
-	limitsRead bool
-	Cands      []candidate
 	forces     *sentenceForces // read when first asked (forcesAt)
+	statesRead bool
+	limitsRead bool
+}
+
+// lineReading is what was read of one line: its Candidates, kept for the
+// next boundary as textReading is.
+type lineReading struct {
+	text  string
+	Cands []candidate
 }
 
 // Readings are what a boundary read of its text, by sentence and by line,
 // For the next boundary to take where it repeats them.
 type readings struct {
 	sentences map[string]*textReading
-	Lines     map[string]*textReading // nil until the candidates are read
+	Lines     map[string]*lineReading // nil until the candidates are read
 }
 
 // NewFoldedText reads text, taking what last read of a sentence or a line
@@ -340,7 +341,7 @@ func (f *FoldedText) mayMentionIn(obj *tag.Object) iter.Seq[int] {
 		}
 		for _, t := range obj.Terms {
 			if !strings.ContainsAny(t, "/:") { // a literal's, looked for above
-				at = append(at, f.holding(t)...)
+				at = appendInts(at, f.holding(t))
 			}
 		}
 		slices.Sort(at)
