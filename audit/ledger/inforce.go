@@ -25,17 +25,21 @@ type WindowObligation struct {
 // lists up again.
 type InForce struct {
 	Cands                           []WindowObligation
-	Lits, LostLits, Forbids, Limits []int            // candidate indices, ascending
-	bindings                        map[string][]int // normalized literal → lits binding it
-	byStart, byEnd                  []int            // candidate indices in order of start, of end
-	nextStart, nextEnd              int              // the first of each not yet passed
-	in                              []bool           // in the lists
-	turn                            int
-	started                         bool
+	Lits, LostLits, Forbids, Limits []int // candidate indices, ascending
+	// the lits in force binding each normalized literal: a list through
+	// next, from bindings' head; a map of slices cost a tenth of a
+	// boundary's memory at 100,000 literals
+	bindings           map[string]int32
+	next               []int32
+	byStart, byEnd     []int  // candidate indices in order of start, of end
+	nextStart, nextEnd int    // the first of each not yet passed
+	in                 []bool // in the lists
+	turn               int
+	started            bool
 }
 
 func NewInForce(cands []WindowObligation) *InForce {
-	f := &InForce{Cands: cands, bindings: map[string][]int{}, in: make([]bool, len(cands))}
+	f := &InForce{Cands: cands, bindings: map[string]int32{}, in: make([]bool, len(cands)), next: make([]int32, len(cands))}
 	for i := range cands {
 		c := &cands[i]
 		c.start, c.end = c.O.Origin.Turn, math.MaxInt
@@ -94,7 +98,11 @@ func (f *InForce) add(i int) {
 	}
 	if f.Cands[i].Lit {
 		k := f.Cands[i].O.Normalized()
-		f.bindings[k] = append(f.bindings[k], i)
+		head, ok := f.bindings[k]
+		if !ok {
+			head = -1
+		}
+		f.next[i], f.bindings[k] = head, int32(i)
 	}
 }
 
@@ -105,10 +113,18 @@ func (f *InForce) drop(i int) {
 	}
 	if f.Cands[i].Lit {
 		k := f.Cands[i].O.Normalized()
-		if b := slices.DeleteFunc(f.bindings[k], func(j int) bool { return j == i }); len(b) > 0 {
-			f.bindings[k] = b
-		} else {
+		head := f.bindings[k]
+		switch {
+		case head == int32(i) && f.next[i] < 0:
 			delete(f.bindings, k)
+		case head == int32(i):
+			f.bindings[k] = f.next[i]
+		default:
+			j := head
+			for f.next[j] != int32(i) {
+				j = f.next[j]
+			}
+			f.next[j] = f.next[i]
 		}
 	}
 }
@@ -116,12 +132,12 @@ func (f *InForce) drop(i int) {
 // FirstBinding is the earliest event binding a normalized literal among
 // the literals in force.
 func (f *InForce) FirstBinding(norm string) (int, bool) {
-	b := f.bindings[norm]
-	if len(b) == 0 {
+	i, ok := f.bindings[norm]
+	if !ok {
 		return 0, false
 	}
-	at := f.Cands[b[0]].O.Origin.Event
-	for _, i := range b[1:] {
+	at := f.Cands[i].O.Origin.Event
+	for i = f.next[i]; i >= 0; i = f.next[i] {
 		at = min(at, f.Cands[i].O.Origin.Event)
 	}
 	return at, true

@@ -304,6 +304,15 @@ func (t TermSet) settle() TermSet {
 	return slices.Clip(slices.Compact(t))
 }
 
+// Kept is the set in an array of its size, for a set kept long: the one
+// appending grew holds up to twice the room.
+func (t TermSet) Kept() TermSet {
+	if cap(t)-len(t) <= len(t)/8 {
+		return t
+	}
+	return append(make(TermSet, 0, len(t)), t...)
+}
+
 // TermsOfAll is the terms of every text, gathered: no word runs from one
 // text into the next.
 func TermsOfAll(texts ...string) TermSet {

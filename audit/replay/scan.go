@@ -288,7 +288,7 @@ func NewFoldedText(text string, last *readings) *FoldedText {
 		}
 		if r == nil {
 			own := strings.Clone(s.Text)
-			r = &textReading{text: own, terms: lex.TermsOf(own)}
+			r = &textReading{text: own, terms: lex.TermsOf(own).Kept()}
 		}
 		f.Readings.sentences[r.text] = r
 		f.read[i], f.Terms[i] = r, r.terms
