@@ -22,8 +22,10 @@ type Ledger struct {
 	Agent       string
 	Obligations []*Obligation // in the order they were tagged
 
-	byKey map[string]*Obligation // live or retired, for deduplication
-	byID  map[string]*Obligation // the first with each id, for Find
+	byKey map[obligationKey]*Obligation // live or retired, for deduplication
+	// the first retraction with each id, for Retraction: RetiredBy names
+	// one, and only one is ever looked up
+	retractions map[string]*Obligation
 	// the thresholds not yet known to be retired, by subject, for
 	// supersedeThreshold, which drops the retired ones as it passes them:
 	// walking every threshold ever held cost the square of a long list
@@ -84,7 +86,7 @@ type Overfull struct {
 
 // NewLedger returns an empty ledger for an agent.
 func NewLedger(agent string) *Ledger {
-	return &Ledger{Agent: agent, byKey: map[string]*Obligation{}, byID: map[string]*Obligation{}, pending: map[string]toolCall{}, thresholds: map[string][]*Obligation{}, states: map[string]*Obligation{}}
+	return &Ledger{Agent: agent, byKey: map[obligationKey]*Obligation{}, retractions: map[string]*Obligation{}, pending: map[string]toolCall{}, thresholds: map[string][]*Obligation{}, states: map[string]*Obligation{}}
 }
 
 // Live returns the obligations in force as of a turn: stated at or before
@@ -115,15 +117,15 @@ func (l *Ledger) Retired(turn int) []*Obligation {
 	return out
 }
 
-// Find returns an obligation by id.
-func (l *Ledger) Find(id string) *Obligation { return l.byID[id] }
+// Retraction returns the retraction an obligation's RetiredBy names.
+func (l *Ledger) Retraction(id string) *Obligation { return l.retractions[id] }
 
-// appendObligation adds o to the ledger's list and, when no earlier one
-// has its id (a restated retired one has), to the index Find reads.
+// appendObligation adds o to the ledger's list and a retraction, when no
+// earlier one has its id, to the index Retraction reads.
 func (l *Ledger) appendObligation(o *Obligation) {
 	l.Obligations = append(l.Obligations, o)
-	if _, ok := l.byID[o.ID]; !ok {
-		l.byID[o.ID] = o
+	if _, ok := l.retractions[o.ID]; !ok && o.Kind == tag.KindRetraction {
+		l.retractions[o.ID] = o
 	}
 }
 
@@ -487,7 +489,6 @@ func (l *Ledger) setState(o *Obligation, turn int) []*Obligation {
 		}
 		prev.RetiredAt, prev.Superseded = turn, true
 		changed = append(changed, prev)
-		o.StatusSeq = prev.StatusSeq + 1
 	}
 	o.detach(&l.copies)
 	o.ID = stableID(o.Origin.Agent, tag.KindState, o.key())
@@ -504,8 +505,7 @@ func (l *Ledger) record(o *Obligation) *Obligation { return l.add(o, true) }
 func (l *Ledger) recordQuiet(o *Obligation) *Obligation { return l.add(o, false) }
 
 func (l *Ledger) add(o *Obligation, restate bool) *Obligation {
-	k := o.key()
-	if prev, ok := l.byKey[k]; ok && prev.RetiredAt == 0 {
+	if prev, ok := l.byKey[o.mapKey()]; ok && prev.RetiredAt == 0 {
 		if restate {
 			l.restated(prev, o.Origin.Turn)
 		}
@@ -522,8 +522,8 @@ func (l *Ledger) add(o *Obligation, restate bool) *Obligation {
 		return nil
 	}
 	o.detach(&l.copies)
-	k = strings.Clone(k)
-	o.ID = stableID(o.Origin.Agent, o.Kind, k)
+	k := o.mapKey() // again: its text is the obligation's own now
+	o.ID = stableID(o.Origin.Agent, o.Kind, keyText(k))
 	l.byKey[k] = o
 	l.appendObligation(o)
 	if o.Kind == tag.KindThreshold {

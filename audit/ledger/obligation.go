@@ -71,25 +71,36 @@ type Obligation struct {
 	RetiredBy  string `json:"retired_by,omitempty"` // id of that retraction
 	Superseded bool   `json:"superseded,omitempty"` // retired by a new value rather than lifted
 
-	parts     map[string]bool // stemmed parts of the literal, for near variants
-	norm      string          // the literal as normLiteral compares it
-	StatusSeq int             `json:"-"` // order among states of one subject
+	parts map[string]bool // stemmed parts of the literal, for near variants
+	norm  string          // the literal as normLiteral compares it
 }
 
-// key identifies an obligation for deduplication within one agent: the same
-// Literal stated twice is one obligation.
-func (o *Obligation) key() string {
+// obligationKey identifies an obligation for deduplication within one
+// agent: the same Literal stated twice is one obligation. A struct, so
+// that a literal's key is its normalized value and costs no string of its
+// own.
+type obligationKey struct {
+	kind tag.Kind
+	text string
+}
+
+func (o *Obligation) mapKey() obligationKey {
 	switch o.Kind {
 	case tag.KindLiteral:
-		return "literal\x00" + o.Normalized()
+		return obligationKey{tag.KindLiteral, o.Normalized()}
 	case tag.KindThreshold:
 		t := o.Threshold
-		return "threshold\x00" + t.Subject + "\x00" + string(t.Comparator) + "\x00" + FormatFloat(t.Base)
+		return obligationKey{tag.KindThreshold, t.Subject + "\x00" + string(t.Comparator) + "\x00" + FormatFloat(t.Base)}
 	case tag.KindState:
-		return "state\x00" + lex.FoldLower(o.Status.Subject)
+		return obligationKey{tag.KindState, lex.FoldLower(o.Status.Subject)}
 	}
-	return o.Kind.String() + "\x00" + lex.FoldLower(strings.Join(strings.Fields(o.Text), " "))
+	return obligationKey{o.Kind, lex.FoldLower(strings.Join(strings.Fields(o.Text), " "))}
 }
+
+// key is mapKey as the text stableID hashes.
+func (o *Obligation) key() string { return keyText(o.mapKey()) }
+
+func keyText(k obligationKey) string { return k.kind.String() + "\x00" + k.text }
 
 // stableID derives an id from the agent and the key, so it survives edits
 // elsewhere in the file and is the same on every run.

@@ -52,6 +52,6 @@ func (l *Ledger) LiveLiteral(v string, turn int) bool {
 // HoldsLiteral reports whether any obligation of the ledger carries the
 // Literal, whatever its state.
 func (l *Ledger) HoldsLiteral(v string) bool {
-	_, ok := l.byKey["literal\x00"+NormLiteral(v)]
+	_, ok := l.byKey[obligationKey{tag.KindLiteral, NormLiteral(v)}]
 	return ok
 }

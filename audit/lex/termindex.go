@@ -14,32 +14,41 @@ type TermIndex struct {
 // NewTermIndex indexes the term sets of a text's sentences.
 func NewTermIndex(terms []TermSet) *TermIndex {
 	x := &TermIndex{slot: map[string]int32{}}
-	var pairs []int32 // (group, sentence), in sentence order
-	for i, ts := range terms {
+	n := 0
+	for _, ts := range terms {
+		n += len(ts)
+	}
+	// each occurrence's group, in sentence order; a counting sort by group
+	// then keeps each group's sentences in order
+	groups := make([]int32, 0, n)
+	for _, ts := range terms {
 		for _, t := range ts {
 			g, ok := x.slot[t]
 			if !ok {
 				g = int32(len(x.slot))
 				x.slot[t] = g
 			}
-			pairs = append(pairs, g, int32(i))
+			groups = append(groups, g)
 		}
 	}
-	// a counting sort by group keeps each group's sentences in order
 	x.start = make([]int32, len(x.slot)+1)
-	for k := 0; k < len(pairs); k += 2 {
-		x.start[pairs[k]+1]++
+	for _, g := range groups {
+		x.start[g+1]++
 	}
 	for g := 1; g < len(x.start); g++ {
 		x.start[g] += x.start[g-1]
 	}
 	next := make([]int32, len(x.slot))
 	copy(next, x.start)
-	x.at = make([]int32, len(pairs)/2)
-	for k := 0; k < len(pairs); k += 2 {
-		g := pairs[k]
-		x.at[next[g]] = pairs[k+1]
-		next[g]++
+	x.at = make([]int32, n)
+	k := 0
+	for i, ts := range terms {
+		for range ts {
+			g := groups[k]
+			x.at[next[g]] = int32(i)
+			next[g]++
+			k++
+		}
 	}
 	return x
 }

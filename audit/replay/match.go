@@ -382,7 +382,7 @@ func objectForceAt(ctx []lex.Sentence, terms []lex.TermSet, at iter.Seq[int], ob
 		if forces != nil {
 			sf = forces(i)
 		} else {
-			sf = readForces(s.Text)
+			sf = readForces(s.Text, ts)
 		}
 		f := ForceNone
 		matched := false
@@ -421,10 +421,17 @@ type clauseForce struct {
 	force Force
 }
 
-func readForces(sentence string) *sentenceForces {
+// readForces reads a sentence whose terms are known: a sentence of one
+// clause, as most are, has the same terms as its clause.
+func readForces(sentence string, terms lex.TermSet) *sentenceForces {
 	sf := &sentenceForces{text: sentence}
-	for _, c := range clauses(sentence) {
-		sf.clauses = append(sf.clauses, clauseForce{text: c, terms: lex.TermsOf(c), force: forceOf(c)})
+	cs := clauses(sentence)
+	for _, c := range cs {
+		ct := terms
+		if len(cs) > 1 || c != strings.TrimSpace(sentence) {
+			ct = lex.TermsOf(c)
+		}
+		sf.clauses = append(sf.clauses, clauseForce{text: c, terms: ct, force: forceOf(c)})
 	}
 	return sf
 }

@@ -300,7 +300,7 @@ func NewFoldedText(text string, last *readings) *FoldedText {
 func (f *FoldedText) forcesAt(i int) *sentenceForces {
 	r := f.read[i]
 	if r.forces == nil {
-		r.forces = readForces(r.text)
+		r.forces = readForces(r.text, r.terms)
 	}
 	return r.forces
 }

@@ -20,7 +20,7 @@ func (r *BoundaryReplay) StaleRestatement(o *ledger.Obligation, l *ledger.Ledger
 	if o.RetiredAt == 0 || o.RetiredAt > r.Turn {
 		return "", false
 	}
-	narrates := func(sent string) bool { return narratesChange(sent, l.Find(o.RetiredBy)) }
+	narrates := func(sent string) bool { return narratesChange(sent, l.Retraction(o.RetiredBy)) }
 	switch o.Kind {
 	case tag.KindLiteral:
 		if l.LiveLiteral(o.Literal, r.Turn) {

@@ -40,7 +40,7 @@ func runStaleObligation(p *audit.Pass) {
 				continue // reported where it started
 			}
 		}
-		ret := p.Ledger.Find(o.RetiredBy)
+		ret := p.Ledger.Retraction(o.RetiredBy)
 		how := "retracted"
 		if o.Superseded {
 			how = "superseded"
