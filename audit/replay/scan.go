@@ -252,6 +252,7 @@ type textReading struct {
 	states     []tag.Status
 	limits     []tag.ThresholdHit
 	forces     *sentenceForces // read when first asked (forcesAt)
+	spaced     string          // " "+lowered+" ", when first asked (spacedLower)
 	statesRead bool
 	limitsRead bool
 }
@@ -303,6 +304,17 @@ func (f *FoldedText) forcesAt(i int) *sentenceForces {
 		r.forces = readForces(r.text, r.terms)
 	}
 	return r.forces
+}
+
+// spacedLower is sentence i lowered with a space at each end, for
+// looking up words: every boundary judges its thresholds on the same
+// sentences.
+func (f *FoldedText) spacedLower(i int) string {
+	r := f.read[i]
+	if r.spaced == "" {
+		r.spaced = " " + lex.FoldLower(r.text) + " "
+	}
+	return r.spaced
 }
 
 // mayMention reports whether a sentence of the text could mention obj

@@ -436,7 +436,7 @@ func (pc *postContext) judgeThreshold(o *ledger.Obligation, s *Survival) {
 			continue
 		}
 		st := pc.sentences[i]
-		l := " " + lex.FoldLower(st.Text) + " "
+		l := pc.Folded.spacedLower(i)
 		if numberIn(l, t.Value) {
 			s.State, s.Via, s.Excerpt = Preserved, "summary", st.Text
 			return

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/compaudit/compaudit/audit"
@@ -41,7 +42,7 @@ func runLedgerShrink(p *audit.Pass) {
 		o := s.Obligation
 		lost = append(lost, audit.LostItem{ID: o.ID, Kind: o.Kind, Text: o.Text, State: s.State, Turn: o.Origin.Turn})
 		if len(names) < 5 {
-			names = append(names, fmt.Sprintf("%s %q (%s)", o.Kind, clipText(o.Text, 60), s.State))
+			names = append(names, o.Kind.String()+" "+strconv.Quote(clipText(o.Text, 60))+" ("+s.State.String()+")")
 		}
 	}
 	if len(lost) == 0 {
