@@ -449,16 +449,15 @@ func (a *AgentReplay) OpenBoundary(ev *parse.Event) *BoundaryReplay {
 	a.readings = r.Context.Folded.Readings
 	r.Boundary = r.Context.boundary
 	r.Context.Known = a.KnownPaths()
-	live := a.Ledger.Live(ev.Turn)
-	// sized once: at 100,000 obligations appending's spare room was megabytes
-	if len(live) > 0 { // an empty list stays nil, as the output has it
-		r.Before, r.Survivals = make([]*ledger.Obligation, 0, len(live)), make([]Survival, 0, len(live))
-	}
-	for _, o := range live {
-		if a.dormant(o) {
-			continue
+	for _, o := range a.Ledger.Live(ev.Turn) {
+		if !a.dormant(o) {
+			r.Before = append(r.Before, o)
 		}
-		r.Before = append(r.Before, o)
+	}
+	if len(r.Before) > 0 { // sized once: a boundary keeps its survivals, and appending's spare room was megabytes
+		r.Survivals = make([]Survival, 0, len(r.Before))
+	}
+	for _, o := range r.Before {
 		r.Survivals = append(r.Survivals, r.Context.Judge(o))
 	}
 	for _, o := range a.Ledger.Retired(ev.Turn) {
