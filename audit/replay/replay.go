@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -560,10 +561,15 @@ type trailEntry struct {
 // Context when it mattered.
 func restore(r *BoundaryReplay, s *Survival) {
 	need := r.refs.firstNeed(s.Obligation.ID)
-	for _, t := range s.Obligation.Restated {
+	// the restatements come in turn order, one after each boundary at
+	// most: walking them from the first, at every boundary, cost the square
+	// of the boundaries for a literal every summary drops
+	restated := s.Obligation.Restated
+	from, _ := slices.BinarySearch(restated, r.Turn)
+	for _, t := range restated[from:] {
 		// the boundary's turn is the first one after it
-		if t < r.Turn || r.NextTurn > 0 && t >= r.NextTurn {
-			continue
+		if r.NextTurn > 0 && t >= r.NextTurn {
+			break
 		}
 		if need > 0 && t >= need {
 			break
