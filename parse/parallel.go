@@ -12,7 +12,6 @@ import (
 // file order.
 type batch struct {
 	lines []linereader.BatchLine
-	chunk *[]byte // what the lines are views of, on a chunk's last batch
 	out   []any
 	lists *batchLists // the chunk's lines and out, on its last batch
 }
@@ -146,7 +145,6 @@ func (p *pipeline) apply(b *batch) bool {
 	// was copied out
 	clear(b.out)
 	if b.lists != nil {
-		linereader.ReleaseChunk(b.chunk)
 		releaseLists(b.lists)
 	}
 	return s.err != nil
@@ -172,7 +170,7 @@ func (p *pipeline) claim() *queued {
 	// A batch is a read chunk, or batchLines of its lines; the last batch
 	// of a chunk releases it.
 	lists := takeLists()
-	lines, chunk, ok := p.lr.NextChunk(lists.lines[:0])
+	lines, ok := p.lr.NextChunk(lists.lines[:0])
 	p.mu.Lock()
 	p.readMu.Unlock()
 	p.reading--
@@ -189,7 +187,7 @@ func (p *pipeline) claim() *queued {
 		end := min(start+batchLines, len(lines))
 		b := &batch{lines: lines[start:end], out: lists.out[start:end]}
 		if end == len(lines) {
-			b.chunk, b.lists = chunk, lists
+			b.lists = lists
 		}
 		p.queue = append(p.queue, &queued{b: b})
 		if end == len(lines) {

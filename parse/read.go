@@ -288,12 +288,12 @@ type lineHolding int
 
 const (
 	lineOwned   lineHolding = iota // the line's own copy
-	lineInChunk                    // a read chunk (nextChunk), shared with other lines and reused once they are applied
+	lineInChunk                    // a piece of a read chunk (NextChunk), shared with other lines: a piece kept holds them all
 )
 
 // lineProblem is a line that is not a record, with what to say about it.
-// A line that is not JSON keeps the line instead (a view, valid until it
-// is applied), for apply to say where and why: only the lines a file shows
+// A line that is not JSON keeps the line instead, for apply to say where
+// and why: only the lines a file shows
 // are worth that second look.
 type lineProblem struct{ msg, invalid string }
 

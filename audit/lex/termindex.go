@@ -61,3 +61,11 @@ func (x *TermIndex) Holding(term string) []int32 {
 	}
 	return x.at[x.start[g]:x.start[g+1]]
 }
+
+// AppendHolding appends to to the sentences Holding term.
+func (x *TermIndex) AppendHolding(to []int, term string) []int {
+	for _, i := range x.Holding(term) {
+		to = append(to, int(i))
+	}
+	return to
+}

@@ -200,7 +200,7 @@ func (f *FoldedText) sentencesWith(terms ...string) iter.Seq[int] {
 		}
 		var at []int
 		for _, t := range terms {
-			at = appendInts(at, f.holding(t))
+			at = f.index().AppendHolding(at, t)
 		}
 		slices.Sort(at)
 		for _, i := range slices.Compact(at) {
@@ -211,13 +211,12 @@ func (f *FoldedText) sentencesWith(terms ...string) iter.Seq[int] {
 	}
 }
 
-// holding are, in order, the sentences of a long text whose terms hold
-// term.
-func (f *FoldedText) holding(term string) []int32 {
+// index is the text's term index, made when first asked.
+func (f *FoldedText) index() *lex.TermIndex {
 	if f.byTerm == nil {
 		f.byTerm = lex.NewTermIndex(f.Terms)
 	}
-	return f.byTerm.Holding(term)
+	return f.byTerm
 }
 
 // HasText reports whether the lowered text holds key anywhere, word
@@ -353,7 +352,7 @@ func (f *FoldedText) mayMentionIn(obj *tag.Object) iter.Seq[int] {
 		}
 		for _, t := range obj.Terms {
 			if !strings.ContainsAny(t, "/:") { // a literal's, looked for above
-				at = appendInts(at, f.holding(t))
+				at = f.index().AppendHolding(at, t)
 			}
 		}
 		slices.Sort(at)

@@ -323,7 +323,7 @@ func (pc *postContext) judgeCommitment(o *ledger.Obligation, s *Survival) {
 		if pc.Folded.Indexed {
 			rare = slices.Clone(terms)
 			slices.SortStableFunc(rare, func(a, b string) int {
-				return cmp.Compare(len(pc.Folded.holding(a)), len(pc.Folded.holding(b)))
+				return cmp.Compare(len(pc.Folded.index().Holding(a)), len(pc.Folded.index().Holding(b)))
 			})
 			rare = rare[:len(terms)-need+1]
 		}

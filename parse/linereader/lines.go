@@ -14,7 +14,6 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // lineReader yields the lines of a JSONL stream with their 1-based numbers and
@@ -432,43 +431,33 @@ func (r Reuse[T]) Give(v T) {
 	}
 }
 
-// freeChunks holds chunks for reuse once every record in them has been
-// applied: a fresh megabyte costs page faults and zeroing, about as much as
-// reading into it. It holds enough for a few files read at once.
+// freeChunks holds chunks for reuse: a fresh megabyte costs page faults
+// and zeroing, about as much as reading into it. A chunk is free again as
+// soon as its records are copied out of it.
 var freeChunks = make(Reuse[*[]byte], 32)
 
-// PoisonReleased makes releaseChunk zero a chunk before it is reused, so
-// that a piece of a line kept by mistake reads as NULs rather than as
-// another record's text. The tests that cut files into many small chunks
-// turn it on. In use it is off: it zeroed 100 MB for an audit of 100 MB,
-// up to 1% of the audit's CPU, to guard against a bug the tests look for.
-var PoisonReleased = false
-
-// ReleaseChunk hands a chunk back for reuse.
-func ReleaseChunk(c *[]byte) {
+// releaseChunk hands a chunk back for reuse.
+func releaseChunk(c *[]byte) {
 	if c == nil || len(*c) != ChunkBytes {
 		return // grown for a long record: left to the collector
-	}
-	if PoisonReleased {
-		clear(*c)
 	}
 	freeChunks.Give(c)
 }
 
 // NextChunk reads the next stretch of the stream, chunkBytes unless the
-// stream ends first, into a chunk, and returns its records as views of it.
-// The chunk is not written again until every record in it has been
-// applied and it is released, so a record costs no copy of its own: the
-// workers read straight from it, and a decoder that reads lines in place
-// copies out what it keeps (lineInChunk). A record cut by the end of the
-// chunk is carried into the next; one longer than the chunk grows it.
-// Blank lines are counted, not returned. ok is false once the stream has
-// ended and nothing was read. The lines are appended to lines, which the
-// caller may pass in for reuse.
-func (lr *Reader) NextChunk(lines []BatchLine) (_ []BatchLine, chunk *[]byte, ok bool) {
+// stream ends first, and returns its records. They are pieces of one
+// string, a copy of the stretch, so a record costs no copy of its own and
+// the buffer it was read into is reused at once; a decoder copies out
+// what it keeps, or a piece would hold the whole stretch in memory
+// (parse.Within). A record cut by the end of the chunk is carried into the
+// next; one longer than the chunk grows it. Blank lines are counted, not
+// returned. ok is false once the stream has ended and nothing was read.
+// The lines are appended to lines, which the caller may pass in for reuse.
+func (lr *Reader) NextChunk(lines []BatchLine) (_ []BatchLine, ok bool) {
 	if lr.Err != nil && len(lr.carry) == 0 {
-		return lines, nil, false
+		return lines, false
 	}
+	var chunk *[]byte
 	if 2*len(lr.carry) > ChunkBytes { // a long record, cut by the last chunk
 		b := make([]byte, 2*len(lr.carry))
 		chunk = &b
@@ -521,6 +510,9 @@ func (lr *Reader) NextChunk(lines []BatchLine) (_ []BatchLine, chunk *[]byte, ok
 		// copied out, so the chunk can be released before the next is read
 		lr.carry = append(lr.carry, buf[end+1:n]...)
 	}
+	// one copy of the chunk's records as a string, whose pieces the lines
+	// are: the chunk itself is free again at once
+	text, pos := string(body), 0
 	for len(body) > 0 {
 		raw := body
 		if i := bytes.IndexByte(body, '\n'); i >= 0 {
@@ -528,14 +520,17 @@ func (lr *Reader) NextChunk(lines []BatchLine) (_ []BatchLine, chunk *[]byte, ok
 		} else {
 			body = nil
 		}
+		at := pos + lr.markLen(raw) // where count's line begins
+		pos += len(raw)
 		line, start, last := lr.count(raw)
 		if Blank(line) {
 			continue
 		}
-		lines = append(lines, BatchLine{Text: unsafe.String(unsafe.SliceData(line), len(line)), Num: lr.Line, Off: start, Last: last,
+		lines = append(lines, BatchLine{Text: text[at : at+len(line)], Num: lr.Line, Off: start, Last: last,
 			OverLong: len(line) > MaxRecordLine && startsRecord(line)})
 	}
-	return lines, chunk, true
+	releaseChunk(chunk)
+	return lines, true
 }
 
 type BatchLine struct {
