@@ -505,7 +505,8 @@ func (l *Ledger) record(o *Obligation) *Obligation { return l.add(o, true) }
 func (l *Ledger) recordQuiet(o *Obligation) *Obligation { return l.add(o, false) }
 
 func (l *Ledger) add(o *Obligation, restate bool) *Obligation {
-	if prev, ok := l.byKey[o.mapKey()]; ok && prev.RetiredAt == 0 {
+	k := o.mapKey()
+	if prev, ok := l.byKey[k]; ok && prev.RetiredAt == 0 {
 		if restate {
 			l.restated(prev, o.Origin.Turn)
 		}
@@ -522,7 +523,13 @@ func (l *Ledger) add(o *Obligation, restate bool) *Obligation {
 		return nil
 	}
 	o.detach(&l.copies)
-	k := o.mapKey() // again: its text is the obligation's own now
+	// the key's own text: a literal's is its normalized value, made again
+	// from the copied literal; another's may be a piece of the event
+	if k.kind == tag.KindLiteral {
+		k.text = o.Normalized()
+	} else {
+		k.text = strings.Clone(k.text)
+	}
 	o.ID = stableID(o.Origin.Agent, o.Kind, keyText(k))
 	l.byKey[k] = o
 	l.appendObligation(o)
